@@ -1,0 +1,167 @@
+//! Request extractors whose failures share the problem+json shape: the calling organization
+//! from `X-API-Key`, JSON bodies with field-level errors, typed queries, and uuid path ids
+//! (a path id that is not a uuid names nothing, so it is a 404).
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, StatusCode};
+use callscope_domain::{KeyDigest, Principal, ValidationErrors};
+use serde::de::DeserializeOwned;
+
+use crate::context::record_org;
+use crate::{ApiError, AppState};
+
+/// Header carrying the organization's API key.
+pub const API_KEY_HEADER: &str = "x-api-key";
+
+/// The authenticated caller. Put it first among a handler's arguments: a request without a
+/// valid key is answered 401 before anything else about it is looked at.
+#[derive(Debug, Clone, Copy)]
+pub struct Caller(pub Principal);
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let raw = parts.headers.get(API_KEY_HEADER).ok_or(ApiError::Unauthorized)?;
+        let raw = raw.to_str().map_err(|_| ApiError::Unauthorized)?;
+        // Only digests are stored, so the lookup is by digest; unknown and revoked keys match nothing.
+        let principal = state.store.authenticate(&KeyDigest::of(raw)).await?.ok_or(ApiError::Unauthorized)?;
+        record_org(principal.org_id);
+        Ok(Caller(principal))
+    }
+}
+
+/// A JSON body. Syntax errors are 400; a well-formed body with a missing field, a wrong type or an
+/// unknown enum value is 422 naming the field.
+#[derive(Debug)]
+pub struct ApiJson<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
+        if !is_json(request.headers()) {
+            return Err(ApiError::UnsupportedMediaType(
+                "expected a JSON body with Content-Type: application/json".into(),
+            ));
+        }
+        let bytes = Bytes::from_request(request, state).await.map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::PayloadTooLarge(format!("JSON bodies are limited to {} bytes", crate::MAX_JSON_BYTES))
+            } else {
+                ApiError::BadRequest(format!("could not read the body: {rejection}"))
+            }
+        })?;
+        parse_json(&bytes).map(ApiJson)
+    }
+}
+
+fn is_json(headers: &HeaderMap) -> bool {
+    let Some(value) = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()) else {
+        return false;
+    };
+    let essence = value.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json"))
+}
+
+/// Parses JSON, naming the offending field on data errors.
+pub(crate) fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
+        let path = err.path().to_string();
+        let inner = err.into_inner();
+        match inner.classify() {
+            serde_json::error::Category::Data => data_error(&path, &inner),
+            _ => ApiError::BadRequest(format!("malformed JSON: {inner}")),
+        }
+    })?;
+    deserializer.end().map_err(|e| ApiError::BadRequest(format!("malformed JSON: {e}")))?;
+    Ok(value)
+}
+
+fn data_error(path: &str, err: &serde_json::Error) -> ApiError {
+    let full = err.to_string();
+    // serde_json appends the position; the field path says more to a client.
+    let message = full.split(" at line ").next().unwrap_or(&full).to_owned();
+    let parent = if path == "." { "" } else { path };
+    if let Some(missing) = message.strip_prefix("missing field `").and_then(|m| m.strip_suffix('`')) {
+        let field = if parent.is_empty() { missing.to_owned() } else { format!("{parent}.{missing}") };
+        return ApiError::Validation(ValidationErrors::one(field, "is required"));
+    }
+    if parent.is_empty() {
+        return ApiError::Validation(ValidationErrors::one("body", message));
+    }
+    ApiError::Validation(ValidationErrors::one(parent, message))
+}
+
+/// Query parameters; a value of the wrong type is a 400.
+#[derive(Debug)]
+pub struct ApiQuery<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for ApiQuery<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        Query::<T>::try_from_uri(&parts.uri)
+            .map(|Query(v)| ApiQuery(v))
+            .map_err(|e| ApiError::BadRequest(format!("invalid query string: {}", e.body_text())))
+    }
+}
+
+/// Path ids. They are all uuids, and one that does not parse names nothing: 404.
+#[derive(Debug)]
+pub struct ApiPath<T>(pub T);
+
+impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for ApiPath<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        Path::<T>::from_request_parts(parts, state)
+            .await
+            .map(|Path(v)| ApiPath(v))
+            .map_err(|_| ApiError::NotFound("no such resource (path ids are uuids)".into()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Body {
+        name: String,
+        inner: Option<Inner>,
+    }
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Inner {
+        count: u32,
+    }
+
+    fn field_of(err: ApiError) -> (String, String) {
+        match err {
+            ApiError::Validation(v) => (v.0[0].field.clone(), v.0[0].message.clone()),
+            other => panic!("expected a validation error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn json_errors_name_the_field() {
+        assert!(matches!(parse_json::<Body>(b"{\"name\": "), Err(ApiError::BadRequest(_))));
+        assert!(matches!(parse_json::<Body>(b"{} x"), Err(ApiError::BadRequest(_))));
+        assert_eq!(field_of(parse_json::<Body>(b"{}").unwrap_err()), ("name".into(), "is required".into()));
+        let (field, message) = field_of(parse_json::<Body>(br#"{"name": 5}"#).unwrap_err());
+        assert_eq!(field, "name");
+        assert!(message.starts_with("invalid type: integer `5`, expected a string"), "{message}");
+        let (field, _) = field_of(parse_json::<Body>(br#"{"name": "a", "inner": {"count": -1}}"#).unwrap_err());
+        assert_eq!(field, "inner.count");
+        let (field, _) = field_of(parse_json::<Body>(br#"{"name": "a", "inner": {}}"#).unwrap_err());
+        assert_eq!(field, "inner.count");
+        let (field, _) = field_of(parse_json::<Body>(b"[1]").unwrap_err());
+        assert_eq!(field, "body");
+    }
+}

@@ -1,0 +1,73 @@
+//! The HTTP interface of callscope (axum): routing, authentication, tenancy checks, the error
+//! model of decisions §2, the per-key rate limit and the OpenAPI document generated from the
+//! handlers themselves. Handlers translate between JSON views and the domain; all data access
+//! goes through [`callscope_store::Store`].
+
+use std::sync::Arc;
+
+use axum::extract::DefaultBodyLimit;
+use axum::middleware;
+use axum::Router;
+use callscope_domain::Clock;
+use callscope_store::Store;
+use tower_http::catch_panic::CatchPanicLayer;
+
+mod context;
+mod docs;
+mod error;
+mod extract;
+mod openapi;
+mod rate_limit;
+mod routes;
+mod views;
+
+pub use error::{ApiError, ErrorCode};
+pub use openapi::openapi;
+pub use rate_limit::RateLimiter;
+
+/// Largest JSON request body accepted (uploads have their own limit).
+pub const MAX_JSON_BYTES: usize = 1024 * 1024;
+
+/// Settings of the HTTP layer.
+#[derive(Debug, Clone)]
+pub struct ApiSettings {
+    /// Requests per API key per minute; 0 turns the limit off.
+    pub rate_limit_per_minute: u32,
+}
+
+/// What every handler can reach.
+#[derive(Clone)]
+pub struct AppState {
+    /// The database.
+    pub store: Arc<dyn Store>,
+    /// The service's clock.
+    pub clock: Arc<dyn Clock>,
+    /// Per-key request budget.
+    pub limiter: Arc<RateLimiter>,
+}
+
+impl AppState {
+    /// State over a store, with the rate limit from `settings`.
+    pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>, settings: &ApiSettings) -> Self {
+        let limiter = Arc::new(RateLimiter::per_minute(settings.rate_limit_per_minute));
+        Self { store, clock, limiter }
+    }
+}
+
+/// The whole HTTP application: `/v1` behind the key and the rate limit, plus the open
+/// operational routes (`/healthz`, `/readyz`, `/openapi.json`, `/docs`).
+pub fn router(state: AppState) -> Router {
+    let (v1, _) = openapi::v1_routes().split_for_parts();
+    let (open, _) = openapi::open_routes().split_for_parts();
+    let v1 = v1.layer(middleware::from_fn_with_state(state.clone(), rate_limit::enforce));
+    Router::new()
+        .merge(v1)
+        .merge(open)
+        .fallback(error::route_not_found)
+        .method_not_allowed_fallback(error::method_not_allowed)
+        .layer(DefaultBodyLimit::max(MAX_JSON_BYTES))
+        // Inside the request context, so a panic's 500 still carries the request id.
+        .layer(CatchPanicLayer::custom(error::panic_response))
+        .layer(middleware::from_fn(context::observe))
+        .with_state(state)
+}

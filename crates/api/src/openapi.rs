@@ -1,0 +1,72 @@
+//! The OpenAPI 3.1 document, generated from the handlers' annotations. Routes are registered
+//! through `utoipa_axum`'s `routes!`, so a route cannot be served without being documented.
+
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityRequirement, SecurityScheme};
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::error::{ErrorCode, FieldErrorView, Problem};
+use crate::routes::{ops, projects};
+use crate::{docs, AppState};
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "callscope",
+        description = "Self-hosted call analytics: upload recorded calls, get transcripts, speakers, \
+PII statistics, classification, summaries, action items and search.\n\n\
+Every `/v1` route needs an organization key in `X-API-Key`. Errors are RFC 9457 \
+`application/problem+json` bodies with a stable `code`; every response carries `X-Request-Id`. \
+Timestamps are RFC 3339 UTC with milliseconds; absent values are `null`. Requests are limited \
+per key (429 `rate_limited` with `Retry-After`).",
+        license(name = "Apache-2.0"),
+    ),
+    modifiers(&KeyAuth),
+    components(schemas(Problem, ErrorCode, FieldErrorView)),
+    tags(
+        (name = "Projects", description = "Projects group calls, categories, templates, presets and webhooks."),
+        (name = "Operations", description = "Probes and this document; no key needed."),
+    )
+)]
+struct ApiDoc;
+
+/// Declares the `X-API-Key` scheme and requires it everywhere unless a route says otherwise.
+struct KeyAuth;
+
+impl utoipa::Modify for KeyAuth {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        let components = doc.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "apiKey",
+            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::with_description(
+                "X-API-Key",
+                "Organization API key (`csk_` + 43 base62 characters)",
+            ))),
+        );
+        doc.security = Some(vec![SecurityRequirement::new("apiKey", Vec::<String>::new())]);
+    }
+}
+
+/// The `/v1` routes, each documented.
+pub(crate) fn v1_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .routes(routes!(projects::create_project, projects::list_projects))
+        .routes(routes!(projects::get_project, projects::update_project))
+}
+
+/// The open routes: probes and the documentation.
+pub(crate) fn open_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(ops::healthz))
+        .routes(routes!(ops::readyz))
+        .routes(routes!(docs::openapi_json))
+        .routes(routes!(docs::docs_page))
+}
+
+/// The whole document, as served at `/openapi.json`.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    let (_, mut doc) = v1_routes().split_for_parts();
+    doc.merge(open_routes().split_for_parts().1);
+    doc
+}

@@ -1,0 +1,4 @@
+//! Handlers, one module per resource.
+
+pub mod ops;
+pub mod projects;

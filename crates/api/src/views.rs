@@ -1,0 +1,170 @@
+//! JSON shapes of requests and responses (camelCase, timestamps RFC 3339 UTC with milliseconds,
+//! absent values as `null`), with their OpenAPI schemas.
+
+use callscope_domain::{Language, Page, PiiRedaction, Project, Timestamp};
+use chrono::SecondsFormat;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use utoipa::{IntoParams, ToSchema};
+use uuid::Uuid;
+
+use crate::ApiError;
+
+/// Serialises a timestamp as `2026-11-21T12:00:00.000Z`.
+pub fn rfc3339<S: Serializer>(t: &Timestamp, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&t.to_rfc3339_opts(SecondsFormat::Millis, true))
+}
+
+/// Deserialises a field that distinguishes absent (`None`) from `null` (`Some(None)`).
+pub fn nullable<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
+}
+
+/// A project.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectView {
+    /// The project's id.
+    pub id: Uuid,
+    /// The organization that owns it.
+    pub organization_id: Uuid,
+    /// Name, 1–200 characters.
+    #[schema(example = "Customer support")]
+    pub name: String,
+    /// Free text, at most 2000 characters.
+    pub description: Option<String>,
+    /// Language assumed for uploads that omit `language`.
+    pub default_language: Language,
+    /// `mask` replaces detected personal data by `[TYPE]` placeholders in what is stored.
+    pub pii_redaction: PiiRedaction,
+    /// When it was created.
+    #[serde(serialize_with = "rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: Timestamp,
+    /// When it last changed.
+    #[serde(serialize_with = "rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub updated_at: Timestamp,
+}
+
+impl From<Project> for ProjectView {
+    fn from(p: Project) -> Self {
+        Self {
+            id: p.id.0,
+            organization_id: p.org_id.0,
+            name: p.name,
+            description: p.description,
+            default_language: p.default_language,
+            pii_redaction: p.pii_redaction,
+            created_at: p.created_at,
+            updated_at: p.updated_at,
+        }
+    }
+}
+
+/// Body of `POST /v1/projects`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(example = json!({"name": "Customer support", "description": "Inbound calls", "defaultLanguage": "pl"}))]
+pub struct CreateProjectRequest {
+    /// Name, 1–200 characters after trimming.
+    pub name: String,
+    /// Optional description, at most 2000 characters.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Default `en`.
+    #[serde(default)]
+    pub default_language: Option<Language>,
+    /// Default `none`.
+    #[serde(default)]
+    pub pii_redaction: Option<PiiRedaction>,
+}
+
+/// Body of `PATCH /v1/projects/{projectId}`: absent fields stay as they are; `description: null`
+/// clears the description.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(example = json!({"defaultLanguage": "en", "piiRedaction": "mask"}))]
+pub struct UpdateProjectRequest {
+    /// New name.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// New description, or `null` to clear it.
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>)]
+    pub description: Option<Option<String>>,
+    /// New default language.
+    #[serde(default)]
+    pub default_language: Option<Language>,
+    /// New redaction mode.
+    #[serde(default)]
+    pub pii_redaction: Option<PiiRedaction>,
+}
+
+/// A page of projects (same envelope as the calls list).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectPage {
+    /// The projects of this page, newest first.
+    pub data: Vec<ProjectView>,
+    /// Matching projects in all pages.
+    pub total: u64,
+    /// This page, from 1.
+    pub page: u32,
+    /// Page size.
+    pub page_size: u32,
+    /// `ceil(total / pageSize)`.
+    pub total_pages: u64,
+}
+
+impl ProjectPage {
+    /// The envelope for one page.
+    pub fn new(page: Page<Project>, request: callscope_domain::PageRequest) -> Self {
+        Self {
+            total_pages: page.total_pages(request.page_size),
+            total: page.total,
+            page: request.page,
+            page_size: request.page_size,
+            data: page.items.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+/// `page` and `pageSize` of the 1-based lists (projects, calls, search).
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct PageQuery {
+    /// Page number, from 1. Default 1.
+    #[param(minimum = 1, default = 1)]
+    pub page: Option<i64>,
+    /// Items per page, 1–100. Default 25.
+    #[param(minimum = 1, maximum = 100, default = 25)]
+    pub page_size: Option<i64>,
+}
+
+impl PageQuery {
+    /// Default page size of the 1-based lists.
+    pub const DEFAULT_PAGE_SIZE: i64 = 25;
+    /// Largest page size of the 1-based lists.
+    pub const MAX_PAGE_SIZE: i64 = 100;
+
+    /// Checks the bounds of decisions §11.
+    ///
+    /// # Errors
+    /// 422 naming each parameter out of bounds.
+    pub fn validate(&self) -> Result<callscope_domain::PageRequest, ApiError> {
+        let mut v = callscope_domain::Validator::default();
+        let page = self.page.unwrap_or(1);
+        let page_size = self.page_size.unwrap_or(Self::DEFAULT_PAGE_SIZE);
+        if page < 1 {
+            v.error("page", "must be at least 1");
+        } else if page > i64::from(i32::MAX) {
+            v.error("page", format!("must be at most {}", i32::MAX));
+        }
+        if !(1..=Self::MAX_PAGE_SIZE).contains(&page_size) {
+            v.error("pageSize", format!("must be between 1 and {}", Self::MAX_PAGE_SIZE));
+        }
+        v.finish()?;
+        Ok(callscope_domain::PageRequest { page: page as u32, page_size: page_size as u32 })
+    }
+}

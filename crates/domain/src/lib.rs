@@ -1,0 +1,49 @@
+//! The vocabulary of callscope: identifiers, organizations, API keys, projects and the rules
+//! that hold for them whatever stores or serves them. No HTTP and no SQL here.
+
+mod clock;
+mod ids;
+mod keys;
+mod project;
+mod validation;
+
+pub use clock::{Clock, ManualClock, SystemClock, Timestamp};
+pub use ids::{ApiKeyId, OrgId, ProjectId};
+pub use keys::{ApiKey, ApiKeySecret, KeyDigest, Principal};
+pub use project::{
+    Language, NewProject, Organization, PiiRedaction, Project, ProjectPatch, PROJECT_DESCRIPTION_MAX,
+    PROJECT_NAME_MAX,
+};
+pub use validation::{FieldError, ValidationErrors, Validator};
+
+/// A page request with the 1-based page numbers the calls and projects lists use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageRequest {
+    /// 1-based page number.
+    pub page: u32,
+    /// Items per page, at least 1.
+    pub page_size: u32,
+}
+
+impl PageRequest {
+    /// Rows to skip before this page.
+    pub fn offset(&self) -> u64 {
+        u64::from(self.page.saturating_sub(1)) * u64::from(self.page_size)
+    }
+}
+
+/// One page of results plus the total number of matching rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page<T> {
+    /// The rows of this page.
+    pub items: Vec<T>,
+    /// How many rows match in all pages together.
+    pub total: u64,
+}
+
+impl<T> Page<T> {
+    /// `ceil(total / page_size)`.
+    pub fn total_pages(&self, page_size: u32) -> u64 {
+        self.total.div_ceil(u64::from(page_size.max(1)))
+    }
+}

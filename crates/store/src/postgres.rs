@@ -1,0 +1,27 @@
+//! The PostgreSQL backend, for deployments with several worker processes or much data.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use callscope_domain::Clock;
+use sqlx::postgres::PgPoolOptions;
+
+use crate::{Backend, StoreOptions, StoreResult};
+
+type Db = sqlx::Postgres;
+const BACKEND: Backend = Backend::Postgres;
+/// Two processes starting on one empty database must not both create the default
+/// organization; a transaction-scoped advisory lock serialises them.
+const BOOTSTRAP_LOCK: Option<&str> = Some("select pg_advisory_xact_lock(7361601)");
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
+
+include!("sql_common.rs");
+
+pub(crate) async fn connect(options: &StoreOptions, clock: Arc<dyn Clock>) -> StoreResult<SqlStore> {
+    let pool = PgPoolOptions::new()
+        .max_connections(options.max_connections.max(1))
+        .acquire_timeout(Duration::from_secs(5))
+        .connect(&options.url)
+        .await?;
+    Ok(SqlStore { pool, clock })
+}

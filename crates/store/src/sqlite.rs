@@ -1,0 +1,36 @@
+//! The embedded SQLite backend: one file, WAL journal so readers never wait for the writer,
+//! foreign keys on, and a busy timeout so concurrent writers queue instead of failing.
+
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use callscope_domain::Clock;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+
+use crate::{Backend, StoreError, StoreOptions, StoreResult};
+
+type Db = sqlx::Sqlite;
+const BACKEND: Backend = Backend::Sqlite;
+/// SQLite lets one writer in at a time, and the bootstrap's first statement is a conditional
+/// insert, so no extra lock is needed.
+const BOOTSTRAP_LOCK: Option<&str> = None;
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+
+include!("sql_common.rs");
+
+pub(crate) async fn connect(options: &StoreOptions, clock: Arc<dyn Clock>) -> StoreResult<SqlStore> {
+    let connect = SqliteConnectOptions::from_str(&options.url)
+        .map_err(|e| StoreError::BadUrl(e.to_string()))?
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Normal)
+        .foreign_keys(true)
+        .busy_timeout(Duration::from_secs(10));
+    let pool = SqlitePoolOptions::new()
+        .max_connections(options.max_connections.max(1))
+        .acquire_timeout(Duration::from_secs(10))
+        .connect_with(connect)
+        .await?;
+    Ok(SqlStore { pool, clock })
+}
