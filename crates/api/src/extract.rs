@@ -69,6 +69,10 @@ fn is_json(headers: &HeaderMap) -> bool {
 
 /// Parses JSON, naming the offending field on data errors.
 pub(crate) fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    // Well-formedness first (trailing bytes included), so that broken JSON is always a 400 even
+    // when its beginning would already fail the typed parse.
+    serde_json::from_slice::<serde::de::IgnoredAny>(bytes)
+        .map_err(|e| ApiError::BadRequest(format!("malformed JSON: {e}")))?;
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
         let path = err.path().to_string();
@@ -78,7 +82,6 @@ pub(crate) fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiErro
             _ => ApiError::BadRequest(format!("malformed JSON: {inner}")),
         }
     })?;
-    deserializer.end().map_err(|e| ApiError::BadRequest(format!("malformed JSON: {e}")))?;
     Ok(value)
 }
 
@@ -161,7 +164,7 @@ mod tests {
         assert_eq!(field, "inner.count");
         let (field, _) = field_of(parse_json::<Body>(br#"{"name": "a", "inner": {}}"#).unwrap_err());
         assert_eq!(field, "inner.count");
-        let (field, _) = field_of(parse_json::<Body>(b"[1]").unwrap_err());
+        let (field, _) = field_of(parse_json::<Body>(b"\"text\"").unwrap_err());
         assert_eq!(field, "body");
     }
 }

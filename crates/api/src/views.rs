@@ -80,24 +80,41 @@ pub struct CreateProjectRequest {
 }
 
 /// Body of `PATCH /v1/projects/{projectId}`: absent fields stay as they are; `description: null`
-/// clears the description.
+/// clears the description (the other fields cannot be null).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[schema(example = json!({"defaultLanguage": "en", "piiRedaction": "mask"}))]
 pub struct UpdateProjectRequest {
     /// New name.
-    #[serde(default)]
-    pub name: Option<String>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = String)]
+    pub name: Option<Option<String>>,
     /// New description, or `null` to clear it.
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<String>)]
     pub description: Option<Option<String>>,
     /// New default language.
-    #[serde(default)]
-    pub default_language: Option<Language>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Language)]
+    pub default_language: Option<Option<Language>>,
     /// New redaction mode.
-    #[serde(default)]
-    pub pii_redaction: Option<PiiRedaction>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = PiiRedaction)]
+    pub pii_redaction: Option<Option<PiiRedaction>>,
+}
+
+/// Takes a PATCH field that may be absent but not `null`.
+///
+/// # Errors
+/// 422 naming the field when it is `null`.
+pub fn not_null<T>(field: &str, value: Option<Option<T>>, v: &mut callscope_domain::Validator) -> Option<T> {
+    match value {
+        Some(None) => {
+            v.error(field, "must not be null");
+            None
+        }
+        other => other.flatten(),
+    }
 }
 
 /// A page of projects (same envelope as the calls list).

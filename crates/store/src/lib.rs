@@ -71,6 +71,14 @@ pub enum Backend {
 }
 
 impl Backend {
+    /// `sqlite` or `postgres`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgres",
+        }
+    }
+
     /// Picks the backend from a URL's scheme.
     ///
     /// # Errors
@@ -169,3 +177,6 @@ pub trait Store: Send + Sync + 'static {
 fn parse_stored<T: FromStr>(column: &str, value: &str) -> StoreResult<T> {
     value.parse().map_err(|_| StoreError::Corrupt(format!("{column} = {value:?}")))
 }
+
+#[cfg(feature = "testing")]
+pub mod testing;

@@ -3,11 +3,11 @@
 use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::Json;
-use callscope_domain::{NewProject, Project, ProjectId, ProjectPatch};
+use callscope_domain::{NewProject, Project, ProjectId, ProjectPatch, Validator};
 
 use crate::error::Problem;
 use crate::extract::{ApiJson, ApiPath, ApiQuery, Caller};
-use crate::views::{CreateProjectRequest, PageQuery, ProjectPage, ProjectView, UpdateProjectRequest};
+use crate::views::{not_null, CreateProjectRequest, PageQuery, ProjectPage, ProjectView, UpdateProjectRequest};
 use crate::{ApiError, AppState};
 
 /// Looks a project up within the caller's organization: every project-scoped handler starts
@@ -98,11 +98,16 @@ pub async fn update_project(
     ApiPath(id): ApiPath<ProjectId>,
     ApiJson(body): ApiJson<UpdateProjectRequest>,
 ) -> Result<Json<ProjectView>, ApiError> {
+    let mut nulls = Validator::default();
+    let name = not_null("name", body.name, &mut nulls);
+    let default_language = not_null("defaultLanguage", body.default_language, &mut nulls);
+    let pii_redaction = not_null("piiRedaction", body.pii_redaction, &mut nulls);
+    nulls.finish()?;
     let patch = ProjectPatch::parse(
-        body.name.as_deref(),
+        name.as_deref(),
         body.description.as_ref().map(Option::as_deref),
-        body.default_language,
-        body.pii_redaction,
+        default_language,
+        pii_redaction,
     )?;
     let project = state
         .store

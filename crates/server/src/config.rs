@@ -1,0 +1,176 @@
+//! Configuration: built-in defaults, then `callscope.toml`, then `CALLSCOPE_…` environment
+//! variables, each layer overriding the one before. `callscope.example.toml` documents every
+//! setting; `callscope print-config` shows the result with secrets masked.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use figment::providers::{Env, Format, Serialized, Toml};
+use figment::Figment;
+use serde::{Deserialize, Serialize};
+
+/// File read when neither `--config` nor `CALLSCOPE_CONFIG` names one (if it exists).
+pub const DEFAULT_CONFIG_FILE: &str = "callscope.toml";
+
+/// Everything that can be configured. Its `Debug` form masks secrets like `print-config` does.
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Config {
+    /// Address and port of the HTTP server.
+    pub listen: String,
+    /// Where the embedded database, audio, search index and bootstrap key live.
+    pub data_dir: PathBuf,
+    /// `sqlite://…` or `postgres://…`; empty means the SQLite file `callscope.db` in `data_dir`.
+    pub database_url: String,
+    /// Size of the database connection pool.
+    pub database_max_connections: u32,
+    /// Requests per API key per minute; 0 turns the limit off.
+    pub rate_limit_per_minute: u32,
+    /// Seconds in-flight requests get to finish after SIGTERM/SIGINT.
+    pub shutdown_grace_seconds: u64,
+    /// `text` (for people) or `json` (one object per line, for log collectors).
+    pub log_format: LogFormat,
+    /// Log filter (`info`, `debug`, `callscope=debug,sqlx=warn`, …); `RUST_LOG` overrides it.
+    pub log_level: String,
+}
+
+/// Shape of log lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            listen: "127.0.0.1:8080".into(),
+            data_dir: PathBuf::from("./data"),
+            database_url: String::new(),
+            database_max_connections: 10,
+            rate_limit_per_minute: 1200,
+            shutdown_grace_seconds: 30,
+            log_format: LogFormat::Text,
+            log_level: "info".into(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Config {{ {} }}", self.to_redacted_toml().trim().replace('\n', ", "))
+    }
+}
+
+impl Config {
+    /// Loads the layers. `file` is the `--config`/`CALLSCOPE_CONFIG` path, which must exist when
+    /// given; otherwise `callscope.toml` in the working directory is read if present.
+    ///
+    /// # Errors
+    /// A missing named file, unreadable TOML or a value of the wrong type, naming the setting.
+    pub fn load(file: Option<&Path>) -> anyhow::Result<Self> {
+        let mut figment = Figment::from(Serialized::defaults(Config::default()));
+        match file {
+            Some(path) => {
+                anyhow::ensure!(path.is_file(), "configuration file {} does not exist", path.display());
+                figment = figment.merge(Toml::file_exact(path));
+            }
+            None if Path::new(DEFAULT_CONFIG_FILE).is_file() => {
+                figment = figment.merge(Toml::file_exact(DEFAULT_CONFIG_FILE));
+            }
+            None => {}
+        }
+        figment
+            .merge(Env::prefixed("CALLSCOPE_").split("__").ignore(&["config"]))
+            .extract()
+            .context("invalid configuration")
+    }
+
+    /// The database URL in effect.
+    pub fn database_url(&self) -> String {
+        if self.database_url.trim().is_empty() {
+            format!("sqlite://{}", self.data_dir.join("callscope.db").display())
+        } else {
+            self.database_url.clone()
+        }
+    }
+
+    /// The configuration with secrets masked, for showing and logging.
+    pub fn redacted(&self) -> Self {
+        Self { database_url: mask_url_password(&self.database_url), ..self.clone() }
+    }
+
+    /// The redacted configuration as TOML.
+    pub fn to_redacted_toml(&self) -> String {
+        let mut shown = self.redacted();
+        shown.database_url = mask_url_password(&self.database_url());
+        toml::to_string_pretty(&shown).expect("the configuration serialises")
+    }
+}
+
+/// Replaces the password of a URL by `********`; URLs without one come back unchanged.
+pub fn mask_url_password(raw: &str) -> String {
+    match url::Url::parse(raw) {
+        Ok(mut url) if url.password().is_some() => {
+            let _ = url.set_password(Some("********"));
+            url.into()
+        }
+        Ok(_) => raw.to_owned(),
+        // Not a URL we can read: show nothing of it rather than risk a secret.
+        Err(_) if raw.is_empty() => String::new(),
+        Err(_) => "(unparseable URL hidden)".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layers_override_in_order() {
+        figment::Jail::expect_with(|jail| {
+            jail.create_file(
+                "callscope.toml",
+                "listen = \"0.0.0.0:9000\"\nrate_limit_per_minute = 10\nlog_format = \"json\"\n",
+            )?;
+            jail.set_env("CALLSCOPE_RATE_LIMIT_PER_MINUTE", "0");
+            jail.set_env("CALLSCOPE_DATA_DIR", "/var/lib/callscope");
+            let config = Config::load(None).expect("loads");
+            assert_eq!(config.listen, "0.0.0.0:9000", "file over default");
+            assert_eq!(config.rate_limit_per_minute, 0, "environment over file");
+            assert_eq!(config.log_format, LogFormat::Json);
+            assert_eq!(config.data_dir, PathBuf::from("/var/lib/callscope"));
+            assert_eq!(config.database_url(), "sqlite:///var/lib/callscope/callscope.db");
+            assert_eq!(config.shutdown_grace_seconds, 30, "default where nothing says otherwise");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn a_named_file_must_exist_and_bad_values_name_the_setting() {
+        figment::Jail::expect_with(|jail| {
+            assert!(Config::load(Some(Path::new("nope.toml"))).is_err());
+            jail.create_file("bad.toml", "workers_typo = 1\nrate_limit_per_minute = \"many\"\n")?;
+            let err = format!("{:#}", Config::load(Some(Path::new("bad.toml"))).unwrap_err());
+            assert!(err.contains("rate_limit_per_minute"), "{err}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn secrets_are_masked() {
+        assert_eq!(
+            mask_url_password("postgres://app:s3cret@db:5432/calls"),
+            "postgres://app:********@db:5432/calls"
+        );
+        assert_eq!(mask_url_password("sqlite://./data/x.db"), "sqlite://./data/x.db");
+        let config = Config { database_url: "postgres://app:s3cret@db/calls".into(), ..Config::default() };
+        let shown = config.to_redacted_toml();
+        assert!(!shown.contains("s3cret"), "{shown}");
+        assert!(shown.contains("********"));
+        assert!(!format!("{:?}", config.redacted()).contains("s3cret"));
+    }
+}

@@ -1,0 +1,167 @@
+//! Building and running the service: open and migrate the database, create the bootstrap key
+//! on an empty database, bind the listener, serve until a shutdown signal, then let in-flight
+//! requests finish.
+
+use std::future::Future;
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use callscope_api::{ApiSettings, AppState};
+use callscope_domain::{ApiKeySecret, Clock};
+use callscope_store::{Store, StoreOptions};
+use tokio::net::TcpListener;
+
+use crate::Config;
+
+/// File in the data directory that receives the first organization's key.
+pub const BOOTSTRAP_KEY_FILE: &str = "bootstrap-api-key";
+
+/// A built service, bound to its port and ready to run.
+pub struct Application {
+    listener: TcpListener,
+    router: axum::Router,
+    store: Arc<dyn Store>,
+    grace: Duration,
+}
+
+impl Application {
+    /// Opens the database (migrating it), bootstraps an empty one and binds the listener.
+    ///
+    /// # Errors
+    /// An unusable data directory, an unreachable database or a port that cannot be bound.
+    pub async fn build(config: &Config, clock: Arc<dyn Clock>) -> anyhow::Result<Self> {
+        let store = open_store(config, clock.clone()).await?;
+        if let Some(path) = bootstrap(store.as_ref(), &config.data_dir).await? {
+            tracing::info!(path = %path.display(), "created organization \"default\"; its API key is in this file");
+        }
+        let settings = ApiSettings { rate_limit_per_minute: config.rate_limit_per_minute };
+        let router = callscope_api::router(AppState::new(store.clone(), clock, &settings));
+        let listener = TcpListener::bind(&config.listen)
+            .await
+            .with_context(|| format!("cannot listen on {}", config.listen))?;
+        Ok(Self { listener, router, store, grace: Duration::from_secs(config.shutdown_grace_seconds) })
+    }
+
+    /// The bound address (useful with port 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.listener.local_addr().expect("a bound listener has an address")
+    }
+
+    /// The store the application uses.
+    pub fn store(&self) -> Arc<dyn Store> {
+        self.store.clone()
+    }
+
+    /// Serves until `shutdown` completes, then stops accepting connections and waits up to the
+    /// grace period for requests in flight.
+    ///
+    /// # Errors
+    /// The server failing, or requests still running when the grace period ends.
+    pub async fn run_until_stopped(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+        let (stopping_tx, stopping_rx) = tokio::sync::oneshot::channel::<()>();
+        let signal = async move {
+            shutdown.await;
+            tracing::info!("shutting down: no new connections, waiting for requests in flight");
+            let _ = stopping_tx.send(());
+        };
+        let serve = axum::serve(self.listener, self.router).with_graceful_shutdown(signal);
+        let grace = self.grace;
+        let deadline = async move {
+            if stopping_rx.await.is_ok() {
+                tokio::time::sleep(grace).await;
+            } else {
+                std::future::pending::<()>().await;
+            }
+        };
+        let outcome = tokio::select! {
+            result = serve => result.context("HTTP server failed"),
+            () = deadline => Err(anyhow::anyhow!("requests still running after the {} s grace period", grace.as_secs())),
+        };
+        self.store.close().await;
+        outcome
+    }
+}
+
+/// Opens the configured database and applies migrations.
+///
+/// # Errors
+/// An unusable data directory or an unreachable database.
+pub async fn open_store(config: &Config, clock: Arc<dyn Clock>) -> anyhow::Result<Arc<dyn Store>> {
+    std::fs::create_dir_all(&config.data_dir)
+        .with_context(|| format!("cannot create data directory {}", config.data_dir.display()))?;
+    let options = StoreOptions { url: config.database_url(), max_connections: config.database_max_connections };
+    let shown = crate::config::mask_url_password(&options.url);
+    let store = callscope_store::connect(&options, clock)
+        .await
+        .with_context(|| format!("cannot open database {shown}"))?;
+    store.migrate().await.with_context(|| format!("cannot migrate database {shown}"))?;
+    Ok(store)
+}
+
+/// On a database with no organization, creates organization `default` with one key and writes
+/// the key to `<data_dir>/bootstrap-api-key` (mode 0600). Returns the file's path when it did.
+///
+/// The file is written before the key is committed, so a crash in between loses nothing usable.
+///
+/// # Errors
+/// The file or the database failing.
+pub async fn bootstrap(store: &dyn Store, data_dir: &Path) -> anyhow::Result<Option<PathBuf>> {
+    if !store.list_organizations().await?.is_empty() {
+        return Ok(None);
+    }
+    let key = ApiKeySecret::generate();
+    let path = data_dir.join(BOOTSTRAP_KEY_FILE);
+    let pending = data_dir.join(format!(".{BOOTSTRAP_KEY_FILE}.{}", std::process::id()));
+    write_private(&pending, &format!("{}\n", key.expose()))?;
+    match store.bootstrap("default", "bootstrap", &key.digest()).await {
+        Ok(Some(_)) => {
+            std::fs::rename(&pending, &path).with_context(|| format!("cannot write {}", path.display()))?;
+            Ok(Some(path))
+        }
+        Ok(None) => {
+            let _ = std::fs::remove_file(&pending);
+            Ok(None)
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(&pending);
+            Err(e.into())
+        }
+    }
+}
+
+fn write_private(path: &Path, contents: &str) -> anyhow::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(path).with_context(|| format!("cannot create {}", path.display()))?;
+    file.write_all(contents.as_bytes())?;
+    file.sync_all()?;
+    Ok(())
+}
+
+/// Completes on SIGINT (Ctrl-C) or SIGTERM.
+pub async fn shutdown_signal() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {},
+        () = terminate => {},
+    }
+}

@@ -1,0 +1,178 @@
+//! The test application: a server started on port 0 over its own database, with the bootstrap
+//! organization's key and a client.
+
+use std::sync::Arc;
+
+use callscope::{Application, Config};
+use callscope_domain::{ApiKeySecret, OrgId, SystemClock};
+use callscope_store::testing::TestDatabase;
+use callscope_store::{Backend, Store};
+use reqwest::{Method, RequestBuilder, Response};
+use serde_json::Value;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+pub struct TestApp {
+    pub address: String,
+    pub client: reqwest::Client,
+    /// The bootstrap organization's key, read from the bootstrap file.
+    pub key: String,
+    pub org: OrgId,
+    pub store: Arc<dyn Store>,
+    pub config: Config,
+    pub db: TestDatabase,
+    shutdown: Option<oneshot::Sender<()>>,
+    server: Option<JoinHandle<anyhow::Result<()>>>,
+}
+
+/// A server with default settings (rate limit off, so tests never trip it).
+pub async fn spawn_app(backend: Backend) -> TestApp {
+    spawn_app_with(backend, |_| {}).await
+}
+
+/// A server with settings changed by `adjust`.
+pub async fn spawn_app_with(backend: Backend, adjust: impl FnOnce(&mut Config)) -> TestApp {
+    let db = TestDatabase::new(backend).await;
+    let mut config = Config {
+        listen: "127.0.0.1:0".into(),
+        data_dir: db.dir().join("data"),
+        database_url: db.url().to_owned(),
+        database_max_connections: 5,
+        rate_limit_per_minute: 0,
+        shutdown_grace_seconds: 5,
+        ..Config::default()
+    };
+    adjust(&mut config);
+    let app = Application::build(&config, Arc::new(SystemClock)).await.expect("application builds");
+    let address = format!("http://{}", app.local_addr());
+    let store = app.store();
+    let key = std::fs::read_to_string(config.data_dir.join("bootstrap-api-key"))
+        .expect("first start writes the bootstrap key")
+        .trim()
+        .to_owned();
+    let org = store.list_organizations().await.unwrap()[0].id;
+    let (tx, rx) = oneshot::channel();
+    let server = tokio::spawn(app.run_until_stopped(async {
+        let _ = rx.await;
+    }));
+    TestApp {
+        address,
+        client: reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap(),
+        key,
+        org,
+        store,
+        config,
+        db,
+        shutdown: Some(tx),
+        server: Some(server),
+    }
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.address)
+    }
+
+    /// A request carrying the bootstrap key.
+    pub fn request(&self, method: Method, path: &str) -> RequestBuilder {
+        self.client.request(method, self.url(path)).header("X-API-Key", &self.key)
+    }
+
+    pub async fn get(&self, path: &str) -> Response {
+        self.request(Method::GET, path).send().await.expect("request")
+    }
+
+    pub async fn post_json(&self, path: &str, body: &Value) -> Response {
+        self.request(Method::POST, path).json(body).send().await.expect("request")
+    }
+
+    pub async fn patch_json(&self, path: &str, body: &Value) -> Response {
+        self.request(Method::PATCH, path).json(body).send().await.expect("request")
+    }
+
+    /// Creates a project and returns it.
+    pub async fn create_project(&self, name: &str) -> Value {
+        let response = self.post_json("/v1/projects", &serde_json::json!({ "name": name })).await;
+        assert_eq!(response.status(), 201, "creating project {name}");
+        response.json().await.unwrap()
+    }
+
+    /// A second organization with its own key.
+    pub async fn other_org(&self, name: &str) -> (OrgId, String) {
+        let org = self.store.create_organization(name).await.unwrap();
+        let key = ApiKeySecret::generate();
+        self.store.create_api_key(org.id, "test", &key.digest()).await.unwrap().unwrap();
+        (org.id, key.expose().to_owned())
+    }
+
+    /// A function that starts the graceful shutdown without waiting for it.
+    pub fn stop_signal(&mut self) -> impl FnOnce() + Send + 'static {
+        let tx = self.shutdown.take();
+        move || {
+            if let Some(tx) = tx {
+                let _ = tx.send(());
+            }
+        }
+    }
+
+    /// Stops the server (graceful shutdown) and waits for it.
+    pub async fn stop(&mut self) -> anyhow::Result<()> {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        match self.server.take() {
+            Some(server) => server.await.expect("server task"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Asserts a problem+json answer with the given status and code; returns the body.
+pub async fn assert_problem(response: Response, status: u16, code: &str) -> Value {
+    assert_eq!(response.status(), status, "status of {}", response.url());
+    assert_eq!(
+        response.headers().get("content-type").map(|v| v.to_str().unwrap()),
+        Some("application/problem+json")
+    );
+    let request_id = response.headers().get("x-request-id").expect("X-Request-Id").to_str().unwrap().to_owned();
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["code"], code, "{body}");
+    assert_eq!(body["status"], status);
+    assert_eq!(body["type"], "about:blank");
+    assert!(body["title"].as_str().is_some_and(|t| !t.is_empty()));
+    assert!(body["detail"].is_string());
+    assert_eq!(body["requestId"], request_id.as_str(), "the body names the request id of the header");
+    body
+}
+
+impl TestApp {
+    /// Runs SQL on the test database directly, returning the first column as text.
+    pub async fn sql_strings(&self, sql: &str) -> Vec<String> {
+        use sqlx::Connection;
+        match self.db.backend() {
+            Backend::Sqlite => {
+                let mut conn = sqlx::SqliteConnection::connect(self.db.url()).await.unwrap();
+                sqlx::query_scalar(sql).fetch_all(&mut conn).await.unwrap()
+            }
+            Backend::Postgres => {
+                let mut conn = sqlx::PgConnection::connect(self.db.url()).await.unwrap();
+                sqlx::query_scalar(sql).fetch_all(&mut conn).await.unwrap()
+            }
+        }
+    }
+
+    /// Executes a statement on the test database directly.
+    pub async fn sql_execute(&self, sql: &str) {
+        use sqlx::Connection;
+        match self.db.backend() {
+            Backend::Sqlite => {
+                let mut conn = sqlx::SqliteConnection::connect(self.db.url()).await.unwrap();
+                sqlx::query(sql).execute(&mut conn).await.unwrap();
+            }
+            Backend::Postgres => {
+                let mut conn = sqlx::PgConnection::connect(self.db.url()).await.unwrap();
+                sqlx::query(sql).execute(&mut conn).await.unwrap();
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+//! The OpenAPI document: 3.1, generated from the code, listing every route the server answers,
+//! and the offline documentation page.
+
+use callscope_store::Backend;
+use reqwest::Method;
+use serde_json::Value;
+
+use crate::helpers::spawn_app;
+use crate::tenancy::project_routes;
+
+both_backends!(the_document_lists_every_route_and_every_documented_route_is_served, the_docs_page_needs_no_internet);
+
+/// Every route the service has: (method, path). A route added to the server must be added here
+/// and to the document; one missing from either fails this test.
+const ROUTES: &[(&str, &str)] = &[
+    ("GET", "/healthz"),
+    ("GET", "/readyz"),
+    ("GET", "/openapi.json"),
+    ("GET", "/docs"),
+    ("POST", "/v1/projects"),
+    ("GET", "/v1/projects"),
+    ("GET", "/v1/projects/{projectId}"),
+    ("PATCH", "/v1/projects/{projectId}"),
+];
+
+async fn the_document_lists_every_route_and_every_documented_route_is_served(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let response = app.client.get(app.url("/openapi.json")).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    let doc: Value = response.json().await.unwrap();
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"), "{}", doc["openapi"]);
+    assert_eq!(doc["components"]["securitySchemes"]["apiKey"]["name"], "X-API-Key");
+
+    let mut documented = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for method in ["get", "post", "put", "patch", "delete"] {
+            if let Some(op) = item.get(method) {
+                documented.push((method.to_uppercase(), path.clone()));
+                assert!(op["responses"].as_object().is_some_and(|r| !r.is_empty()), "{method} {path} documents responses");
+                assert!(op["summary"].as_str().is_some_and(|s| !s.is_empty()), "{method} {path} has a summary");
+            }
+        }
+    }
+    let mut expected: Vec<(String, String)> = ROUTES.iter().map(|(m, p)| ((*m).to_owned(), (*p).to_owned())).collect();
+    expected.sort();
+    documented.sort();
+    assert_eq!(documented, expected, "the document and the route list differ");
+
+    // Every project-scoped route is in the tenancy walk.
+    for (method, path) in &expected {
+        if path.starts_with("/v1/projects/{projectId}") {
+            assert!(
+                project_routes().iter().any(|r| r.method.as_str() == method && r.path == path),
+                "{method} {path} is missing from the cross-organization test"
+            );
+        }
+    }
+
+    // And every documented route is really served: not the router's 404 or 405.
+    let project = app.create_project("p").await;
+    for (method, path) in &documented {
+        let url = path.replace("{projectId}", project["id"].as_str().unwrap());
+        let method = Method::from_bytes(method.as_bytes()).unwrap();
+        let mut request = app.request(method.clone(), &url);
+        if method != Method::GET {
+            request = request.json(&serde_json::json!({"name": "n"}));
+        }
+        let response = request.send().await.unwrap();
+        assert_ne!(response.status(), 405, "{method} {path}");
+        if response.status() == 404 {
+            let body: Value = response.json().await.unwrap();
+            assert_ne!(body["detail"], "no route matches this path", "{method} {path} is not served");
+        }
+    }
+}
+
+async fn the_docs_page_needs_no_internet(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let response = app.client.get(app.url("/docs")).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(response.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+    let html = response.text().await.unwrap();
+    assert!(html.contains("/openapi.json"), "the page renders the served document");
+    for external in ["http://", "https://", "//cdn", "src=\"//"] {
+        assert!(!html.contains(external), "the page loads {external}…");
+    }
+}

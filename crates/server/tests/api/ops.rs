@@ -1,0 +1,85 @@
+//! Operations: probes, the per-key rate limit, graceful shutdown.
+
+use std::time::Duration;
+
+use callscope_store::Backend;
+use futures::StreamExt;
+use serde_json::Value;
+
+use crate::helpers::{assert_problem, spawn_app, spawn_app_with};
+
+both_backends!(
+    probes_need_no_key,
+    the_rate_limit_is_per_key_with_retry_after,
+    a_rate_limit_of_zero_is_off,
+    shutdown_lets_requests_in_flight_finish,
+);
+
+async fn probes_need_no_key(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let health: Value = app.client.get(app.url("/healthz")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(health["status"], "ok");
+    let ready: Value = app.client.get(app.url("/readyz")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(ready["status"], "ready");
+}
+
+async fn the_rate_limit_is_per_key_with_retry_after(backend: Backend) {
+    let app = spawn_app_with(backend, |c| c.rate_limit_per_minute = 3).await;
+    for _ in 0..3 {
+        assert_eq!(app.get("/v1/projects").await.status(), 200);
+    }
+    let limited = app.get("/v1/projects").await;
+    let retry_after: u64 = limited.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=20).contains(&retry_after), "3 a minute refill one every 20 s: {retry_after}");
+    assert_problem(limited, 429, "rate_limited").await;
+
+    let (_, other_key) = app.other_org("other").await;
+    let other = app.client.get(app.url("/v1/projects")).header("X-API-Key", &other_key).send().await.unwrap();
+    assert_eq!(other.status(), 200, "another key has its own budget");
+    assert_eq!(app.client.get(app.url("/healthz")).send().await.unwrap().status(), 200, "probes are not limited");
+}
+
+async fn a_rate_limit_of_zero_is_off(backend: Backend) {
+    let app = spawn_app_with(backend, |c| c.rate_limit_per_minute = 0).await;
+    for _ in 0..50 {
+        assert_eq!(app.get("/v1/projects").await.status(), 200);
+    }
+}
+
+async fn shutdown_lets_requests_in_flight_finish(backend: Backend) {
+    let mut app = spawn_app(backend).await;
+    // A request whose body is still arriving when shutdown starts.
+    let (tx, rx) = tokio::sync::mpsc::channel::<Result<&'static str, std::io::Error>>(4);
+    let body = reqwest::Body::wrap_stream(tokio_stream(rx));
+    let request = app
+        .request(reqwest::Method::POST, "/v1/projects")
+        .header("content-type", "application/json")
+        .body(body)
+        .send();
+    let in_flight = tokio::spawn(request);
+    tx.send(Ok("{\"name\": ")).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+
+    let shutdown = tokio::spawn({
+        let stop = app.stop_signal();
+        async move { stop() }
+    });
+    shutdown.await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    tx.send(Ok("\"late\"}")).await.unwrap();
+    drop(tx);
+
+    let response = in_flight.await.unwrap().expect("the request in flight is answered");
+    assert_eq!(response.status(), 201);
+    app.stop().await.expect("the server stops cleanly");
+    assert!(
+        app.client.get(app.url("/healthz")).send().await.is_err(),
+        "no new connections after shutdown"
+    );
+}
+
+fn tokio_stream<T: Send + 'static>(
+    mut rx: tokio::sync::mpsc::Receiver<T>,
+) -> impl futures::Stream<Item = T> + Send + 'static {
+    futures::stream::poll_fn(move |cx| rx.poll_recv(cx)).boxed()
+}

@@ -1,0 +1,84 @@
+//! Databases for tests (feature `testing`): a SQLite file in a temporary directory, or a fresh
+//! PostgreSQL database created on the server named by `CALLSCOPE_TEST_POSTGRES_URL` (default
+//! `postgres://postgres@127.0.0.1:5432/postgres`) and dropped when the test ends.
+
+use std::time::Duration;
+
+use sqlx::Connection;
+
+use crate::Backend;
+
+/// Server on which test databases are created when `CALLSCOPE_TEST_POSTGRES_URL` is not set.
+pub const DEFAULT_POSTGRES_URL: &str = "postgres://postgres@127.0.0.1:5432/postgres";
+
+/// A database that exists for one test.
+pub struct TestDatabase {
+    url: String,
+    backend: Backend,
+    dir: tempfile::TempDir,
+    postgres: Option<(String, String)>, // (admin url, database name)
+}
+
+impl TestDatabase {
+    /// A new, empty database of the given backend.
+    ///
+    /// # Panics
+    /// When PostgreSQL is asked for and cannot be reached: the test suite needs it (the
+    /// project's test script starts one).
+    pub async fn new(backend: Backend) -> Self {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        match backend {
+            Backend::Sqlite => {
+                let url = format!("sqlite://{}", dir.path().join("callscope.db").display());
+                Self { url, backend, dir, postgres: None }
+            }
+            Backend::Postgres => {
+                let admin = std::env::var("CALLSCOPE_TEST_POSTGRES_URL").unwrap_or_else(|_| DEFAULT_POSTGRES_URL.into());
+                let name = format!("callscope_test_{}", uuid::Uuid::now_v7().simple());
+                let mut conn = sqlx::PgConnection::connect(&admin).await.unwrap_or_else(|e| {
+                    panic!("PostgreSQL for tests is not reachable at {admin} ({e}); run ./scripts/test, or set CALLSCOPE_TEST_POSTGRES_URL")
+                });
+                sqlx::query(&format!("create database {name}")).execute(&mut conn).await.expect("create test database");
+                conn.close().await.ok();
+                let mut url = url::Url::parse(&admin).expect("CALLSCOPE_TEST_POSTGRES_URL is a URL");
+                url.set_path(&name);
+                Self { url: url.into(), backend, dir, postgres: Some((admin, name)) }
+            }
+        }
+    }
+
+    /// Connection URL of the database.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Its backend.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// A scratch directory that lives as long as the database.
+    pub fn dir(&self) -> &std::path::Path {
+        self.dir.path()
+    }
+}
+
+impl Drop for TestDatabase {
+    fn drop(&mut self) {
+        let Some((admin, name)) = self.postgres.take() else { return };
+        // Drop runs inside a test's runtime, which must not block; a thread with its own small
+        // runtime removes the database (forcefully: pools may still hold connections).
+        let done = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+            runtime.block_on(async {
+                if let Ok(mut conn) = sqlx::PgConnection::connect(&admin).await {
+                    let _ = sqlx::query(&format!("drop database if exists {name} with (force)")).execute(&mut conn).await;
+                }
+            });
+        });
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while !done.is_finished() && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
