@@ -1,0 +1,128 @@
+//! The `callscope` binary as an operator uses it: admin commands, print-config, and `serve`
+//! answering SIGTERM.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn callscope(data_dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_callscope"))
+        .args(args)
+        .current_dir(data_dir)
+        .env("CALLSCOPE_DATA_DIR", data_dir.join("data"))
+        .env_remove("CALLSCOPE_DATABASE_URL")
+        .env_remove("CALLSCOPE_CONFIG")
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    assert!(output.status.success(), "failed: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+#[test]
+fn organizations_and_keys_are_managed_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let org = stdout(&callscope(dir.path(), &["org", "create", "Acme Sales"])).trim().to_owned();
+    assert!(uuid::Uuid::parse_str(&org).is_ok(), "prints the organization id: {org}");
+    assert!(stdout(&callscope(dir.path(), &["org", "list"])).contains(&format!("{org}\t")));
+
+    let created = callscope(dir.path(), &["key", "create", "--org", &org, "--name", "crm"]);
+    let key = stdout(&created).trim().to_owned();
+    assert!(key.starts_with("csk_") && key.len() > 40, "prints the key: {key}");
+    assert!(String::from_utf8_lossy(&created.stderr).contains("not shown again"));
+
+    let listed = stdout(&callscope(dir.path(), &["key", "list", "--org", &org]));
+    assert!(!listed.contains(&key), "listing never shows keys");
+    let line = listed.lines().find(|l| l.ends_with("\tcrm")).expect("the key is listed");
+    assert!(line.contains("\tactive\t"));
+    let key_id = line.split('\t').next().unwrap().to_owned();
+
+    stdout(&callscope(dir.path(), &["key", "revoke", &key_id]));
+    let listed = stdout(&callscope(dir.path(), &["key", "list", "--org", &org]));
+    assert!(listed.contains("\trevoked "), "{listed}");
+
+    let unknown_org = callscope(dir.path(), &["key", "create", "--org", &uuid::Uuid::now_v7().to_string()]);
+    assert!(!unknown_org.status.success());
+    assert!(String::from_utf8_lossy(&unknown_org.stderr).contains("no organization"));
+    let bad_id = callscope(dir.path(), &["key", "revoke", "nope"]);
+    assert!(!bad_id.status.success());
+}
+
+#[test]
+fn print_config_layers_file_and_environment_and_masks_secrets() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("callscope.toml"), "listen = \"0.0.0.0:9999\"\nrate_limit_per_minute = 77\n").unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_callscope"))
+        .arg("print-config")
+        .current_dir(dir.path())
+        .env("CALLSCOPE_RATE_LIMIT_PER_MINUTE", "5")
+        .env("CALLSCOPE_DATABASE_URL", "postgres://app:hunter2@db.internal:5432/callscope")
+        .env_remove("CALLSCOPE_CONFIG")
+        .env_remove("CALLSCOPE_DATA_DIR")
+        .output()
+        .unwrap();
+    let shown = stdout(&output);
+    assert!(shown.contains("listen = \"0.0.0.0:9999\""), "{shown}");
+    assert!(shown.contains("rate_limit_per_minute = 5"), "{shown}");
+    assert!(shown.contains("postgres://app:********@db.internal:5432/callscope"), "{shown}");
+    assert!(!shown.contains("hunter2"));
+
+    let bad = Command::new(env!("CARGO_BIN_EXE_callscope"))
+        .args(["--config", "missing.toml", "print-config"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("missing.toml"));
+}
+
+#[test]
+fn every_setting_is_in_the_example_file() {
+    let example = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../callscope.example.toml"))
+        .expect("callscope.example.toml at the repository root");
+    let defaults: toml::Table = toml::from_str(&callscope::Config::default().to_redacted_toml()).unwrap();
+    for key in defaults.keys() {
+        assert!(example.contains(&format!("\n# {key} = ")) || example.contains(&format!("\n{key} = ")), "{key} is not documented");
+    }
+    let parsed: toml::Table = toml::from_str(&example).expect("the example is valid TOML");
+    for key in parsed.keys() {
+        assert!(defaults.contains_key(key), "the example names an unknown setting {key}");
+    }
+}
+
+#[test]
+fn serve_bootstraps_logs_no_key_and_stops_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_callscope"))
+        .arg("serve")
+        .current_dir(dir.path())
+        .env("CALLSCOPE_DATA_DIR", dir.path().join("data"))
+        .env("CALLSCOPE_LISTEN", format!("127.0.0.1:{port}"))
+        .env("CALLSCOPE_LOG_FORMAT", "json")
+        .env_remove("CALLSCOPE_DATABASE_URL")
+        .env_remove("CALLSCOPE_CONFIG")
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let key_file = dir.path().join("data/bootstrap-api-key");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "the server did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let key = std::fs::read_to_string(&key_file).unwrap().trim().to_owned();
+
+    let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "SIGTERM is a clean stop: {:?}", output.status);
+    let log = String::from_utf8(output.stderr).unwrap();
+    assert!(log.contains("bootstrap-api-key"), "the log names the key file: {log}");
+    assert!(!log.contains(&key), "the key itself is never logged");
+    assert!(log.lines().all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok()), "json logs: {log}");
+    assert!(log.contains("shutting down"));
+}

@@ -1,0 +1,35 @@
+# Shared by scripts/up and scripts/test: system packages, the Rust toolchain, the build directory.
+# shellcheck shell=bash
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# Outside the clone, so that later runs (and CI on the same machine) reuse the build.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/callscope/target}"
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    say "need root for: $*"; return 1; fi
+}
+
+# Debian packages the build needs: a C toolchain (bundled SQLite) and pkg-config.
+ensure_system_packages() {
+  local missing=()
+  command -v cc >/dev/null || missing+=(build-essential)
+  command -v pkg-config >/dev/null || missing+=(pkg-config)
+  command -v curl >/dev/null || missing+=(curl)
+  if [ "${#missing[@]}" -gt 0 ]; then
+    say "installing ${missing[*]}"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+  fi
+}
+
+ensure_rust() {
+  [ -f "$HOME/.cargo/env" ] && . "$HOME/.cargo/env"
+  if ! command -v cargo >/dev/null; then
+    say "no Rust toolchain: installing it with rustup"
+    curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal
+    . "$HOME/.cargo/env"
+  fi
+}
