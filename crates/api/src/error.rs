@@ -7,7 +7,7 @@ use std::any::Any;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use callscope_domain::ValidationErrors;
-use callscope_store::StoreError;
+use callscope_store::{Rejection, StoreError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -138,6 +138,9 @@ pub enum ApiError {
     /// 405 `method_not_allowed`.
     #[error("this route does not accept the method")]
     MethodNotAllowed,
+    /// 409 with a specific code (`duplicate_category`, `category_cycle`, …).
+    #[error("{1}")]
+    Conflict(ErrorCode, String),
     /// 413 `payload_too_large`.
     #[error("{0}")]
     PayloadTooLarge(String),
@@ -169,6 +172,7 @@ impl ApiError {
             ApiError::Unauthorized => ErrorCode::Unauthorized,
             ApiError::NotFound(_) => ErrorCode::NotFound,
             ApiError::MethodNotAllowed => ErrorCode::MethodNotAllowed,
+            ApiError::Conflict(code, _) => *code,
             ApiError::PayloadTooLarge(_) => ErrorCode::PayloadTooLarge,
             ApiError::UnsupportedMediaType(_) => ErrorCode::UnsupportedMediaType,
             ApiError::Validation(_) => ErrorCode::ValidationFailed,
@@ -202,6 +206,18 @@ impl From<StoreError> for ApiError {
                 tracing::warn!(error = %source, "database unavailable");
                 ApiError::Unavailable
             }
+            StoreError::NotFound(what) => ApiError::not_found(what),
+            StoreError::Rejected(rejection) => match rejection {
+                Rejection::ParentNotFound => ApiError::invalid("parentId", "is not a category of this project"),
+                Rejection::DuplicateCategory => ApiError::Conflict(
+                    ErrorCode::DuplicateCategory,
+                    "a sibling category has the same name (names are compared ignoring case)".into(),
+                ),
+                Rejection::CategoryCycle => ApiError::Conflict(
+                    ErrorCode::CategoryCycle,
+                    "a category cannot be moved under itself or one of its descendants".into(),
+                ),
+            },
             other => ApiError::Internal(Box::new(other)),
         }
     }

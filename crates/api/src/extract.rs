@@ -168,3 +168,49 @@ mod tests {
         assert_eq!(field, "body");
     }
 }
+
+/// The caller plus the project named by `{projectId}` in the path, found within the caller's
+/// organization. Every project-scoped handler takes this; a project of another organization
+/// is the same 404 as one that does not exist.
+#[derive(Debug, Clone)]
+pub struct ProjectScope {
+    /// Who is calling.
+    pub caller: Principal,
+    /// The project, owned by the caller's organization.
+    pub project: callscope_domain::Project,
+}
+
+impl ProjectScope {
+    /// The project's id.
+    pub fn id(&self) -> callscope_domain::ProjectId {
+        self.project.id
+    }
+}
+
+impl FromRequestParts<AppState> for ProjectScope {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let Caller(caller) = Caller::from_request_parts(parts, state).await?;
+        let ApiPath(ProjectPath { project_id }) = ApiPath::<ProjectPath>::from_request_parts(parts, state).await?;
+        let project = state
+            .store
+            .get_project(caller.org_id, project_id)
+            .await?
+            .ok_or_else(|| ApiError::not_found("project"))?;
+        Ok(ProjectScope { caller, project })
+    }
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ProjectPath {
+    project_id: callscope_domain::ProjectId,
+}
+
+/// The `{id}` of a resource nested in a project.
+#[derive(Debug, serde::Deserialize)]
+pub struct IdPath<T> {
+    /// The nested resource's id.
+    pub id: T,
+}

@@ -33,6 +33,8 @@ pub const MAX_JSON_BYTES: usize = 1024 * 1024;
 pub struct ApiSettings {
     /// Requests per API key per minute; 0 turns the limit off.
     pub rate_limit_per_minute: u32,
+    /// Test only: accept `http://` and loopback webhook targets.
+    pub webhooks_allow_private: bool,
 }
 
 /// What every handler can reach.
@@ -44,13 +46,15 @@ pub struct AppState {
     pub clock: Arc<dyn Clock>,
     /// Per-key request budget.
     pub limiter: Arc<RateLimiter>,
+    /// Test only: accept `http://` and loopback webhook targets.
+    pub webhooks_allow_private: bool,
 }
 
 impl AppState {
     /// State over a store, with the rate limit from `settings`.
     pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>, settings: &ApiSettings) -> Self {
         let limiter = Arc::new(RateLimiter::per_minute(settings.rate_limit_per_minute));
-        Self { store, clock, limiter }
+        Self { store, clock, limiter, webhooks_allow_private: settings.webhooks_allow_private }
     }
 }
 

@@ -7,7 +7,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ErrorCode, FieldErrorView, Problem};
-use crate::routes::{ops, projects};
+use crate::routes::{categories, ops, presets, projects, templates, webhooks};
 use crate::{docs, AppState};
 
 #[derive(OpenApi)]
@@ -26,6 +26,10 @@ per key (429 `rate_limited` with `Retry-After`).",
     components(schemas(Problem, ErrorCode, FieldErrorView)),
     tags(
         (name = "Projects", description = "Projects group calls, categories, templates, presets and webhooks."),
+        (name = "Categories", description = "The project's category tree, into which calls are classified."),
+        (name = "Speaker presets", description = "Named speaker lists; the default one names the speakers of new calls."),
+        (name = "Analysis templates", description = "The project's own questions, answered for every call while active."),
+        (name = "Webhooks", description = "Signed event deliveries to public HTTPS endpoints."),
         (name = "Operations", description = "Probes and this document; no key needed."),
     )
 )]
@@ -53,6 +57,19 @@ pub(crate) fn v1_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(projects::create_project, projects::list_projects))
         .routes(routes!(projects::get_project, projects::update_project))
+        .routes(routes!(categories::get_category_tree, categories::create_category, categories::clear_categories))
+        .routes(routes!(categories::get_category, categories::update_category, categories::delete_category))
+        .routes(routes!(categories::move_category))
+        .routes(routes!(presets::list_presets, presets::create_preset))
+        .routes(routes!(presets::get_preset, presets::update_preset, presets::delete_preset))
+        .routes(routes!(presets::set_default_preset))
+        .routes(routes!(templates::list_templates, templates::create_template))
+        .routes(routes!(templates::get_template, templates::replace_template, templates::delete_template))
+        .routes(routes!(templates::activate_template))
+        .routes(routes!(templates::deactivate_template))
+        .routes(routes!(webhooks::list_webhooks, webhooks::create_webhook))
+        .routes(routes!(webhooks::get_webhook, webhooks::delete_webhook))
+        .routes(routes!(webhooks::toggle_webhook))
 }
 
 /// The open routes: probes and the documentation.

@@ -60,6 +60,30 @@ id_type!(
     /// A project inside an organization.
     ProjectId
 );
+id_type!(
+    /// A project's category taxonomy (one per project).
+    TaxonomyId
+);
+id_type!(
+    /// A node of a category tree.
+    CategoryId
+);
+id_type!(
+    /// A named list of speaker names.
+    SpeakerPresetId
+);
+id_type!(
+    /// An analysis template.
+    TemplateId
+);
+id_type!(
+    /// A field (question) of an analysis template.
+    TemplateFieldId
+);
+id_type!(
+    /// A registered webhook.
+    WebhookId
+);
 
 #[cfg(test)]
 mod tests {

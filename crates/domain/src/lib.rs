@@ -1,14 +1,27 @@
 //! The vocabulary of callscope: identifiers, organizations, API keys, projects and the rules
 //! that hold for them whatever stores or serves them. No HTTP and no SQL here.
 
+mod category;
 mod clock;
 mod ids;
 mod keys;
+mod preset;
 mod project;
+mod template;
 mod validation;
+mod webhook;
 
+pub use category::{
+    build_tree, insert_at, name_key, subtree, would_cycle, Category, CategoryMove, CategoryNode, CategoryPatch,
+    NewCategory,
+};
 pub use clock::{Clock, ManualClock, SystemClock, Timestamp};
-pub use ids::{ApiKeyId, OrgId, ProjectId};
+pub use ids::{
+    ApiKeyId, CategoryId, OrgId, ProjectId, SpeakerPresetId, TaxonomyId, TemplateFieldId, TemplateId, WebhookId,
+};
+pub use preset::{PresetInput, SpeakerPreset};
+pub use template::{AnalysisTemplate, AnswerType, FieldInput, TemplateField, TemplateInput};
+pub use webhook::{generate_secret, is_public_ip, parse_events, Webhook, ALL_EVENTS, EVENT_TYPES, WEBHOOK_URL_MAX};
 pub use keys::{ApiKey, ApiKeySecret, KeyDigest, Principal};
 pub use project::{
     Language, NewProject, Organization, PiiRedaction, Project, ProjectPatch, PROJECT_DESCRIPTION_MAX,

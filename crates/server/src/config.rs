@@ -28,6 +28,8 @@ pub struct Config {
     pub rate_limit_per_minute: u32,
     /// Seconds in-flight requests get to finish after SIGTERM/SIGINT.
     pub shutdown_grace_seconds: u64,
+    /// Test only: accept `http://` and loopback webhook targets.
+    pub webhooks_allow_private: bool,
     /// `text` (for people) or `json` (one object per line, for log collectors).
     pub log_format: LogFormat,
     /// Log filter (`info`, `debug`, `callscope=debug,sqlx=warn`, …); `RUST_LOG` overrides it.
@@ -53,6 +55,7 @@ impl Default for Config {
             database_max_connections: 10,
             rate_limit_per_minute: 1200,
             shutdown_grace_seconds: 30,
+            webhooks_allow_private: false,
             log_format: LogFormat::Text,
             log_level: "info".into(),
         }

@@ -38,7 +38,13 @@ impl Application {
         if let Some(path) = bootstrap(store.as_ref(), &config.data_dir).await? {
             tracing::info!(path = %path.display(), "created organization \"default\"; its API key is in this file");
         }
-        let settings = ApiSettings { rate_limit_per_minute: config.rate_limit_per_minute };
+        let settings = ApiSettings {
+            rate_limit_per_minute: config.rate_limit_per_minute,
+            webhooks_allow_private: config.webhooks_allow_private,
+        };
+        if config.webhooks_allow_private {
+            tracing::warn!("webhooks_allow_private is on: webhooks may target http:// and loopback (tests only)");
+        }
         let router = callscope_api::router(AppState::new(store.clone(), clock, &settings));
         let listener = TcpListener::bind(&config.listen)
             .await

@@ -10,9 +10,12 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use std::collections::HashMap;
+
 use callscope_domain::{
-    ApiKey, ApiKeyId, Clock, KeyDigest, NewProject, OrgId, Organization, Page, PageRequest, Principal, Project,
-    ProjectId, ProjectPatch,
+    AnalysisTemplate, ApiKey, ApiKeyId, Category, CategoryId, CategoryMove, CategoryPatch, Clock, KeyDigest,
+    NewCategory, NewProject, OrgId, Organization, Page, PageRequest, PresetInput, Principal, Project, ProjectId,
+    ProjectPatch, SpeakerPreset, SpeakerPresetId, TemplateId, TemplateInput, Webhook, WebhookId,
 };
 
 mod postgres;
@@ -40,6 +43,12 @@ pub enum StoreError {
     /// A stored value this build cannot read (e.g. an enum value from a newer version).
     #[error("unreadable stored value: {0}")]
     Corrupt(String),
+    /// The thing named does not exist (in the project the request is scoped to).
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    /// The change breaks a rule that only the stored data can tell.
+    #[error("{0}")]
+    Rejected(Rejection),
     /// Any other database error: a bug or a broken database.
     #[error("database error: {0}")]
     Other(#[source] sqlx::Error),
@@ -59,6 +68,20 @@ impl From<sqlx::Error> for StoreError {
             _ => StoreError::Other(err),
         }
     }
+}
+
+/// A change refused because of what is already stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Rejection {
+    /// `parentId` is not a category of the project.
+    #[error("parentId is not a category of this project")]
+    ParentNotFound,
+    /// A sibling has the same name, ignoring case.
+    #[error("a sibling category has the same name")]
+    DuplicateCategory,
+    /// The move would put a category under itself or a descendant.
+    #[error("a category cannot move under itself or its descendants")]
+    CategoryCycle,
 }
 
 /// Which database a store talks to.
@@ -172,6 +195,81 @@ pub trait Store: Send + Sync + 'static {
 
     /// Applies a patch; `None` when the project does not exist in `org`.
     async fn update_project(&self, org: OrgId, id: ProjectId, patch: &ProjectPatch) -> StoreResult<Option<Project>>;
+
+    // --- categories. Project-scoped methods take a project the caller has already found in its
+    // organization, and look every nested id up within that project. ---
+
+    /// All categories of the project (unordered).
+    async fn list_categories(&self, project: ProjectId) -> StoreResult<Vec<Category>>;
+
+    /// Calls per primary category.
+    async fn category_call_counts(&self, project: ProjectId) -> StoreResult<HashMap<CategoryId, u64>>;
+
+    /// Creates a category, shifting the siblings at and after its position.
+    async fn create_category(&self, project: ProjectId, new: &NewCategory) -> StoreResult<Category>;
+
+    /// Renames or re-describes a category.
+    async fn update_category(&self, project: ProjectId, id: CategoryId, patch: &CategoryPatch) -> StoreResult<Category>;
+
+    /// Moves a category to a new parent and position, renumbering both sibling lists.
+    async fn move_category(&self, project: ProjectId, id: CategoryId, to: &CategoryMove) -> StoreResult<Category>;
+
+    /// Deletes a category and its subtree; their calls become uncategorized.
+    async fn delete_category(&self, project: ProjectId, id: CategoryId) -> StoreResult<()>;
+
+    /// Deletes the project's whole taxonomy.
+    async fn clear_categories(&self, project: ProjectId) -> StoreResult<()>;
+
+    // --- speaker presets ---
+
+    /// The project's presets, by name.
+    async fn list_presets(&self, project: ProjectId) -> StoreResult<Vec<SpeakerPreset>>;
+
+    /// Creates a preset (not default). `input` has both name and speakers.
+    async fn create_preset(&self, project: ProjectId, input: &PresetInput) -> StoreResult<SpeakerPreset>;
+
+    /// Changes the name and/or speakers of a preset.
+    async fn update_preset(&self, project: ProjectId, id: SpeakerPresetId, input: &PresetInput) -> StoreResult<SpeakerPreset>;
+
+    /// Makes the preset the project's only default.
+    async fn set_default_preset(&self, project: ProjectId, id: SpeakerPresetId) -> StoreResult<SpeakerPreset>;
+
+    /// Deletes a preset.
+    async fn delete_preset(&self, project: ProjectId, id: SpeakerPresetId) -> StoreResult<()>;
+
+    // --- analysis templates ---
+
+    /// The project's templates, newest first.
+    async fn list_templates(&self, project: ProjectId) -> StoreResult<Vec<AnalysisTemplate>>;
+
+    /// One template.
+    async fn get_template(&self, project: ProjectId, id: TemplateId) -> StoreResult<AnalysisTemplate>;
+
+    /// Creates a template; when it is active, the others are deactivated.
+    async fn create_template(&self, project: ProjectId, user: ApiKeyId, input: &TemplateInput) -> StoreResult<AnalysisTemplate>;
+
+    /// Replaces a template's content (`is_active: None` keeps the state).
+    async fn replace_template(&self, project: ProjectId, id: TemplateId, input: &TemplateInput) -> StoreResult<AnalysisTemplate>;
+
+    /// Activates (deactivating the others) or deactivates a template.
+    async fn set_template_active(&self, project: ProjectId, id: TemplateId, active: bool) -> StoreResult<AnalysisTemplate>;
+
+    /// Deletes a template.
+    async fn delete_template(&self, project: ProjectId, id: TemplateId) -> StoreResult<()>;
+
+    // --- webhooks ---
+
+    /// Registers a webhook with its signing secret.
+    async fn create_webhook(&self, project: ProjectId, url: &str, events: &[String], secret: &str) -> StoreResult<Webhook>;
+
+    /// The project's webhooks, oldest first.
+    async fn list_webhooks(&self, project: ProjectId) -> StoreResult<Vec<Webhook>>;
+
+    /// Pauses an active webhook or resumes a paused one.
+    async fn toggle_webhook(&self, project: ProjectId, id: WebhookId) -> StoreResult<Webhook>;
+
+    /// Deletes a webhook.
+    async fn delete_webhook(&self, project: ProjectId, id: WebhookId) -> StoreResult<()>;
 }
 
 fn parse_stored<T: FromStr>(column: &str, value: &str) -> StoreResult<T> {

@@ -1,7 +1,10 @@
 //! Rows as the database returns them, and their conversion to domain types. Shared by both
 //! backends: `FromRow` is derived generically and each backend decodes its own column types.
 
-use callscope_domain::{ApiKey, Organization, Principal, Project, Timestamp};
+use callscope_domain::{
+    AnalysisTemplate, ApiKey, Category, Organization, Principal, Project, SpeakerPreset, TemplateField, Timestamp, Webhook,
+};
+use sqlx::types::Json;
 use uuid::Uuid;
 
 use crate::{parse_stored, StoreResult};
@@ -81,3 +84,121 @@ impl ProjectRow {
 
 pub(crate) const PROJECT_COLUMNS: &str =
     "id, organization_id, name, description, default_language, pii_redaction, created_at, updated_at";
+
+#[derive(sqlx::FromRow, Clone)]
+pub(crate) struct CategoryRow {
+    pub id: Uuid,
+    pub project_id: Uuid,
+    pub taxonomy_id: Uuid,
+    pub parent_id: Option<Uuid>,
+    pub name: String,
+    pub description: Option<String>,
+    pub display_order: i32,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+}
+
+impl From<CategoryRow> for Category {
+    fn from(r: CategoryRow) -> Self {
+        Category {
+            id: r.id.into(),
+            project_id: r.project_id.into(),
+            taxonomy_id: r.taxonomy_id.into(),
+            parent_id: r.parent_id.map(Into::into),
+            name: r.name,
+            description: r.description,
+            display_order: r.display_order,
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+        }
+    }
+}
+
+pub(crate) const CATEGORY_COLUMNS: &str =
+    "id, project_id, taxonomy_id, parent_id, name, description, display_order, created_at, updated_at";
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct PresetRow {
+    pub id: Uuid,
+    pub project_id: Uuid,
+    pub name: String,
+    pub speakers: Json<Vec<String>>,
+    pub is_default: bool,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+}
+
+impl From<PresetRow> for SpeakerPreset {
+    fn from(r: PresetRow) -> Self {
+        SpeakerPreset {
+            id: r.id.into(),
+            project_id: r.project_id.into(),
+            name: r.name,
+            speakers: r.speakers.0,
+            is_default: r.is_default,
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+        }
+    }
+}
+
+pub(crate) const PRESET_COLUMNS: &str = "id, project_id, name, speakers, is_default, created_at, updated_at";
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct TemplateRow {
+    pub id: Uuid,
+    pub project_id: Uuid,
+    pub user_id: Uuid,
+    pub name: String,
+    pub description: Option<String>,
+    pub is_active: bool,
+    pub fields: Json<Vec<TemplateField>>,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+}
+
+impl From<TemplateRow> for AnalysisTemplate {
+    fn from(r: TemplateRow) -> Self {
+        AnalysisTemplate {
+            id: r.id.into(),
+            project_id: r.project_id.into(),
+            user_id: r.user_id.into(),
+            name: r.name,
+            description: r.description,
+            is_active: r.is_active,
+            fields: r.fields.0,
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+        }
+    }
+}
+
+pub(crate) const TEMPLATE_COLUMNS: &str =
+    "id, project_id, user_id, name, description, is_active, fields, created_at, updated_at";
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct WebhookRow {
+    pub id: Uuid,
+    pub project_id: Uuid,
+    pub url: String,
+    pub events: Json<Vec<String>>,
+    pub active: bool,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+}
+
+impl From<WebhookRow> for Webhook {
+    fn from(r: WebhookRow) -> Self {
+        Webhook {
+            id: r.id.into(),
+            project_id: r.project_id.into(),
+            url: r.url,
+            events: r.events.0,
+            active: r.active,
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+        }
+    }
+}
+
+pub(crate) const WEBHOOK_COLUMNS: &str = "id, project_id, url, events, active, created_at, updated_at";

@@ -8,7 +8,7 @@ use std::time::Duration;
 use callscope_domain::Clock;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
-use crate::{Backend, StoreError, StoreOptions, StoreResult};
+use crate::{Backend, StoreOptions, StoreResult};
 
 type Db = sqlx::Sqlite;
 const BACKEND: Backend = Backend::Sqlite;

@@ -1,4 +1,8 @@
 //! Handlers, one module per resource.
 
+pub mod categories;
 pub mod ops;
+pub mod presets;
 pub mod projects;
+pub mod templates;
+pub mod webhooks;

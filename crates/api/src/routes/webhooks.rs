@@ -1,0 +1,229 @@
+//! Webhook registration (decisions §9). Delivery happens elsewhere; this checks where events may
+//! go: `https://` only, and a host whose every address is public unicast.
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::http::{header, StatusCode};
+use axum::Json;
+use callscope_domain::{generate_secret, is_public_ip, parse_events, Timestamp, Webhook, WebhookId, WEBHOOK_URL_MAX};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::error::Problem;
+use crate::extract::{ApiJson, ApiPath, IdPath, ProjectScope};
+use crate::views::rfc3339;
+use crate::{ApiError, AppState};
+
+/// How long a registration waits for the host name to resolve.
+const RESOLVE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A webhook, without its secret.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookView {
+    /// The webhook's id.
+    pub id: Uuid,
+    /// Target URL.
+    #[schema(example = "https://crm.example.com/hooks/callscope")]
+    pub url: String,
+    /// Subscribed events, or `["*"]`.
+    #[schema(example = json!(["call.completed", "action_item.created"]))]
+    pub events: Vec<String>,
+    /// False while paused.
+    pub active: bool,
+    /// When it was registered.
+    #[serde(serialize_with = "rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: Timestamp,
+    /// When it last changed.
+    #[serde(serialize_with = "rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub updated_at: Timestamp,
+}
+
+impl From<Webhook> for WebhookView {
+    fn from(w: Webhook) -> Self {
+        Self { id: w.id.0, url: w.url, events: w.events, active: w.active, created_at: w.created_at, updated_at: w.updated_at }
+    }
+}
+
+/// A newly registered webhook: the only answer that carries the signing secret.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreatedWebhookView {
+    /// The webhook's id.
+    pub id: Uuid,
+    /// Target URL.
+    pub url: String,
+    /// Subscribed events.
+    pub events: Vec<String>,
+    /// True: new webhooks are active.
+    pub active: bool,
+    /// When it was registered.
+    #[serde(serialize_with = "rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: Timestamp,
+    /// When it last changed.
+    #[serde(serialize_with = "rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub updated_at: Timestamp,
+    /// Signing secret (`whsec_` + base64 of 32 bytes), shown only here. Deliveries carry
+    /// Standard Webhooks signatures made with it.
+    pub secret: String,
+}
+
+/// Body of a webhook registration.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(example = json!({"url": "https://crm.example.com/hooks/callscope", "events": ["call.completed"]}))]
+pub struct CreateWebhookRequest {
+    /// Public `https://` URL, at most 2048 characters.
+    pub url: String,
+    /// Event names (`call.completed`, `call.failed`, `call.category_changed`,
+    /// `action_item.created`, `action_item.updated`, `action_item.deleted`) or `*`.
+    pub events: Vec<String>,
+}
+
+/// Checks a webhook URL; returns it normalised.
+async fn check_url(raw: &str, allow_private: bool) -> Result<String, ApiError> {
+    let invalid = |message: String| ApiError::invalid("url", message);
+    let raw = raw.trim();
+    if raw.chars().count() > WEBHOOK_URL_MAX {
+        return Err(invalid(format!("must be at most {WEBHOOK_URL_MAX} characters")));
+    }
+    let url = url::Url::parse(raw).map_err(|e| invalid(format!("is not an absolute URL ({e})")))?;
+    match url.scheme() {
+        "https" => {}
+        "http" if allow_private => {}
+        _ => return Err(invalid("must start with https://".into())),
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(invalid("must not contain credentials".into()));
+    }
+    let port = url.port_or_known_default().unwrap_or(443);
+    let addresses: Vec<IpAddr> = match url.host() {
+        Some(url::Host::Ipv4(ip)) => vec![IpAddr::V4(ip)],
+        Some(url::Host::Ipv6(ip)) => vec![IpAddr::V6(ip)],
+        Some(url::Host::Domain(name)) => {
+            let lookup = tokio::time::timeout(RESOLVE_TIMEOUT, tokio::net::lookup_host((name, port))).await;
+            match lookup {
+                Ok(Ok(found)) => found.map(|a| a.ip()).collect(),
+                Ok(Err(_)) => return Err(invalid(format!("host {name} does not resolve"))),
+                Err(_) => return Err(invalid(format!("host {name} did not resolve within 5 s"))),
+            }
+        }
+        None => return Err(invalid("must name a host".into())),
+    };
+    if addresses.is_empty() {
+        return Err(invalid("host has no addresses".into()));
+    }
+    for ip in addresses {
+        if !(is_public_ip(ip) || allow_private && ip.is_loopback()) {
+            return Err(invalid(format!("resolves to {ip}, which is not a public address")));
+        }
+    }
+    Ok(url.into())
+}
+
+/// Register a webhook.
+#[utoipa::path(post, path = "/v1/projects/{projectId}/webhooks", tag = "Webhooks",
+    params(("projectId" = Uuid, Path, description = "The project")),
+    request_body = CreateWebhookRequest,
+    responses(
+        (status = 201, description = "The webhook with its secret (shown only now)", body = CreatedWebhookView,
+            headers(("Location" = String, description = "Path of the new webhook"))),
+        (status = 404, description = "No such project", body = Problem),
+        (status = 422, description = "Not a public https URL, or an unknown event", body = Problem),
+    ))]
+pub async fn create_webhook(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiJson(body): ApiJson<CreateWebhookRequest>,
+) -> Result<(StatusCode, [(header::HeaderName, String); 1], Json<CreatedWebhookView>), ApiError> {
+    let events = parse_events(&body.events);
+    let url = check_url(&body.url, state.webhooks_allow_private).await;
+    let (url, events) = match (url, events) {
+        (Ok(url), Ok(events)) => (url, events),
+        (Err(ApiError::Validation(mut a)), Err(b)) => {
+            a.0.extend(b.0);
+            return Err(ApiError::Validation(a));
+        }
+        (Err(e), _) => return Err(e),
+        (_, Err(e)) => return Err(e.into()),
+    };
+    let secret = generate_secret();
+    let webhook = state.store.create_webhook(scope.id(), &url, &events, &secret).await?;
+    let location = format!("/v1/projects/{}/webhooks/{}", scope.id(), webhook.id);
+    let view = CreatedWebhookView {
+        id: webhook.id.0,
+        url: webhook.url,
+        events: webhook.events,
+        active: webhook.active,
+        created_at: webhook.created_at,
+        updated_at: webhook.updated_at,
+        secret,
+    };
+    Ok((StatusCode::CREATED, [(header::LOCATION, location)], Json(view)))
+}
+
+/// List the project's webhooks (without secrets).
+#[utoipa::path(get, path = "/v1/projects/{projectId}/webhooks", tag = "Webhooks",
+    params(("projectId" = Uuid, Path, description = "The project")),
+    responses(
+        (status = 200, description = "Webhooks, oldest first", body = [WebhookView]),
+        (status = 404, description = "No such project", body = Problem),
+    ))]
+pub async fn list_webhooks(State(state): State<AppState>, scope: ProjectScope) -> Result<Json<Vec<WebhookView>>, ApiError> {
+    Ok(Json(state.store.list_webhooks(scope.id()).await?.into_iter().map(Into::into).collect()))
+}
+
+/// Get one webhook (without its secret).
+#[utoipa::path(get, path = "/v1/projects/{projectId}/webhooks/{id}", tag = "Webhooks",
+    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The webhook")),
+    responses(
+        (status = 200, description = "The webhook", body = WebhookView),
+        (status = 404, description = "No such project or webhook", body = Problem),
+    ))]
+pub async fn get_webhook(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiPath(IdPath { id }): ApiPath<IdPath<WebhookId>>,
+) -> Result<Json<WebhookView>, ApiError> {
+    let webhooks = state.store.list_webhooks(scope.id()).await?;
+    let webhook = webhooks.into_iter().find(|w| w.id == id).ok_or_else(|| ApiError::not_found("webhook"))?;
+    Ok(Json(webhook.into()))
+}
+
+/// Pause an active webhook or resume a paused one.
+#[utoipa::path(patch, path = "/v1/projects/{projectId}/webhooks/{id}/toggle", tag = "Webhooks",
+    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The webhook")),
+    responses(
+        (status = 200, description = "The webhook with its new state", body = WebhookView),
+        (status = 404, description = "No such project or webhook", body = Problem),
+    ))]
+pub async fn toggle_webhook(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiPath(IdPath { id }): ApiPath<IdPath<WebhookId>>,
+) -> Result<Json<WebhookView>, ApiError> {
+    Ok(Json(state.store.toggle_webhook(scope.id(), id).await?.into()))
+}
+
+/// Delete a webhook.
+#[utoipa::path(delete, path = "/v1/projects/{projectId}/webhooks/{id}", tag = "Webhooks",
+    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The webhook")),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 404, description = "No such project or webhook", body = Problem),
+    ))]
+pub async fn delete_webhook(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiPath(IdPath { id }): ApiPath<IdPath<WebhookId>>,
+) -> Result<StatusCode, ApiError> {
+    state.store.delete_webhook(scope.id(), id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
