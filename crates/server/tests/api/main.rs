@@ -20,6 +20,7 @@ macro_rules! both_backends {
 mod helpers;
 
 mod auth;
+mod categories;
 mod errors;
 mod openapi;
 mod ops;

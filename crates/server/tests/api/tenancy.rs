@@ -1,6 +1,7 @@
 //! Tenancy: a key of another organization reaches nothing of this one. Every project-scoped
 //! route is listed here; each new route must be added (the OpenAPI test checks the list is
-//! complete), and each answers 404, never 403, to a foreign key.
+//! complete), and each answers 404, never 403, to a foreign key. Nested ids are real resources
+//! of the project, so the owner's request succeeds where the intruder's is refused.
 
 use callscope_store::Backend;
 use reqwest::Method;
@@ -10,23 +11,103 @@ use crate::helpers::{assert_problem, spawn_app, TestApp};
 
 both_backends!(another_organizations_key_gets_404_on_every_project_route);
 
-/// A project-scoped route: method, path template (`{projectId}` is filled in) and a valid body.
+/// A project-scoped route: method, path template and a valid body. `{projectId}` is filled in,
+/// and `{id}` with the resource that `Fixture` names.
 pub struct ScopedRoute {
     pub method: Method,
     pub path: &'static str,
     pub body: Option<Value>,
+    pub id: Fixture,
 }
 
-/// Every route under `/v1/projects/{projectId}`.
+/// Which resource of the project fills `{id}`.
+#[derive(Clone, Copy)]
+pub enum Fixture {
+    /// No nested id: the route is the project's own.
+    Own,
+    Category,
+    Preset,
+    Template,
+    Webhook,
+}
+
+fn route(method: Method, path: &'static str, body: Option<Value>, id: Fixture) -> ScopedRoute {
+    ScopedRoute { method, path, body, id }
+}
+
+/// Every route under `/v1/projects/{projectId}`. Destructive routes come last.
 pub fn project_routes() -> Vec<ScopedRoute> {
+    use Fixture::*;
+    let template = json!({"name": "QA", "fields": [{"label": "Ok", "prompt": "Was it ok?", "answerType": "BOOLEAN"}]});
     vec![
-        ScopedRoute { method: Method::GET, path: "/v1/projects/{projectId}", body: None },
-        ScopedRoute { method: Method::PATCH, path: "/v1/projects/{projectId}", body: Some(json!({"name": "Renamed"})) },
+        route(Method::GET, "/v1/projects/{projectId}", None, Own),
+        route(Method::PATCH, "/v1/projects/{projectId}", Some(json!({"name": "Renamed"})), Own),
+        route(Method::GET, "/v1/projects/{projectId}/categories", None, Own),
+        route(Method::POST, "/v1/projects/{projectId}/categories", Some(json!({"name": "Fresh"})), Own),
+        route(Method::GET, "/v1/projects/{projectId}/categories/{id}", None, Category),
+        route(Method::PUT, "/v1/projects/{projectId}/categories/{id}", Some(json!({"description": "d"})), Category),
+        route(Method::PATCH, "/v1/projects/{projectId}/categories/{id}/move", Some(json!({"parentId": null})), Category),
+        route(Method::GET, "/v1/projects/{projectId}/speaker-presets", None, Own),
+        route(Method::POST, "/v1/projects/{projectId}/speaker-presets", Some(json!({"name": "P", "speakers": ["A"]})), Own),
+        route(Method::GET, "/v1/projects/{projectId}/speaker-presets/{id}", None, Preset),
+        route(Method::PUT, "/v1/projects/{projectId}/speaker-presets/{id}", Some(json!({"speakers": ["B"]})), Preset),
+        route(Method::PATCH, "/v1/projects/{projectId}/speaker-presets/{id}/default", None, Preset),
+        route(Method::GET, "/v1/projects/{projectId}/analysis-templates", None, Own),
+        route(Method::POST, "/v1/projects/{projectId}/analysis-templates", Some(template.clone()), Own),
+        route(Method::GET, "/v1/projects/{projectId}/analysis-templates/{id}", None, Template),
+        route(Method::PUT, "/v1/projects/{projectId}/analysis-templates/{id}", Some(template), Template),
+        route(Method::POST, "/v1/projects/{projectId}/analysis-templates/{id}/activate", None, Template),
+        route(Method::POST, "/v1/projects/{projectId}/analysis-templates/{id}/deactivate", None, Template),
+        route(Method::GET, "/v1/projects/{projectId}/webhooks", None, Own),
+        route(
+            Method::POST,
+            "/v1/projects/{projectId}/webhooks",
+            Some(json!({"url": "https://93.184.216.34/hook", "events": ["*"]})),
+            Own,
+        ),
+        route(Method::GET, "/v1/projects/{projectId}/webhooks/{id}", None, Webhook),
+        route(Method::PATCH, "/v1/projects/{projectId}/webhooks/{id}/toggle", None, Webhook),
+        route(Method::DELETE, "/v1/projects/{projectId}/categories/{id}", None, Category),
+        route(Method::DELETE, "/v1/projects/{projectId}/categories", None, Own),
+        route(Method::DELETE, "/v1/projects/{projectId}/speaker-presets/{id}", None, Preset),
+        route(Method::DELETE, "/v1/projects/{projectId}/analysis-templates/{id}", None, Template),
+        route(Method::DELETE, "/v1/projects/{projectId}/webhooks/{id}", None, Webhook),
     ]
 }
 
-async fn send(app: &TestApp, route: &ScopedRoute, project_id: &str, key: &str) -> reqwest::Response {
-    let path = route.path.replace("{projectId}", project_id);
+/// Ids of one resource of each kind in the project.
+struct Fixtures {
+    category: String,
+    preset: String,
+    template: String,
+    webhook: String,
+}
+
+async fn create(app: &TestApp, path: String, body: Value) -> String {
+    let response = app.post_json(&path, &body).await;
+    assert_eq!(response.status(), 201, "creating {path}");
+    response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned()
+}
+
+async fn fixtures(app: &TestApp, project: &str) -> Fixtures {
+    let base = format!("/v1/projects/{project}");
+    Fixtures {
+        category: create(app, format!("{base}/categories"), json!({"name": "Billing"})).await,
+        preset: create(app, format!("{base}/speaker-presets"), json!({"name": "Sales", "speakers": ["Agent"]})).await,
+        template: create(app, format!("{base}/analysis-templates"), json!({"name": "T", "fields": []})).await,
+        webhook: create(app, format!("{base}/webhooks"), json!({"url": "https://93.184.216.34/x", "events": ["*"]})).await,
+    }
+}
+
+async fn send(app: &TestApp, route: &ScopedRoute, project_id: &str, ids: &Fixtures, key: &str) -> reqwest::Response {
+    let id = match route.id {
+        Fixture::Own => "",
+        Fixture::Category => &ids.category,
+        Fixture::Preset => &ids.preset,
+        Fixture::Template => &ids.template,
+        Fixture::Webhook => &ids.webhook,
+    };
+    let path = route.path.replace("{projectId}", project_id).replace("{id}", id);
     let mut request = app.client.request(route.method.clone(), app.url(&path)).header("X-API-Key", key);
     if let Some(body) = &route.body {
         request = request.json(body);
@@ -39,13 +120,32 @@ async fn another_organizations_key_gets_404_on_every_project_route(backend: Back
     let project = app.create_project("Ours").await;
     let id = project["id"].as_str().unwrap();
     let (_, foreign_key) = app.other_org("intruder").await;
+    let ids = fixtures(&app, id).await;
+    // The intruder's own project: its nested ids must not reach ours either.
+    let intruder_project: Value = app
+        .client
+        .post(app.url("/v1/projects"))
+        .header("X-API-Key", &foreign_key)
+        .json(&json!({"name": "Theirs"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let theirs = intruder_project["id"].as_str().unwrap();
 
     for route in project_routes() {
-        let foreign = send(&app, &route, id, &foreign_key).await;
+        let foreign = send(&app, &route, id, &ids, &foreign_key).await;
         let problem = assert_problem(foreign, 404, "not_found").await;
         assert!(!problem["detail"].as_str().unwrap().contains("forbidden"));
+        if !matches!(route.id, Fixture::Own) {
+            // Our resource id under their project: still nothing.
+            let nested = send(&app, &route, theirs, &ids, &foreign_key).await;
+            assert_problem(nested, 404, "not_found").await;
+        }
         // The same request with the owner's key reaches the project: the 404 above was tenancy.
-        let own = send(&app, &route, id, &app.key).await;
+        let own = send(&app, &route, id, &ids, &app.key).await;
         assert!(own.status().is_success(), "{} {} with the owner's key: {}", route.method, route.path, own.status());
     }
     let after: Value = app.get(&format!("/v1/projects/{id}")).await.json().await.unwrap();
