@@ -129,6 +129,7 @@ pub fn mask_url_password(raw: &str) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::result_large_err)] // figment::Jail's closures return figment::Error
 mod tests {
     use super::*;
 

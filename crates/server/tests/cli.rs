@@ -96,7 +96,7 @@ fn every_setting_is_in_the_example_file() {
 fn serve_bootstraps_logs_no_key_and_stops_on_sigterm() {
     let dir = tempfile::tempdir().unwrap();
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_callscope"))
+    let child = Command::new(env!("CARGO_BIN_EXE_callscope"))
         .arg("serve")
         .current_dir(dir.path())
         .env("CALLSCOPE_DATA_DIR", dir.path().join("data"))

@@ -4,6 +4,24 @@
 
 use std::time::Duration;
 
+/// Runs each named `async fn(Backend)` once on SQLite and once on PostgreSQL, as the tests
+/// `NAME::sqlite` and `NAME::postgres`.
+#[macro_export]
+macro_rules! both_backends {
+    ($($test:ident),* $(,)?) => {$(
+        mod $test {
+            #[tokio::test]
+            async fn sqlite() {
+                super::$test($crate::Backend::Sqlite).await
+            }
+            #[tokio::test]
+            async fn postgres() {
+                super::$test($crate::Backend::Postgres).await
+            }
+        }
+    )*};
+}
+
 use sqlx::Connection;
 
 use crate::Backend;

@@ -7,6 +7,7 @@ use callscope_domain::{
     ProjectPatch,
 };
 use callscope_store::testing::TestDatabase;
+use callscope_store::both_backends;
 use callscope_store::{connect, Backend, Store, StoreError, StoreOptions};
 use chrono::{DateTime, TimeDelta};
 
@@ -21,21 +22,6 @@ async fn open(backend: Backend) -> (TestDatabase, Arc<dyn Store>, Arc<ManualCloc
     store.migrate().await.expect("migrate");
     store.migrate().await.expect("migrating twice is a no-op");
     (db, store, clock)
-}
-
-macro_rules! both_backends {
-    ($($story:ident),* $(,)?) => {$(
-        mod $story {
-            #[tokio::test]
-            async fn sqlite() {
-                super::$story(callscope_store::Backend::Sqlite).await
-            }
-            #[tokio::test]
-            async fn postgres() {
-                super::$story(callscope_store::Backend::Postgres).await
-            }
-        }
-    )*};
 }
 
 both_backends!(

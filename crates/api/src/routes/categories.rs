@@ -59,26 +59,9 @@ impl From<Category> for CategoryView {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CategoryTreeNode {
-    /// The category's id.
-    pub id: Uuid,
-    /// The project's taxonomy.
-    pub taxonomy_id: Uuid,
-    /// Name.
-    pub name: String,
-    /// Description.
-    pub description: Option<String>,
-    /// Parent category; null for a root.
-    pub parent_id: Option<Uuid>,
-    /// 0-based position among its siblings.
-    pub display_order: i32,
-    /// When it was created.
-    #[serde(serialize_with = "rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub created_at: Timestamp,
-    /// When it last changed.
-    #[serde(serialize_with = "rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub updated_at: Timestamp,
+    /// The category.
+    #[serde(flatten)]
+    pub category: CategoryView,
     /// Calls whose primary category is this node.
     pub call_count: u64,
     /// Calls filed here or anywhere below.
@@ -90,16 +73,8 @@ pub struct CategoryTreeNode {
 
 impl From<CategoryNode> for CategoryTreeNode {
     fn from(node: CategoryNode) -> Self {
-        let c = CategoryView::from(node.category);
         Self {
-            id: c.id,
-            taxonomy_id: c.taxonomy_id,
-            name: c.name,
-            description: c.description,
-            parent_id: c.parent_id,
-            display_order: c.display_order,
-            created_at: c.created_at,
-            updated_at: c.updated_at,
+            category: node.category.into(),
             call_count: node.call_count,
             total_call_count: node.total_call_count,
             children: node.children.into_iter().map(Into::into).collect(),

@@ -54,22 +54,9 @@ impl From<Webhook> for WebhookView {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CreatedWebhookView {
-    /// The webhook's id.
-    pub id: Uuid,
-    /// Target URL.
-    pub url: String,
-    /// Subscribed events.
-    pub events: Vec<String>,
-    /// True: new webhooks are active.
-    pub active: bool,
-    /// When it was registered.
-    #[serde(serialize_with = "rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub created_at: Timestamp,
-    /// When it last changed.
-    #[serde(serialize_with = "rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub updated_at: Timestamp,
+    /// The webhook.
+    #[serde(flatten)]
+    pub webhook: WebhookView,
     /// Signing secret (`whsec_` + base64 of 32 bytes), shown only here. Deliveries carry
     /// Standard Webhooks signatures made with it.
     pub secret: String,
@@ -157,15 +144,7 @@ pub async fn create_webhook(
     let secret = generate_secret();
     let webhook = state.store.create_webhook(scope.id(), &url, &events, &secret).await?;
     let location = format!("/v1/projects/{}/webhooks/{}", scope.id(), webhook.id);
-    let view = CreatedWebhookView {
-        id: webhook.id.0,
-        url: webhook.url,
-        events: webhook.events,
-        active: webhook.active,
-        created_at: webhook.created_at,
-        updated_at: webhook.updated_at,
-        secret,
-    };
+    let view = CreatedWebhookView { webhook: webhook.into(), secret };
     Ok((StatusCode::CREATED, [(header::LOCATION, location)], Json(view)))
 }
 
