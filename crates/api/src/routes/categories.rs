@@ -103,6 +103,7 @@ pub struct CreateCategoryRequest {
 /// Body of a category update: absent fields stay; `description: null` clears it.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(example = json!({"name": "Refunds and returns", "description": null}))]
 pub struct UpdateCategoryRequest {
     /// New name.
     #[serde(default, deserialize_with = "nullable")]

@@ -64,6 +64,7 @@ pub struct CreatePresetRequest {
 /// Body of a preset update: absent fields stay as they are.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(example = json!({"speakers": ["Konsultant", "Klient"]}))]
 pub struct UpdatePresetRequest {
     /// New name.
     #[serde(default, deserialize_with = "nullable")]

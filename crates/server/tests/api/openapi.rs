@@ -59,6 +59,12 @@ async fn the_document_lists_every_route_and_every_documented_route_is_served(bac
         assert!(doc["components"]["schemas"][schema].is_object(), "schema {schema} is documented");
     }
 
+    let resolve = |schema: &Value| -> Value {
+        match schema["$ref"].as_str() {
+            Some(r) => doc["components"]["schemas"][r.rsplit('/').next().unwrap()].clone(),
+            None => schema.clone(),
+        }
+    };
     let mut documented = Vec::new();
     for (path, item) in doc["paths"].as_object().unwrap() {
         for method in ["get", "post", "put", "patch", "delete"] {
@@ -66,6 +72,21 @@ async fn the_document_lists_every_route_and_every_documented_route_is_served(bac
                 documented.push((method.to_uppercase(), path.clone()));
                 assert!(op["responses"].as_object().is_some_and(|r| !r.is_empty()), "{method} {path} documents responses");
                 assert!(op["summary"].as_str().is_some_and(|s| !s.is_empty()), "{method} {path} has a summary");
+                if let Some(body) = op.get("requestBody") {
+                    let media = &body["content"]["application/json"];
+                    let schema = resolve(&media["schema"]);
+                    assert!(schema.is_object(), "{method} {path} documents its request schema");
+                    assert!(
+                        media.get("example").is_some() || schema.get("example").is_some(),
+                        "{method} {path} has a request example"
+                    );
+                }
+                for (status, response) in op["responses"].as_object().unwrap() {
+                    if status.starts_with('2') && status != "204" && path.starts_with("/v1") {
+                        let schema = &response["content"]["application/json"]["schema"];
+                        assert!(schema.is_object(), "{method} {path} {status} documents its response schema");
+                    }
+                }
             }
         }
     }
