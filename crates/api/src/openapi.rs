@@ -85,5 +85,24 @@ pub(crate) fn open_routes() -> OpenApiRouter<AppState> {
 pub fn openapi() -> utoipa::openapi::OpenApi {
     let (_, mut doc) = v1_routes().split_for_parts();
     doc.merge(open_routes().split_for_parts().1);
+    declare_problem_media_type(&mut doc);
     doc
+}
+
+/// Error answers are `application/problem+json`; the annotations name only their schema.
+fn declare_problem_media_type(doc: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::RefOr;
+    for item in doc.paths.paths.values_mut() {
+        let operations = [&mut item.get, &mut item.post, &mut item.put, &mut item.patch, &mut item.delete];
+        for operation in operations.into_iter().flatten() {
+            for (status, response) in operation.responses.responses.iter_mut() {
+                let is_error = status.starts_with('4') || status.starts_with('5');
+                if let (true, RefOr::T(response)) = (is_error, response) {
+                    if let Some(content) = response.content.shift_remove("application/json") {
+                        response.content.insert("application/problem+json".into(), content);
+                    }
+                }
+            }
+        }
+    }
 }

@@ -82,6 +82,12 @@ async fn the_document_lists_every_route_and_every_documented_route_is_served(bac
                     );
                 }
                 for (status, response) in op["responses"].as_object().unwrap() {
+                    if status.starts_with('4') || status.starts_with('5') {
+                        assert!(
+                            response["content"]["application/problem+json"]["schema"].is_object(),
+                            "{method} {path} {status} is documented as a problem"
+                        );
+                    }
                     if status.starts_with('2') && status != "204" && path.starts_with("/v1") {
                         let schema = &response["content"]["application/json"]["schema"];
                         assert!(schema.is_object(), "{method} {path} {status} documents its response schema");
