@@ -25,6 +25,19 @@ ensure_system_packages() {
   fi
 }
 
+# Tools the tests use to make audio in every format (sox: µ-law, A-law, FLAC; ffmpeg: MP3,
+# Vorbis, AAC).
+ensure_test_packages() {
+  local missing=()
+  command -v sox >/dev/null || missing+=(sox libsox-fmt-all)
+  command -v ffmpeg >/dev/null || missing+=(ffmpeg)
+  if [ "${#missing[@]}" -gt 0 ]; then
+    say "installing ${missing[*]} (test audio)"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+  fi
+}
+
 ensure_rust() {
   [ -f "$HOME/.cargo/env" ] && . "$HOME/.cargo/env"
   if ! command -v cargo >/dev/null; then

@@ -1,0 +1,333 @@
+//! Call audio: recognising uploaded bytes as audio, decoding every format callscope accepts
+//! (WAV PCM/float/µ-law/A-law, MP3, FLAC, OGG/Vorbis, M4A/AAC at any rate from 8 kHz up), and
+//! turning it into what speech recognition wants: one 16 kHz `f32` signal per channel.
+//!
+//! Decoding streams packet by packet into a resampler, so memory follows the 16 kHz output, not
+//! the source (a 48 kHz stereo hour is never held at 48 kHz), and a file over the duration
+//! limit is refused as soon as the limit is passed.
+
+use std::fs::File;
+use std::path::Path;
+
+use symphonia::core::audio::SampleBuffer;
+use symphonia::core::codecs::{DecoderOptions, CODEC_TYPE_NULL};
+use symphonia::core::errors::Error as SymphoniaError;
+use symphonia::core::formats::FormatOptions;
+use symphonia::core::io::{MediaSource, MediaSourceStream};
+use symphonia::core::meta::MetadataOptions;
+use symphonia::core::probe::Hint;
+
+mod resample;
+
+pub use resample::Resampler;
+
+/// Sample rate of decoded audio, the rate Whisper and the VAD expect.
+pub const TARGET_RATE: u32 = 16_000;
+
+/// Containers callscope recognises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Container {
+    /// RIFF/WAVE.
+    Wav,
+    /// MPEG audio (layer III), with or without an ID3 tag.
+    Mp3,
+    /// FLAC.
+    Flac,
+    /// Ogg (Vorbis).
+    Ogg,
+    /// ISO base media (M4A/MP4, AAC).
+    Mp4,
+}
+
+impl Container {
+    /// The file extension that names it.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Container::Wav => "wav",
+            Container::Mp3 => "mp3",
+            Container::Flac => "flac",
+            Container::Ogg => "ogg",
+            Container::Mp4 => "m4a",
+        }
+    }
+
+    /// Its media type.
+    pub fn media_type(self) -> &'static str {
+        match self {
+            Container::Wav => "audio/wav",
+            Container::Mp3 => "audio/mpeg",
+            Container::Flac => "audio/flac",
+            Container::Ogg => "audio/ogg",
+            Container::Mp4 => "audio/mp4",
+        }
+    }
+}
+
+/// Recognises a container from a file's first bytes (at least 12 are needed); headers and file
+/// names are not trusted.
+pub fn sniff(head: &[u8]) -> Option<Container> {
+    let at = |offset: usize, magic: &[u8]| head.get(offset..offset + magic.len()) == Some(magic);
+    if (at(0, b"RIFF") || at(0, b"RF64")) && at(8, b"WAVE") {
+        Some(Container::Wav)
+    } else if at(0, b"fLaC") {
+        Some(Container::Flac)
+    } else if at(0, b"OggS") {
+        Some(Container::Ogg)
+    } else if at(4, b"ftyp") {
+        Some(Container::Mp4)
+    } else if at(0, b"ID3") {
+        Some(Container::Mp3)
+    } else if head.len() >= 4 && is_mpeg_audio_frame(&head[..4]) {
+        Some(Container::Mp3)
+    } else {
+        None
+    }
+}
+
+/// An MPEG-1/2/2.5 layer III frame header with a valid bitrate and sample rate index.
+fn is_mpeg_audio_frame(h: &[u8]) -> bool {
+    let sync = h[0] == 0xFF && h[1] & 0xE0 == 0xE0;
+    let version = (h[1] >> 3) & 0b11; // 01 is reserved
+    let layer = (h[1] >> 1) & 0b11; // 01 is layer III
+    let bitrate = h[2] >> 4;
+    let rate = (h[2] >> 2) & 0b11;
+    sync && version != 0b01 && layer == 0b01 && bitrate != 0 && bitrate != 0b1111 && rate != 0b11
+}
+
+/// What the decoder found out about a file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AudioInfo {
+    /// Container.
+    pub container: Container,
+    /// Codec short name (`pcm_s16le`, `pcm_mulaw`, `mp3`, `aac`, …).
+    pub codec: String,
+    /// Sample rate of the file.
+    pub source_rate: u32,
+    /// Number of channels.
+    pub channels: usize,
+    /// Length in seconds.
+    pub duration_s: f64,
+}
+
+/// Decoded audio: one 16 kHz signal per channel of the file.
+#[derive(Debug, Clone)]
+pub struct DecodedAudio {
+    /// What the file was.
+    pub info: AudioInfo,
+    /// Samples in [-1, 1] at [`TARGET_RATE`], one vector per channel, all of equal length.
+    pub channels: Vec<Vec<f32>>,
+}
+
+impl DecodedAudio {
+    /// Whether a two-channel file carries the same signal on both channels (a mono call saved
+    /// as stereo), in which case it must be diarized acoustically rather than split.
+    pub fn channels_identical(&self) -> bool {
+        match self.channels.as_slice() {
+            [a, b] => signals_identical(a, b),
+            _ => false,
+        }
+    }
+
+    /// The average of all channels.
+    pub fn mixdown(&self) -> Vec<f32> {
+        let n = self.channels.len().max(1) as f32;
+        let len = self.channels.first().map_or(0, Vec::len);
+        (0..len).map(|i| self.channels.iter().map(|c| c[i]).sum::<f32>() / n).collect()
+    }
+}
+
+/// Whether two signals are the same up to rounding (e.g. one lossy encode of a mono source).
+pub fn signals_identical(a: &[f32], b: &[f32]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let (mut difference, mut energy) = (0.0f64, 0.0f64);
+    for (x, y) in a.iter().zip(b) {
+        difference += f64::from((x - y).abs());
+        energy += f64::from(x.abs() + y.abs());
+    }
+    // Silence on both sides counts as identical; otherwise the difference must be tiny
+    // relative to the signal.
+    difference <= 1e-3 * energy.max(1e-9) || difference / (a.len().max(1) as f64) < 1e-6
+}
+
+/// Why audio could not be decoded.
+#[derive(Debug, thiserror::Error)]
+pub enum AudioError {
+    /// The bytes are not audio in a format callscope decodes: permanent.
+    #[error("the file is not audio in a format callscope decodes ({0})")]
+    NotAudio(String),
+    /// The audio is longer than allowed: permanent.
+    #[error("the audio is {actual_s:.0} s long, over the limit of {limit_s:.0} s")]
+    TooLong {
+        /// Seconds decoded when the limit was passed (at least).
+        actual_s: f64,
+        /// The limit.
+        limit_s: f64,
+    },
+    /// The file could not be read: may be worth retrying.
+    #[error("the audio file could not be read: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl AudioError {
+    /// Whether retrying cannot help.
+    pub fn is_permanent(&self) -> bool {
+        !matches!(self, AudioError::Io(_))
+    }
+}
+
+/// Decodes a file.
+///
+/// # Errors
+/// See [`AudioError`].
+pub fn decode_file(path: &Path, max_duration_s: Option<f64>) -> Result<DecodedAudio, AudioError> {
+    decode(Box::new(File::open(path)?), max_duration_s)
+}
+
+/// Decodes audio from any seekable source; `max_duration_s` stops early on over-long input.
+///
+/// # Errors
+/// See [`AudioError`].
+pub fn decode(source: Box<dyn MediaSource>, max_duration_s: Option<f64>) -> Result<DecodedAudio, AudioError> {
+    let mut stream = MediaSourceStream::new(source, Default::default());
+    let mut head = [0u8; 16];
+    let container = {
+        use std::io::{Read, Seek, SeekFrom};
+        let read = stream.read(&mut head)?;
+        stream.seek(SeekFrom::Start(0))?;
+        sniff(&head[..read]).ok_or_else(|| AudioError::NotAudio("unrecognised file header".into()))?
+    };
+    let mut hint = Hint::new();
+    hint.with_extension(container.extension());
+    let probed = symphonia::default::get_probe()
+        .format(&hint, stream, &FormatOptions::default(), &MetadataOptions::default())
+        .map_err(|e| AudioError::NotAudio(describe(&e)))?;
+    let mut format = probed.format;
+    let track = format
+        .tracks()
+        .iter()
+        .find(|t| t.codec_params.codec != CODEC_TYPE_NULL)
+        .ok_or_else(|| AudioError::NotAudio("no audio track".into()))?
+        .clone();
+    let codec = symphonia::default::get_codecs()
+        .get_codec(track.codec_params.codec)
+        .map_or_else(|| "unknown".to_owned(), |d| d.short_name.to_owned());
+    let mut decoder = symphonia::default::get_codecs()
+        .make(&track.codec_params, &DecoderOptions::default())
+        .map_err(|e| AudioError::NotAudio(format!("codec {codec}: {}", describe(&e))))?;
+    let source_rate = track.codec_params.sample_rate.ok_or_else(|| AudioError::NotAudio("no sample rate".into()))?;
+    if !(4_000..=384_000).contains(&source_rate) {
+        return Err(AudioError::NotAudio(format!("sample rate {source_rate} Hz")));
+    }
+    if let (Some(limit), Some(frames)) = (max_duration_s, track.codec_params.n_frames) {
+        let declared = frames as f64 / f64::from(source_rate);
+        if declared > limit {
+            return Err(AudioError::TooLong { actual_s: declared, limit_s: limit });
+        }
+    }
+
+    let mut resampler: Option<Resampler> = None;
+    let mut frames_in: u64 = 0;
+    let (mut good, mut bad) = (0u64, 0u64);
+    let mut samples: Option<SampleBuffer<f32>> = None;
+    loop {
+        let packet = match format.next_packet() {
+            Ok(packet) => packet,
+            Err(SymphoniaError::IoError(e)) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+            Err(SymphoniaError::ResetRequired) => break,
+            Err(SymphoniaError::IoError(e)) => return Err(AudioError::Io(e)),
+            Err(e) => return Err(AudioError::NotAudio(describe(&e))),
+        };
+        if packet.track_id() != track.id {
+            continue;
+        }
+        let decoded = match decoder.decode(&packet) {
+            Ok(decoded) => decoded,
+            // A damaged packet is skipped, as players do; a file of nothing but is refused below.
+            Err(SymphoniaError::DecodeError(_)) => {
+                bad += 1;
+                continue;
+            }
+            Err(SymphoniaError::IoError(e)) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+            Err(e) => return Err(AudioError::NotAudio(describe(&e))),
+        };
+        good += 1;
+        let spec = *decoded.spec();
+        let channels = spec.channels.count();
+        if decoded.frames() == 0 || channels == 0 {
+            continue;
+        }
+        let buffer = samples.get_or_insert_with(|| SampleBuffer::new(decoded.capacity() as u64, spec));
+        if buffer.capacity() < decoded.capacity() * channels {
+            *buffer = SampleBuffer::new(decoded.capacity() as u64, spec);
+        }
+        buffer.copy_interleaved_ref(decoded);
+        let resampler = resampler.get_or_insert_with(|| Resampler::new(source_rate, TARGET_RATE, channels));
+        if resampler.channels() != channels {
+            return Err(AudioError::NotAudio("the channel count changes within the file".into()));
+        }
+        resampler.push_interleaved(buffer.samples());
+        frames_in += (buffer.samples().len() / channels) as u64;
+        if let Some(limit) = max_duration_s {
+            let decoded_s = frames_in as f64 / f64::from(source_rate);
+            if decoded_s > limit {
+                return Err(AudioError::TooLong { actual_s: decoded_s, limit_s: limit });
+            }
+        }
+    }
+    if bad > 0 && bad * 2 > good + bad {
+        return Err(AudioError::NotAudio(format!("{bad} of {} packets are damaged", good + bad)));
+    }
+    let resampler = resampler.ok_or_else(|| AudioError::NotAudio("the file contains no audio".into()))?;
+    let channels = resampler.finish();
+    let info = AudioInfo {
+        container,
+        codec,
+        source_rate,
+        channels: channels.len(),
+        duration_s: frames_in as f64 / f64::from(source_rate),
+    };
+    Ok(DecodedAudio { info, channels })
+}
+
+fn describe(error: &SymphoniaError) -> String {
+    match error {
+        SymphoniaError::Unsupported(what) => format!("unsupported {what}"),
+        SymphoniaError::DecodeError(what) => format!("malformed stream: {what}"),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn containers_are_recognised_by_their_bytes() {
+        assert_eq!(sniff(b"RIFF\x24\x00\x00\x00WAVEfmt "), Some(Container::Wav));
+        assert_eq!(sniff(b"fLaC\x00\x00\x00\x22\x10\x00\x10\x00"), Some(Container::Flac));
+        assert_eq!(sniff(b"OggS\x00\x02\x00\x00\x00\x00\x00\x00"), Some(Container::Ogg));
+        assert_eq!(sniff(b"\x00\x00\x00\x20ftypM4A \x00\x00"), Some(Container::Mp4));
+        assert_eq!(sniff(b"ID3\x04\x00\x00\x00\x00\x00\x00\x00\x00"), Some(Container::Mp3));
+        assert_eq!(sniff(&[0xFF, 0xFB, 0x90, 0x64, 0, 0, 0, 0, 0, 0, 0, 0]), Some(Container::Mp3));
+        assert_eq!(sniff(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"), None);
+        assert_eq!(sniff(b"<html><body>"), None);
+        assert_eq!(sniff(&[0xFF, 0xFF, 0xFF, 0xFF]), None, "all ones is not a frame header");
+        assert_eq!(sniff(b"RIFF"), None, "too short to tell");
+    }
+
+    #[test]
+    fn identical_channels_are_told_apart_from_different_ones() {
+        let a: Vec<f32> = (0..16_000).map(|i| (i as f32 * 0.05).sin() * 0.3).collect();
+        let mut b = a.clone();
+        assert!(signals_identical(&a, &b));
+        b.iter_mut().for_each(|s| *s += 1e-6);
+        assert!(signals_identical(&a, &b), "rounding noise");
+        let c: Vec<f32> = (0..16_000).map(|i| (i as f32 * 0.07).sin() * 0.3).collect();
+        assert!(!signals_identical(&a, &c));
+        let silence = vec![0.0; 100];
+        assert!(signals_identical(&silence, &silence));
+        assert!(!signals_identical(&a, &a[..100]));
+    }
+}
