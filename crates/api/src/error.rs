@@ -121,6 +121,13 @@ pub struct Problem {
     pub errors: Option<Vec<FieldErrorView>>,
     /// The request id (also in `X-Request-Id`), for finding the log lines.
     pub request_id: Option<String>,
+    /// `duplicate_upload` only: the job that already has these bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub existing_job_id: Option<uuid::Uuid>,
+    /// `duplicate_upload` only: that job's call, null until it completes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<uuid::Uuid>)]
+    pub transcript_id: Option<Option<uuid::Uuid>>,
 }
 
 /// Every way a request can fail. Handlers return `Result<_, ApiError>`.
@@ -138,6 +145,14 @@ pub enum ApiError {
     /// 405 `method_not_allowed`.
     #[error("this route does not accept the method")]
     MethodNotAllowed,
+    /// 409 `duplicate_upload`.
+    #[error("the same audio was already uploaded to this project (job {existing_job}); add force=true to process it again")]
+    DuplicateUpload {
+        /// The earlier job.
+        existing_job: uuid::Uuid,
+        /// Its call, if completed.
+        transcript_id: Option<uuid::Uuid>,
+    },
     /// 409 with a specific code (`duplicate_category`, `category_cycle`, …).
     #[error("{1}")]
     Conflict(ErrorCode, String),
@@ -157,7 +172,7 @@ pub enum ApiError {
         retry_after_s: u64,
     },
     /// 503 `unavailable`.
-    #[error("the database is unavailable, try again shortly")]
+    #[error("the database or the audio storage is unavailable, try again shortly")]
     Unavailable,
     /// 500 `internal`: the cause is logged, never sent.
     #[error("internal error")]
@@ -172,6 +187,7 @@ impl ApiError {
             ApiError::Unauthorized => ErrorCode::Unauthorized,
             ApiError::NotFound(_) => ErrorCode::NotFound,
             ApiError::MethodNotAllowed => ErrorCode::MethodNotAllowed,
+            ApiError::DuplicateUpload { .. } => ErrorCode::DuplicateUpload,
             ApiError::Conflict(code, _) => *code,
             ApiError::PayloadTooLarge(_) => ErrorCode::PayloadTooLarge,
             ApiError::UnsupportedMediaType(_) => ErrorCode::UnsupportedMediaType,
@@ -245,6 +261,10 @@ impl IntoResponse for ApiError {
             ApiError::Unavailable => Some(UNAVAILABLE_RETRY_AFTER_S),
             _ => None,
         };
+        let (existing_job_id, transcript_id) = match &self {
+            ApiError::DuplicateUpload { existing_job, transcript_id } => (Some(*existing_job), Some(*transcript_id)),
+            _ => (None, None),
+        };
         let problem = Problem {
             kind: "about:blank",
             title: code.title(),
@@ -253,6 +273,8 @@ impl IntoResponse for ApiError {
             detail: self.to_string(),
             errors,
             request_id,
+            existing_job_id,
+            transcript_id,
         };
         let mut response = problem_response(&problem);
         if let Some(seconds) = retry_after {

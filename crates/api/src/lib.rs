@@ -9,6 +9,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::middleware;
 use axum::Router;
 use callscope_domain::Clock;
+use callscope_storage::Storage;
 use callscope_store::Store;
 use tower_http::catch_panic::CatchPanicLayer;
 
@@ -35,6 +36,10 @@ pub struct ApiSettings {
     pub rate_limit_per_minute: u32,
     /// Test only: accept `http://` and loopback webhook targets.
     pub webhooks_allow_private: bool,
+    /// Largest accepted upload, in bytes.
+    pub max_upload_bytes: u64,
+    /// Uploads per API key per minute; 0 turns the limit off.
+    pub uploads_per_minute: u32,
 }
 
 /// What every handler can reach.
@@ -48,13 +53,26 @@ pub struct AppState {
     pub limiter: Arc<RateLimiter>,
     /// Test only: accept `http://` and loopback webhook targets.
     pub webhooks_allow_private: bool,
+    /// Where audio is stored.
+    pub storage: Storage,
+    /// Per-key upload budget.
+    pub upload_limiter: Arc<RateLimiter>,
+    /// Largest accepted upload, in bytes.
+    pub max_upload_bytes: u64,
 }
 
 impl AppState {
-    /// State over a store, with the rate limit from `settings`.
-    pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>, settings: &ApiSettings) -> Self {
-        let limiter = Arc::new(RateLimiter::per_minute(settings.rate_limit_per_minute));
-        Self { store, clock, limiter, webhooks_allow_private: settings.webhooks_allow_private }
+    /// State over a store and an object storage, with the limits from `settings`.
+    pub fn new(store: Arc<dyn Store>, storage: Storage, clock: Arc<dyn Clock>, settings: &ApiSettings) -> Self {
+        Self {
+            store,
+            clock,
+            limiter: Arc::new(RateLimiter::per_minute(settings.rate_limit_per_minute)),
+            upload_limiter: Arc::new(RateLimiter::per_minute(settings.uploads_per_minute)),
+            webhooks_allow_private: settings.webhooks_allow_private,
+            storage,
+            max_upload_bytes: settings.max_upload_bytes,
+        }
     }
 }
 

@@ -7,7 +7,9 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ErrorCode, FieldErrorView, Problem};
-use crate::routes::{categories, ops, presets, projects, templates, webhooks};
+use axum::extract::DefaultBodyLimit;
+
+use crate::routes::{calls, categories, ops, presets, projects, templates, webhooks};
 use crate::{docs, AppState};
 
 #[derive(OpenApi)]
@@ -26,6 +28,7 @@ per key (429 `rate_limited` with `Retry-After`).",
     components(schemas(Problem, ErrorCode, FieldErrorView)),
     tags(
         (name = "Projects", description = "Projects group calls, categories, templates, presets and webhooks."),
+        (name = "Calls", description = "Uploads, their processing jobs, and the resulting calls."),
         (name = "Categories", description = "The project's category tree, into which calls are classified."),
         (name = "Speaker presets", description = "Named speaker lists; the default one names the speakers of new calls."),
         (name = "Analysis templates", description = "The project's own questions, answered for every call while active."),
@@ -70,6 +73,9 @@ pub(crate) fn v1_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(webhooks::list_webhooks, webhooks::create_webhook))
         .routes(routes!(webhooks::get_webhook, webhooks::delete_webhook))
         .routes(routes!(webhooks::toggle_webhook))
+        // The upload enforces its own, much larger limit while it streams.
+        .merge(OpenApiRouter::new().routes(routes!(calls::upload_call)).layer(DefaultBodyLimit::disable()))
+        .routes(routes!(calls::get_job))
 }
 
 /// The open routes: probes and the documentation.

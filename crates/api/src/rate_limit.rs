@@ -68,7 +68,13 @@ impl RateLimiter {
 pub async fn enforce(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let key = request.headers().get(API_KEY_HEADER).map(|v| KeyDigest::of(&String::from_utf8_lossy(v.as_bytes())));
     if let Some(key) = key {
-        if let Err(wait) = state.limiter.check(key.as_str(), Instant::now()) {
+        let now = Instant::now();
+        let is_upload = request.method() == axum::http::Method::POST && request.uri().path().ends_with("/calls/upload");
+        let mut verdict = state.limiter.check(key.as_str(), now);
+        if verdict.is_ok() && is_upload {
+            verdict = state.upload_limiter.check(key.as_str(), now);
+        }
+        if let Err(wait) = verdict {
             let retry_after_s = wait.as_secs_f64().ceil().max(1.0) as u64;
             return ApiError::RateLimited { retry_after_s }.into_response();
         }

@@ -14,6 +14,14 @@ pub fn rfc3339<S: Serializer>(t: &Timestamp, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&t.to_rfc3339_opts(SecondsFormat::Millis, true))
 }
 
+/// Serialises an optional timestamp like [`rfc3339`], `null` when absent.
+pub fn rfc3339_opt<S: Serializer>(t: &Option<Timestamp>, s: S) -> Result<S::Ok, S::Error> {
+    match t {
+        Some(t) => rfc3339(t, s),
+        None => s.serialize_none(),
+    }
+}
+
 /// Deserialises a field that distinguishes absent (`None`) from `null` (`Some(None)`).
 pub fn nullable<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
     Option::<T>::deserialize(d).map(Some)

@@ -84,6 +84,14 @@ id_type!(
     /// A registered webhook.
     WebhookId
 );
+id_type!(
+    /// A processing job of an upload.
+    JobId
+);
+id_type!(
+    /// A call (its transcript and analysis); the spec also calls it `transcriptId`.
+    CallId
+);
 
 #[cfg(test)]
 mod tests {

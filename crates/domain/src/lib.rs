@@ -4,6 +4,7 @@
 mod category;
 mod clock;
 mod ids;
+mod job;
 mod keys;
 mod preset;
 mod project;
@@ -17,8 +18,10 @@ pub use category::{
 };
 pub use clock::{Clock, ManualClock, SystemClock, Timestamp};
 pub use ids::{
-    ApiKeyId, CategoryId, OrgId, ProjectId, SpeakerPresetId, TaxonomyId, TemplateFieldId, TemplateId, WebhookId,
+    ApiKeyId, CallId, CategoryId, JobId, OrgId, ProjectId, SpeakerPresetId, TaxonomyId, TemplateFieldId, TemplateId,
+    WebhookId,
 };
+pub use job::{parse_channel_roles, Job, JobStage, JobStatus, NewJob};
 pub use preset::{PresetInput, SpeakerPreset};
 pub use template::{AnalysisTemplate, AnswerType, FieldInput, TemplateField, TemplateInput};
 pub use webhook::{generate_secret, is_public_ip, parse_events, Webhook, ALL_EVENTS, EVENT_TYPES, WEBHOOK_URL_MAX};

@@ -24,6 +24,12 @@ pub struct Config {
     pub database_url: String,
     /// Size of the database connection pool.
     pub database_max_connections: u32,
+    /// `file:///dir`, a directory, or `s3://bucket/prefix`; empty means `audio/` in `data_dir`.
+    pub storage_url: String,
+    /// Largest accepted upload, in bytes.
+    pub max_upload_bytes: u64,
+    /// Uploads per API key per minute; 0 turns the limit off.
+    pub rate_limit_uploads_per_minute: u32,
     /// Requests per API key per minute; 0 turns the limit off.
     pub rate_limit_per_minute: u32,
     /// Seconds in-flight requests get to finish after SIGTERM/SIGINT.
@@ -53,6 +59,9 @@ impl Default for Config {
             data_dir: PathBuf::from("./data"),
             database_url: String::new(),
             database_max_connections: 10,
+            storage_url: String::new(),
+            max_upload_bytes: 500 * 1024 * 1024,
+            rate_limit_uploads_per_minute: 60,
             rate_limit_per_minute: 1200,
             shutdown_grace_seconds: 30,
             webhooks_allow_private: false,
@@ -98,6 +107,15 @@ impl Config {
             format!("sqlite://{}", self.data_dir.join("callscope.db").display())
         } else {
             self.database_url.clone()
+        }
+    }
+
+    /// The object storage URL in effect.
+    pub fn storage_url(&self) -> String {
+        if self.storage_url.trim().is_empty() {
+            self.data_dir.join("audio").display().to_string()
+        } else {
+            self.storage_url.clone()
         }
     }
 

@@ -38,14 +38,18 @@ impl Application {
         if let Some(path) = bootstrap(store.as_ref(), &config.data_dir).await? {
             tracing::info!(path = %path.display(), "created organization \"default\"; its API key is in this file");
         }
+        let storage = callscope_storage::Storage::open(&config.storage_url())
+            .with_context(|| format!("cannot open audio storage {}", config.storage_url()))?;
         let settings = ApiSettings {
             rate_limit_per_minute: config.rate_limit_per_minute,
             webhooks_allow_private: config.webhooks_allow_private,
+            max_upload_bytes: config.max_upload_bytes,
+            uploads_per_minute: config.rate_limit_uploads_per_minute,
         };
         if config.webhooks_allow_private {
             tracing::warn!("webhooks_allow_private is on: webhooks may target http:// and loopback (tests only)");
         }
-        let router = callscope_api::router(AppState::new(store.clone(), clock, &settings));
+        let router = callscope_api::router(AppState::new(store.clone(), storage, clock, &settings));
         let listener = TcpListener::bind(&config.listen)
             .await
             .with_context(|| format!("cannot listen on {}", config.listen))?;

@@ -13,7 +13,7 @@ use async_trait::async_trait;
 use std::collections::HashMap;
 
 use callscope_domain::{
-    AnalysisTemplate, ApiKey, ApiKeyId, Category, CategoryId, CategoryMove, CategoryPatch, Clock, KeyDigest,
+    AnalysisTemplate, ApiKey, ApiKeyId, Category, Job, JobId, NewJob, CategoryId, CategoryMove, CategoryPatch, Clock, KeyDigest,
     NewCategory, NewProject, OrgId, Organization, Page, PageRequest, PresetInput, Principal, Project, ProjectId,
     ProjectPatch, SpeakerPreset, SpeakerPresetId, TemplateId, TemplateInput, Webhook, WebhookId,
 };
@@ -270,6 +270,17 @@ pub trait Store: Send + Sync + 'static {
 
     /// Deletes a webhook.
     async fn delete_webhook(&self, project: ProjectId, id: WebhookId) -> StoreResult<()>;
+
+    // --- upload jobs ---
+
+    /// Queues an accepted upload (status PENDING, runnable now).
+    async fn create_job(&self, project: ProjectId, new: &NewJob) -> StoreResult<Job>;
+
+    /// One job of the project.
+    async fn get_job(&self, project: ProjectId, id: JobId) -> StoreResult<Job>;
+
+    /// The oldest job of the project with these bytes that has not failed.
+    async fn find_duplicate_job(&self, project: ProjectId, sha256: &str) -> StoreResult<Option<Job>>;
 }
 
 fn parse_stored<T: FromStr>(column: &str, value: &str) -> StoreResult<T> {

@@ -2,7 +2,8 @@
 //! backends: `FromRow` is derived generically and each backend decodes its own column types.
 
 use callscope_domain::{
-    AnalysisTemplate, ApiKey, Category, Organization, Principal, Project, SpeakerPreset, TemplateField, Timestamp, Webhook,
+    AnalysisTemplate, ApiKey, Category, Job, Organization, Principal, Project, SpeakerPreset, TemplateField, Timestamp,
+    Webhook,
 };
 use sqlx::types::Json;
 use uuid::Uuid;
@@ -202,3 +203,58 @@ impl From<WebhookRow> for Webhook {
 }
 
 pub(crate) const WEBHOOK_COLUMNS: &str = "id, project_id, url, events, active, created_at, updated_at";
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct JobRow {
+    pub id: Uuid,
+    pub project_id: Uuid,
+    pub status: String,
+    pub stage: String,
+    pub progress: f64,
+    pub attempts: i32,
+    pub error_message: Option<String>,
+    pub original_filename: String,
+    pub content_type: String,
+    pub size_bytes: i64,
+    pub sha256: String,
+    pub storage_path: String,
+    pub language: String,
+    pub channel_roles: Option<Json<Vec<String>>>,
+    pub recorded_at: Option<Timestamp>,
+    pub transcript_id: Option<Uuid>,
+    pub submitted_at: Timestamp,
+    pub started_at: Option<Timestamp>,
+    pub completed_at: Option<Timestamp>,
+    pub updated_at: Timestamp,
+}
+
+impl JobRow {
+    pub fn into_domain(self) -> StoreResult<Job> {
+        Ok(Job {
+            id: self.id.into(),
+            project_id: self.project_id.into(),
+            status: parse_stored("jobs.status", &self.status)?,
+            stage: parse_stored("jobs.stage", &self.stage)?,
+            progress: self.progress,
+            attempts: self.attempts,
+            error_message: self.error_message,
+            original_filename: self.original_filename,
+            content_type: self.content_type,
+            size_bytes: self.size_bytes,
+            sha256: self.sha256,
+            storage_path: self.storage_path,
+            language: parse_stored("jobs.language", &self.language)?,
+            channel_roles: self.channel_roles.map(|r| r.0),
+            recorded_at: self.recorded_at,
+            transcript_id: self.transcript_id.map(Into::into),
+            submitted_at: self.submitted_at,
+            started_at: self.started_at,
+            completed_at: self.completed_at,
+            updated_at: self.updated_at,
+        })
+    }
+}
+
+pub(crate) const JOB_COLUMNS: &str = "id, project_id, status, stage, progress, attempts, error_message, \
+    original_filename, content_type, size_bytes, sha256, storage_path, language, channel_roles, recorded_at, \
+    transcript_id, submitted_at, started_at, completed_at, updated_at";

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 use callscope_domain::{
     insert_at, name_key, would_cycle, AnalysisTemplate, ApiKey, ApiKeyId, Category, CategoryId, CategoryMove,
-    CategoryPatch, KeyDigest, NewCategory, NewProject, OrgId, Organization, Page, PageRequest, PresetInput, Principal,
+    CategoryPatch, Job, JobId, JobStage, JobStatus, KeyDigest, NewJob, NewCategory, NewProject, OrgId, Organization, Page, PageRequest, PresetInput, Principal,
     Project, ProjectId, ProjectPatch, SpeakerPreset, SpeakerPresetId, TemplateId, TemplateInput, Timestamp, Webhook,
     WebhookId,
 };
@@ -15,8 +15,8 @@ use sqlx::types::Json;
 use uuid::Uuid;
 
 use crate::rows::{
-    ApiKeyRow, CategoryRow, OrganizationRow, PresetRow, PrincipalRow, ProjectRow, TemplateRow, WebhookRow,
-    CATEGORY_COLUMNS, PRESET_COLUMNS, PROJECT_COLUMNS, TEMPLATE_COLUMNS, WEBHOOK_COLUMNS,
+    ApiKeyRow, CategoryRow, JobRow, OrganizationRow, PresetRow, PrincipalRow, ProjectRow, TemplateRow, WebhookRow,
+    CATEGORY_COLUMNS, JOB_COLUMNS, PRESET_COLUMNS, PROJECT_COLUMNS, TEMPLATE_COLUMNS, WEBHOOK_COLUMNS,
 };
 use crate::{Rejection, Store, StoreError};
 
@@ -588,6 +588,56 @@ impl Store for SqlStore {
 
     async fn delete_webhook(&self, project: ProjectId, id: WebhookId) -> StoreResult<()> {
         delete_scoped(&self.pool, "webhooks", project, id.0, "webhook").await
+    }
+
+    async fn create_job(&self, project: ProjectId, new: &NewJob) -> StoreResult<Job> {
+        let now = self.clock.now();
+        let row: JobRow = sqlx::query_as(&format!(
+            "insert into jobs (id, project_id, status, stage, original_filename, content_type, size_bytes, sha256, \
+             storage_path, language, channel_roles, recorded_at, run_at, submitted_at, updated_at) \
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) returning {JOB_COLUMNS}"
+        ))
+        .bind(new.id.0)
+        .bind(project.0)
+        .bind(JobStatus::Pending.as_str())
+        .bind(JobStage::Queued.as_str())
+        .bind(&new.original_filename)
+        .bind(&new.content_type)
+        .bind(new.size_bytes)
+        .bind(&new.sha256)
+        .bind(&new.storage_path)
+        .bind(new.language.as_str())
+        .bind(new.channel_roles.as_ref().map(Json))
+        .bind(new.recorded_at)
+        .bind(now)
+        .bind(now)
+        .bind(now)
+        .fetch_one(&self.pool)
+        .await?;
+        row.into_domain()
+    }
+
+    async fn get_job(&self, project: ProjectId, id: JobId) -> StoreResult<Job> {
+        let row: Option<JobRow> =
+            sqlx::query_as(&format!("select {JOB_COLUMNS} from jobs where id = $1 and project_id = $2"))
+                .bind(id.0)
+                .bind(project.0)
+                .fetch_optional(&self.pool)
+                .await?;
+        row.ok_or(StoreError::NotFound("job"))?.into_domain()
+    }
+
+    async fn find_duplicate_job(&self, project: ProjectId, sha256: &str) -> StoreResult<Option<Job>> {
+        let row: Option<JobRow> = sqlx::query_as(&format!(
+            "select {JOB_COLUMNS} from jobs where project_id = $1 and sha256 = $2 and status <> $3 \
+             order by submitted_at, id limit 1"
+        ))
+        .bind(project.0)
+        .bind(sha256)
+        .bind(JobStatus::Failed.as_str())
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(JobRow::into_domain).transpose()
     }
 }
 

@@ -1,5 +1,6 @@
 //! Handlers, one module per resource.
 
+pub mod calls;
 pub mod categories;
 pub mod ops;
 pub mod presets;

@@ -176,3 +176,46 @@ impl TestApp {
         }
     }
 }
+
+/// A WAV file made here: `seconds` of a tone per channel (300 Hz, 1 kHz, …) at `rate`.
+pub fn wav_bytes(rate: u32, channels: u16, seconds: f32) -> Vec<u8> {
+    let spec = hound::WavSpec { channels, sample_rate: rate, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
+    let mut cursor = std::io::Cursor::new(Vec::new());
+    let mut writer = hound::WavWriter::new(&mut cursor, spec).unwrap();
+    for i in 0..(rate as f32 * seconds) as usize {
+        for channel in 0..channels {
+            let hz = [300.0, 1_000.0, 2_000.0][usize::from(channel) % 3];
+            let value = (2.0 * std::f32::consts::PI * hz * i as f32 / rate as f32).sin() * 0.4;
+            writer.write_sample((value * f32::from(i16::MAX)) as i16).unwrap();
+        }
+    }
+    writer.finalize().unwrap();
+    cursor.into_inner()
+}
+
+impl TestApp {
+    /// Uploads bytes as the `file` part to a project, with a query string.
+    pub async fn upload(&self, project: &str, query: &str, filename: &str, bytes: Vec<u8>) -> Response {
+        let part = reqwest::multipart::Part::bytes(bytes).file_name(filename.to_owned()).mime_str("audio/wav").unwrap();
+        let form = reqwest::multipart::Form::new().part("file", part);
+        let path = format!("/v1/projects/{project}/calls/upload{}{query}", if query.is_empty() { "" } else { "?" });
+        self.request(Method::POST, &path).multipart(form).send().await.expect("upload request")
+    }
+
+    /// Files in the audio store.
+    pub fn stored_files(&self) -> Vec<std::path::PathBuf> {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else {
+                    out.push(path);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        walk(&self.config.data_dir.join("audio"), &mut files);
+        files
+    }
+}

@@ -14,5 +14,6 @@ mod ops;
 mod presets;
 mod projects;
 mod templates;
+mod uploads;
 mod tenancy;
 mod webhooks;

@@ -29,6 +29,7 @@ pub enum Fixture {
     Preset,
     Template,
     Webhook,
+    Job,
 }
 
 fn route(method: Method, path: &'static str, body: Option<Value>, id: Fixture) -> ScopedRoute {
@@ -59,6 +60,7 @@ pub fn project_routes() -> Vec<ScopedRoute> {
         route(Method::POST, "/v1/projects/{projectId}/analysis-templates/{id}/activate", None, Template),
         route(Method::POST, "/v1/projects/{projectId}/analysis-templates/{id}/deactivate", None, Template),
         route(Method::GET, "/v1/projects/{projectId}/webhooks", None, Own),
+        route(Method::POST, "/v1/projects/{projectId}/calls/upload", None, Own),
         route(
             Method::POST,
             "/v1/projects/{projectId}/webhooks",
@@ -67,6 +69,7 @@ pub fn project_routes() -> Vec<ScopedRoute> {
         ),
         route(Method::GET, "/v1/projects/{projectId}/webhooks/{id}", None, Webhook),
         route(Method::PATCH, "/v1/projects/{projectId}/webhooks/{id}/toggle", None, Webhook),
+        route(Method::GET, "/v1/projects/{projectId}/calls/jobs/{id}", None, Job),
         route(Method::DELETE, "/v1/projects/{projectId}/categories/{id}", None, Category),
         route(Method::DELETE, "/v1/projects/{projectId}/categories", None, Own),
         route(Method::DELETE, "/v1/projects/{projectId}/speaker-presets/{id}", None, Preset),
@@ -81,6 +84,7 @@ struct Fixtures {
     preset: String,
     template: String,
     webhook: String,
+    job: String,
 }
 
 async fn create(app: &TestApp, path: String, body: Value) -> String {
@@ -96,6 +100,11 @@ async fn fixtures(app: &TestApp, project: &str) -> Fixtures {
         preset: create(app, format!("{base}/speaker-presets"), json!({"name": "Sales", "speakers": ["Agent"]})).await,
         template: create(app, format!("{base}/analysis-templates"), json!({"name": "T", "fields": []})).await,
         webhook: create(app, format!("{base}/webhooks"), json!({"url": "https://93.184.216.34/x", "events": ["*"]})).await,
+        job: {
+            let response = app.upload(project, "", "a.wav", crate::helpers::wav_bytes(8_000, 1, 0.5)).await;
+            assert_eq!(response.status(), 202);
+            response.json::<Value>().await.unwrap()["jobId"].as_str().unwrap().to_owned()
+        },
     }
 }
 
@@ -106,8 +115,15 @@ async fn send(app: &TestApp, route: &ScopedRoute, project_id: &str, ids: &Fixtur
         Fixture::Preset => &ids.preset,
         Fixture::Template => &ids.template,
         Fixture::Webhook => &ids.webhook,
+        Fixture::Job => &ids.job,
     };
     let path = route.path.replace("{projectId}", project_id).replace("{id}", id);
+    if route.path.ends_with("/calls/upload") {
+        let part = reqwest::multipart::Part::bytes(crate::helpers::wav_bytes(8_000, 1, 0.3)).file_name("t.wav");
+        let form = reqwest::multipart::Form::new().part("file", part);
+        let url = app.url(&format!("{path}?force=true"));
+        return app.client.post(url).header("X-API-Key", key).multipart(form).send().await.unwrap();
+    }
     let mut request = app.client.request(route.method.clone(), app.url(&path)).header("X-API-Key", key);
     if let Some(body) = &route.body {
         request = request.json(body);

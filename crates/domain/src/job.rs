@@ -1,0 +1,180 @@
+//! Upload jobs (decisions §4): one per accepted upload, processed asynchronously by workers and
+//! kept in the database so that none is lost when a process stops.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::{CallId, JobId, Language, ProjectId, Timestamp, ValidationErrors, Validator};
+
+/// Most speaker roles in `channel_roles`.
+pub const CHANNEL_ROLES_MAX: usize = 8;
+/// Longest role name.
+pub const CHANNEL_ROLE_MAX: usize = 100;
+
+/// Where a job is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum JobStatus {
+    /// Waiting for a worker.
+    Pending,
+    /// A worker has it.
+    Processing,
+    /// Done: `transcriptId` names the call.
+    Completed,
+    /// Gave up: `errorMessage` says why.
+    Failed,
+}
+
+/// Which step a job is at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum JobStage {
+    /// Not started.
+    Queued,
+    /// Reading the audio.
+    Decoding,
+    /// Speech recognition.
+    Transcribing,
+    /// Telling the speakers apart.
+    Diarizing,
+    /// PII, classification, summary, action items, template answers.
+    Analyzing,
+    /// Making the call searchable.
+    Indexing,
+    /// Finished.
+    Done,
+}
+
+macro_rules! text_enum {
+    ($ty:ident { $($variant:ident = $text:literal),* $(,)? }) => {
+        impl $ty {
+            /// The value in the API and the database.
+            pub fn as_str(self) -> &'static str {
+                match self { $($ty::$variant => $text),* }
+            }
+        }
+        impl FromStr for $ty {
+            type Err = String;
+            fn from_str(s: &str) -> Result<Self, String> {
+                match s { $($text => Ok($ty::$variant),)* _ => Err(format!("unknown {} {s:?}", stringify!($ty))) }
+            }
+        }
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+text_enum!(JobStatus { Pending = "PENDING", Processing = "PROCESSING", Completed = "COMPLETED", Failed = "FAILED" });
+text_enum!(JobStage {
+    Queued = "QUEUED",
+    Decoding = "DECODING",
+    Transcribing = "TRANSCRIBING",
+    Diarizing = "DIARIZING",
+    Analyzing = "ANALYZING",
+    Indexing = "INDEXING",
+    Done = "DONE",
+});
+
+/// A job as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Job {
+    /// The job's id.
+    pub id: JobId,
+    /// Its project.
+    pub project_id: ProjectId,
+    /// Life-cycle state.
+    pub status: JobStatus,
+    /// Current step.
+    pub stage: JobStage,
+    /// 0.0–1.0 over the whole pipeline.
+    pub progress: f64,
+    /// Times a worker has taken it.
+    pub attempts: i32,
+    /// Why it failed (or why the last attempt failed, while it is retried).
+    pub error_message: Option<String>,
+    /// File name of the uploaded part.
+    pub original_filename: String,
+    /// Media type sniffed from the bytes.
+    pub content_type: String,
+    /// Bytes uploaded.
+    pub size_bytes: i64,
+    /// Lower-case hex SHA-256 of the bytes.
+    pub sha256: String,
+    /// Object-store key of the audio.
+    pub storage_path: String,
+    /// Spoken language.
+    pub language: Language,
+    /// Speaker roles in channel order, when the upload named them.
+    pub channel_roles: Option<Vec<String>>,
+    /// When the call took place, when the upload said.
+    pub recorded_at: Option<Timestamp>,
+    /// The call, once completed.
+    pub transcript_id: Option<CallId>,
+    /// When the upload was accepted.
+    pub submitted_at: Timestamp,
+    /// When a worker first took it.
+    pub started_at: Option<Timestamp>,
+    /// When it completed or failed.
+    pub completed_at: Option<Timestamp>,
+    /// When anything about it last changed.
+    pub updated_at: Timestamp,
+}
+
+/// An accepted upload to queue.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewJob {
+    /// Its id (also part of the storage key).
+    pub id: JobId,
+    /// File name of the uploaded part.
+    pub original_filename: String,
+    /// Media type sniffed from the bytes.
+    pub content_type: String,
+    /// Bytes uploaded.
+    pub size_bytes: i64,
+    /// Lower-case hex SHA-256.
+    pub sha256: String,
+    /// Object-store key.
+    pub storage_path: String,
+    /// Spoken language.
+    pub language: Language,
+    /// Speaker roles in channel order.
+    pub channel_roles: Option<Vec<String>>,
+    /// When the call took place.
+    pub recorded_at: Option<Timestamp>,
+}
+
+/// Parses `channel_roles`: comma-separated role names in channel order.
+///
+/// # Errors
+/// Empty roles, too many, or too long.
+pub fn parse_channel_roles(raw: &str) -> Result<Vec<String>, ValidationErrors> {
+    let mut v = Validator::default();
+    let roles: Vec<String> = raw.split(',').map(|r| v.text("channel_roles", r, 1, CHANNEL_ROLE_MAX)).collect();
+    if roles.len() > CHANNEL_ROLES_MAX {
+        v.error("channel_roles", format!("must name at most {CHANNEL_ROLES_MAX} roles"));
+    }
+    v.finish()?;
+    Ok(roles)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn channel_roles_are_a_comma_list_of_names() {
+        assert_eq!(parse_channel_roles("agent, customer").unwrap(), ["agent", "customer"]);
+        assert!(parse_channel_roles("agent,").is_err());
+        assert!(parse_channel_roles("").is_err());
+        assert!(parse_channel_roles(&vec!["a"; 9].join(",")).is_err());
+        assert_eq!("PROCESSING".parse::<JobStatus>().unwrap(), JobStatus::Processing);
+        assert_eq!(JobStage::Transcribing.as_str(), "TRANSCRIBING");
+    }
+}

@@ -1,0 +1,144 @@
+//! Uploads (decisions §2/§4): accepted audio is stored and queued; anything refused leaves
+//! nothing behind.
+
+use callscope_store::Backend;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+use crate::helpers::{assert_problem, spawn_app, spawn_app_with, wav_bytes};
+
+both_backends!(
+    an_upload_is_stored_and_queued,
+    query_options_are_checked_before_the_body,
+    bytes_that_are_not_audio_are_415_and_not_kept,
+    uploads_over_the_limit_are_413_and_not_kept,
+    the_same_bytes_twice_are_409_unless_forced,
+    malformed_bodies_are_400,
+    uploads_have_their_own_rate_limit,
+);
+
+async fn an_upload_is_stored_and_queued(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let project: Value = app.post_json("/v1/projects", &json!({"name": "PL", "defaultLanguage": "pl"})).await.json().await.unwrap();
+    let project_id = project["id"].as_str().unwrap();
+    let audio = wav_bytes(8_000, 2, 1.5);
+    let response = app.upload(project_id, "channel_roles=agent,customer&recorded_at=2026-11-20T09:30:00%2B01:00", "../rozmowa 17.wav", audio.clone()).await;
+    assert_eq!(response.status(), 202);
+    let location = response.headers()["location"].to_str().unwrap().to_owned();
+    let accepted: Value = response.json().await.unwrap();
+    let job_id = accepted["jobId"].as_str().unwrap();
+    assert_eq!(location, format!("/v1/projects/{project_id}/calls/jobs/{job_id}"));
+    assert_eq!(accepted["status"], "PENDING");
+    assert!(accepted["submittedAt"].as_str().unwrap().ends_with('Z'));
+
+    let job: Value = app.get(&location).await.json().await.unwrap();
+    assert_eq!(job["jobId"], job_id);
+    assert_eq!(job["status"], "PENDING");
+    assert_eq!(job["stage"], "QUEUED");
+    assert_eq!(job["progress"], 0.0);
+    assert_eq!(job["attempts"], 0);
+    assert_eq!(job["originalFilename"], "rozmowa 17.wav", "directories are dropped from names");
+    assert_eq!(job["contentType"], "audio/wav");
+    assert_eq!(job["sizeBytes"], audio.len());
+    assert_eq!(job["sha256"], hex::encode(Sha256::digest(&audio)));
+    assert_eq!(job["language"], "pl", "the project's default language");
+    assert_eq!(job["channelRoles"], json!(["agent", "customer"]));
+    assert_eq!(job["recordedAt"], "2026-11-20T08:30:00.000Z");
+    for absent in ["errorMessage", "transcriptId", "startedAt", "completedAt"] {
+        assert_eq!(job[absent], Value::Null, "{absent}");
+    }
+    let stored = app.config.data_dir.join("audio").join(job["storagePath"].as_str().unwrap());
+    assert_eq!(std::fs::read(stored).unwrap(), audio, "the stored object is the upload, byte for byte");
+
+    let english: Value = app.upload(project_id, "language=en", "b.wav", wav_bytes(16_000, 1, 0.5)).await.json().await.unwrap();
+    let job: Value = app.get(&format!("/v1/projects/{project_id}/calls/jobs/{}", english["jobId"].as_str().unwrap())).await.json().await.unwrap();
+    assert_eq!(job["language"], "en");
+    assert_eq!(job["channelRoles"], Value::Null);
+    assert_problem(app.get(&format!("/v1/projects/{project_id}/calls/jobs/{}", uuid::Uuid::now_v7())).await, 404, "not_found").await;
+}
+
+async fn query_options_are_checked_before_the_body(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let project = app.create_project("p").await;
+    let id = project["id"].as_str().unwrap();
+    for (query, field) in [
+        ("language=de", "language"),
+        ("language=", "language"),
+        ("channel_roles=agent,,customer", "channel_roles"),
+        ("recorded_at=yesterday", "recorded_at"),
+    ] {
+        let problem = assert_problem(app.upload(id, query, "a.wav", wav_bytes(8_000, 1, 0.2)).await, 422, "validation_failed").await;
+        assert_eq!(problem["errors"][0]["field"], field, "{query}");
+    }
+    assert_problem(app.upload(id, "force=maybe", "a.wav", wav_bytes(8_000, 1, 0.2)).await, 400, "bad_request").await;
+    assert!(app.stored_files().is_empty());
+}
+
+async fn bytes_that_are_not_audio_are_415_and_not_kept(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let project = app.create_project("p").await;
+    let id = project["id"].as_str().unwrap();
+    for bytes in [b"%PDF-1.7 not a call at all, but named like one".to_vec(), b"RIFF".to_vec(), Vec::new(), vec![0u8; 4096]] {
+        let problem = assert_problem(app.upload(id, "", "call.wav", bytes).await, 415, "unsupported_media_type").await;
+        assert!(problem["detail"].as_str().unwrap().contains("not audio"));
+    }
+    assert!(app.stored_files().is_empty(), "nothing of a refused upload is kept");
+}
+
+async fn uploads_over_the_limit_are_413_and_not_kept(backend: Backend) {
+    let app = spawn_app_with(backend, |c| c.max_upload_bytes = 100_000).await;
+    let project = app.create_project("p").await;
+    let id = project["id"].as_str().unwrap();
+    let big = wav_bytes(16_000, 1, 4.0); // 128 kB
+    assert!(big.len() > 100_000);
+    let problem = assert_problem(app.upload(id, "", "big.wav", big).await, 413, "payload_too_large").await;
+    assert!(problem["detail"].as_str().unwrap().contains("100000"));
+    let huge = wav_bytes(16_000, 2, 8.0); // 512 kB: refused from Content-Length alone
+    assert_problem(app.upload(id, "", "huge.wav", huge).await, 413, "payload_too_large").await;
+    assert!(app.stored_files().is_empty());
+    assert_eq!(app.upload(id, "", "small.wav", wav_bytes(16_000, 1, 2.0)).await.status(), 202);
+    assert_eq!(app.stored_files().len(), 1);
+}
+
+async fn the_same_bytes_twice_are_409_unless_forced(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let project = app.create_project("p").await;
+    let id = project["id"].as_str().unwrap();
+    let audio = wav_bytes(8_000, 1, 1.0);
+    let first: Value = app.upload(id, "", "a.wav", audio.clone()).await.json().await.unwrap();
+    let problem = assert_problem(app.upload(id, "", "again.wav", audio.clone()).await, 409, "duplicate_upload").await;
+    assert_eq!(problem["existingJobId"], first["jobId"]);
+    assert_eq!(problem["transcriptId"], Value::Null, "present, and null until the job completes");
+    assert_eq!(app.stored_files().len(), 1, "the duplicate was not kept");
+    let forced = app.upload(id, "force=true", "again.wav", audio.clone()).await;
+    assert_eq!(forced.status(), 202);
+    let forced: Value = forced.json().await.unwrap();
+    assert_ne!(forced["jobId"], first["jobId"]);
+    let other = app.create_project("other").await;
+    assert_eq!(app.upload(other["id"].as_str().unwrap(), "", "a.wav", audio).await.status(), 202, "duplicates are per project");
+}
+
+async fn malformed_bodies_are_400(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let project = app.create_project("p").await;
+    let path = format!("/v1/projects/{}/calls/upload", project["id"].as_str().unwrap());
+    let json_body = app.post_json(&path, &json!({"file": "x"})).await;
+    assert_problem(json_body, 400, "bad_request").await;
+    let form = reqwest::multipart::Form::new().text("audio", "not the right part");
+    let wrong_part = app.request(reqwest::Method::POST, &path).multipart(form).send().await.unwrap();
+    let problem = assert_problem(wrong_part, 400, "bad_request").await;
+    assert!(problem["detail"].as_str().unwrap().contains("file"));
+}
+
+async fn uploads_have_their_own_rate_limit(backend: Backend) {
+    let app = spawn_app_with(backend, |c| c.rate_limit_uploads_per_minute = 2).await;
+    let project = app.create_project("p").await;
+    let id = project["id"].as_str().unwrap();
+    for i in 0..2 {
+        assert_eq!(app.upload(id, "", "a.wav", wav_bytes(8_000, 1, 0.1 + i as f32 * 0.1)).await.status(), 202);
+    }
+    let limited = app.upload(id, "", "a.wav", wav_bytes(8_000, 1, 0.5)).await;
+    assert!(limited.headers().contains_key("retry-after"));
+    assert_problem(limited, 429, "rate_limited").await;
+    assert_eq!(app.get("/v1/projects").await.status(), 200, "other requests still pass");
+}
