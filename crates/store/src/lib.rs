@@ -13,7 +13,7 @@ use async_trait::async_trait;
 use std::collections::HashMap;
 
 use callscope_domain::{
-    AnalysisTemplate, ApiKey, ApiKeyId, Category, Job, JobId, NewJob, CategoryId, CategoryMove, CategoryPatch, Clock, KeyDigest,
+    AnalysisTemplate, ApiKey, ApiKeyId, CallId, Category, Job, JobId, JobStage, NewJob, Timestamp, CategoryId, CategoryMove, CategoryPatch, Clock, KeyDigest,
     NewCategory, NewProject, OrgId, Organization, Page, PageRequest, PresetInput, Principal, Project, ProjectId,
     ProjectPatch, SpeakerPreset, SpeakerPresetId, TemplateId, TemplateInput, Webhook, WebhookId,
 };
@@ -82,6 +82,44 @@ pub enum Rejection {
     /// The move would put a category under itself or a descendant.
     #[error("a category cannot move under itself or its descendants")]
     CategoryCycle,
+}
+
+/// An event to put in the outbox.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewEvent {
+    /// Event name (`call.completed`, …).
+    pub kind: &'static str,
+    /// The event's `data`.
+    pub payload: serde_json::Value,
+}
+
+/// The call a completed job creates (its audio facts; later stages add the analysis).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewCall {
+    /// The call's id.
+    pub id: CallId,
+    /// Upload file name.
+    pub filename: String,
+    /// Spoken language.
+    pub language: callscope_domain::Language,
+    /// Bytes of the original audio.
+    pub size_bytes: i64,
+    /// Length in seconds.
+    pub duration_s: f64,
+    /// Object-store key of the audio.
+    pub storage_path: String,
+    /// SHA-256 of the audio.
+    pub sha256: String,
+    /// Media type of the audio.
+    pub content_type: String,
+    /// Sample rate of the file.
+    pub sample_rate: u32,
+    /// Channels of the file.
+    pub channels: u32,
+    /// Codec short name.
+    pub codec: String,
+    /// When the call took place, when known.
+    pub recorded_at: Option<callscope_domain::Timestamp>,
 }
 
 /// Which database a store talks to.
@@ -281,6 +319,35 @@ pub trait Store: Send + Sync + 'static {
 
     /// The oldest job of the project with these bytes that has not failed.
     async fn find_duplicate_job(&self, project: ProjectId, sha256: &str) -> StoreResult<Option<Job>>;
+
+    // --- the job queue. Every change below applies only while `worker` holds the job's lease,
+    // and says whether it did: a worker whose lease expired and was taken over changes nothing. ---
+
+    /// Takes the next runnable job (pending and due, or processing with an expired lease) for
+    /// `lease`, counting an attempt.
+    async fn claim_job(&self, worker: &str, lease: std::time::Duration) -> StoreResult<Option<Job>>;
+
+    /// Extends the lease and records the stage and progress.
+    async fn heartbeat_job(
+        &self,
+        id: JobId,
+        worker: &str,
+        lease: std::time::Duration,
+        stage: JobStage,
+        progress: f64,
+    ) -> StoreResult<bool>;
+
+    /// Puts the job back in the queue, runnable at `run_at`, keeping the error for people.
+    async fn retry_job(&self, id: JobId, worker: &str, error: &str, run_at: Timestamp) -> StoreResult<bool>;
+
+    /// Fails the job for good and writes `event` to the outbox, in one transaction.
+    async fn fail_job(&self, id: JobId, worker: &str, error: &str, event: &NewEvent) -> StoreResult<bool>;
+
+    /// Creates the call, completes the job and writes `events` to the outbox, in one transaction.
+    async fn complete_job(&self, id: JobId, worker: &str, call: &NewCall, events: &[NewEvent]) -> StoreResult<bool>;
+
+    /// The outbox, oldest first (for the dispatcher and tests).
+    async fn list_events(&self, project: ProjectId) -> StoreResult<Vec<(String, serde_json::Value)>>;
 }
 
 fn parse_stored<T: FromStr>(column: &str, value: &str) -> StoreResult<T> {

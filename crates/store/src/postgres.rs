@@ -13,6 +13,8 @@ const BACKEND: Backend = Backend::Postgres;
 /// Two processes starting on one empty database must not both create the default
 /// organization; a transaction-scoped advisory lock serialises them.
 const BOOTSTRAP_LOCK: Option<&str> = Some("select pg_advisory_xact_lock(7361601)");
+/// Claims skip rows another worker's transaction holds instead of waiting for them.
+const CLAIM_LOCK: &str = "for update skip locked";
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
 include!("sql_common.rs");

@@ -18,7 +18,7 @@ use crate::rows::{
     ApiKeyRow, CategoryRow, JobRow, OrganizationRow, PresetRow, PrincipalRow, ProjectRow, TemplateRow, WebhookRow,
     CATEGORY_COLUMNS, JOB_COLUMNS, PRESET_COLUMNS, PROJECT_COLUMNS, TEMPLATE_COLUMNS, WEBHOOK_COLUMNS,
 };
-use crate::{Rejection, Store, StoreError};
+use crate::{NewCall, NewEvent, Rejection, Store, StoreError};
 
 type Tx<'a> = sqlx::Transaction<'a, Db>;
 
@@ -639,6 +639,173 @@ impl Store for SqlStore {
         .await?;
         row.map(JobRow::into_domain).transpose()
     }
+
+    async fn claim_job(&self, worker: &str, lease: std::time::Duration) -> StoreResult<Option<Job>> {
+        let now = self.clock.now();
+        let row: Option<JobRow> = sqlx::query_as(&format!(
+            "update jobs set status = $1, attempts = attempts + 1, lease_until = $2, worker_id = $3, \
+             started_at = coalesce(started_at, $4), updated_at = $5 \
+             where id = (select id from jobs \
+                         where (status = $6 and run_at <= $7) or (status = $8 and lease_until <= $9) \
+                         order by run_at, id limit 1 {CLAIM_LOCK}) \
+             returning {JOB_COLUMNS}"
+        ))
+        .bind(JobStatus::Processing.as_str())
+        .bind(now + lease_delta(lease))
+        .bind(worker)
+        .bind(now)
+        .bind(now)
+        .bind(JobStatus::Pending.as_str())
+        .bind(now)
+        .bind(JobStatus::Processing.as_str())
+        .bind(now)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(JobRow::into_domain).transpose()
+    }
+
+    async fn heartbeat_job(
+        &self,
+        id: JobId,
+        worker: &str,
+        lease: std::time::Duration,
+        stage: JobStage,
+        progress: f64,
+    ) -> StoreResult<bool> {
+        let now = self.clock.now();
+        let done = sqlx::query(
+            "update jobs set lease_until = $3, stage = $4, progress = $5, updated_at = $6 \
+             where id = $1 and worker_id = $2 and status = $7",
+        )
+        .bind(id.0)
+        .bind(worker)
+        .bind(now + lease_delta(lease))
+        .bind(stage.as_str())
+        .bind(progress.clamp(0.0, 1.0))
+        .bind(now)
+        .bind(JobStatus::Processing.as_str())
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    async fn retry_job(&self, id: JobId, worker: &str, error: &str, run_at: Timestamp) -> StoreResult<bool> {
+        let done = sqlx::query(
+            "update jobs set status = $3, stage = $4, progress = 0, run_at = $5, error_message = $6, \
+             lease_until = null, worker_id = null, updated_at = $7 where id = $1 and worker_id = $2 and status = $8",
+        )
+        .bind(id.0)
+        .bind(worker)
+        .bind(JobStatus::Pending.as_str())
+        .bind(JobStage::Queued.as_str())
+        .bind(run_at)
+        .bind(error)
+        .bind(self.clock.now())
+        .bind(JobStatus::Processing.as_str())
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    async fn fail_job(&self, id: JobId, worker: &str, error: &str, event: &NewEvent) -> StoreResult<bool> {
+        let now = self.clock.now();
+        let mut tx = self.pool.begin().await?;
+        let row: Option<(Uuid,)> = sqlx::query_as(
+            "update jobs set status = $3, error_message = $4, completed_at = $5, updated_at = $6, lease_until = null \
+             where id = $1 and worker_id = $2 and status = $7 returning project_id",
+        )
+        .bind(id.0)
+        .bind(worker)
+        .bind(JobStatus::Failed.as_str())
+        .bind(error)
+        .bind(now)
+        .bind(now)
+        .bind(JobStatus::Processing.as_str())
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some((project,)) = row else {
+            return Ok(false);
+        };
+        insert_event(&mut tx, project, event, now).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    async fn complete_job(&self, id: JobId, worker: &str, call: &NewCall, events: &[NewEvent]) -> StoreResult<bool> {
+        let now = self.clock.now();
+        let mut tx = self.pool.begin().await?;
+        let row: Option<(Uuid,)> = sqlx::query_as(
+            "update jobs set status = $3, stage = $4, progress = 1, transcript_id = $5, error_message = null, \
+             completed_at = $6, updated_at = $7, lease_until = null \
+             where id = $1 and worker_id = $2 and status = $8 returning project_id",
+        )
+        .bind(id.0)
+        .bind(worker)
+        .bind(JobStatus::Completed.as_str())
+        .bind(JobStage::Done.as_str())
+        .bind(call.id.0)
+        .bind(now)
+        .bind(now)
+        .bind(JobStatus::Processing.as_str())
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some((project,)) = row else {
+            return Ok(false);
+        };
+        sqlx::query(
+            "insert into calls (id, project_id, job_id, filename, language, size_bytes, duration_s, storage_path, \
+             sha256, content_type, sample_rate, channels, codec, recorded_at, created_at, updated_at) \
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+        )
+        .bind(call.id.0)
+        .bind(project)
+        .bind(id.0)
+        .bind(&call.filename)
+        .bind(call.language.as_str())
+        .bind(call.size_bytes)
+        .bind(call.duration_s)
+        .bind(&call.storage_path)
+        .bind(&call.sha256)
+        .bind(&call.content_type)
+        .bind(i64::from(call.sample_rate))
+        .bind(i64::from(call.channels))
+        .bind(&call.codec)
+        .bind(call.recorded_at)
+        .bind(now)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        for event in events {
+            insert_event(&mut tx, project, event, now).await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    async fn list_events(&self, project: ProjectId) -> StoreResult<Vec<(String, serde_json::Value)>> {
+        let rows: Vec<(String, Json<serde_json::Value>)> =
+            sqlx::query_as("select type, payload from events where project_id = $1 order by created_at, id")
+                .bind(project.0)
+                .fetch_all(&self.pool)
+                .await?;
+        Ok(rows.into_iter().map(|(kind, payload)| (kind, payload.0)).collect())
+    }
+}
+
+fn lease_delta(lease: std::time::Duration) -> chrono::TimeDelta {
+    chrono::TimeDelta::from_std(lease).unwrap_or(chrono::TimeDelta::MAX)
+}
+
+async fn insert_event(tx: &mut Tx<'_>, project: Uuid, event: &NewEvent, now: Timestamp) -> StoreResult<()> {
+    sqlx::query("insert into events (id, project_id, type, payload, created_at) values ($1, $2, $3, $4, $5)")
+        .bind(Uuid::now_v7())
+        .bind(project)
+        .bind(event.kind)
+        .bind(Json(&event.payload))
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
 }
 
 /// Creates the project's taxonomy on first use and locks its row for the rest of the

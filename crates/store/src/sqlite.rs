@@ -15,6 +15,8 @@ const BACKEND: Backend = Backend::Sqlite;
 /// SQLite lets one writer in at a time, and the bootstrap's first statement is a conditional
 /// insert, so no extra lock is needed.
 const BOOTSTRAP_LOCK: Option<&str> = None;
+/// SQLite has one writer at a time, so the claiming UPDATE is atomic without row locks.
+const CLAIM_LOCK: &str = "";
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 
 include!("sql_common.rs");

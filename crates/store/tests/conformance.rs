@@ -153,3 +153,109 @@ async fn project_patches_change_only_what_they_name(backend: Backend) {
     assert_eq!(updated.default_language, Language::Pl);
     assert_eq!(store.get_project(org.id, created.id).await.unwrap(), Some(updated));
 }
+
+both_backends!(a_job_whose_worker_stopped_is_taken_over_and_completes_once, retries_and_failures_keep_the_reason);
+
+fn new_job(sha: &str) -> callscope_domain::NewJob {
+    callscope_domain::NewJob {
+        id: callscope_domain::JobId::new(),
+        original_filename: "call.wav".into(),
+        content_type: "audio/wav".into(),
+        size_bytes: 1234,
+        sha256: sha.into(),
+        storage_path: "projects/p/j.wav".into(),
+        language: Language::Pl,
+        channel_roles: Some(vec!["agent".into(), "customer".into()]),
+        recorded_at: None,
+    }
+}
+
+fn new_call() -> callscope_store::NewCall {
+    callscope_store::NewCall {
+        id: callscope_domain::CallId::new(),
+        filename: "call.wav".into(),
+        language: Language::Pl,
+        size_bytes: 1234,
+        duration_s: 12.5,
+        storage_path: "projects/p/j.wav".into(),
+        sha256: "ab".into(),
+        content_type: "audio/wav".into(),
+        sample_rate: 8000,
+        channels: 2,
+        codec: "pcm_mulaw".into(),
+        recorded_at: None,
+    }
+}
+
+async fn a_job_whose_worker_stopped_is_taken_over_and_completes_once(backend: Backend) {
+    use callscope_domain::{JobStage, JobStatus};
+    use std::time::Duration;
+    let (_db, store, clock) = open(backend).await;
+    let org = store.create_organization("acme").await.unwrap();
+    let project = store.create_project(org.id, &new_project("p")).await.unwrap();
+    let job = store.create_job(project.id, &new_job("aa")).await.unwrap();
+    assert_eq!((job.status, job.stage, job.attempts), (JobStatus::Pending, JobStage::Queued, 0));
+
+    let lease = Duration::from_secs(30);
+    let claimed = store.claim_job("worker-a", lease).await.unwrap().expect("a pending job");
+    assert_eq!((claimed.id, claimed.status, claimed.attempts), (job.id, JobStatus::Processing, 1));
+    assert_eq!(claimed.started_at, Some(clock.now()));
+    assert!(store.claim_job("worker-b", lease).await.unwrap().is_none(), "a leased job is not claimed twice");
+    assert!(store.heartbeat_job(job.id, "worker-a", lease, JobStage::Decoding, 0.25).await.unwrap());
+    let seen = store.get_job(project.id, job.id).await.unwrap();
+    assert_eq!((seen.stage, seen.progress), (JobStage::Decoding, 0.25));
+
+    // worker-a stops heartbeating; after the lease, worker-b takes over.
+    clock.advance(TimeDelta::seconds(31));
+    let taken = store.claim_job("worker-b", lease).await.unwrap().expect("expired lease");
+    assert_eq!((taken.id, taken.attempts), (job.id, 2));
+    assert!(!store.heartbeat_job(job.id, "worker-a", lease, JobStage::Transcribing, 0.5).await.unwrap(), "the old worker lost it");
+    let completed_event = callscope_store::NewEvent { kind: "call.completed", payload: serde_json::json!({"jobId": job.id.to_string()}) };
+    assert!(!store.complete_job(job.id, "worker-a", &new_call(), &[completed_event.clone()]).await.unwrap());
+    let call = new_call();
+    assert!(store.complete_job(job.id, "worker-b", &call, &[completed_event.clone()]).await.unwrap());
+    assert!(!store.complete_job(job.id, "worker-b", &new_call(), &[completed_event]).await.unwrap(), "once only");
+
+    let done = store.get_job(project.id, job.id).await.unwrap();
+    assert_eq!((done.status, done.stage, done.progress), (JobStatus::Completed, JobStage::Done, 1.0));
+    assert_eq!(done.transcript_id, Some(call.id));
+    assert_eq!(done.completed_at, Some(clock.now()));
+    let events = store.list_events(project.id).await.unwrap();
+    assert_eq!(events.len(), 1, "one call.completed, from the worker that finished");
+    assert_eq!(events[0].0, "call.completed");
+    let counts = store.category_call_counts(project.id).await.unwrap();
+    assert!(counts.is_empty(), "the call exists, uncategorized");
+    assert!(store.claim_job("worker-c", lease).await.unwrap().is_none(), "nothing left to do");
+}
+
+async fn retries_and_failures_keep_the_reason(backend: Backend) {
+    use callscope_domain::JobStatus;
+    use std::time::Duration;
+    let (_db, store, clock) = open(backend).await;
+    let org = store.create_organization("acme").await.unwrap();
+    let project = store.create_project(org.id, &new_project("p")).await.unwrap();
+    let job = store.create_job(project.id, &new_job("bb")).await.unwrap();
+    let lease = Duration::from_secs(60);
+
+    store.claim_job("w", lease).await.unwrap().unwrap();
+    let later = clock.now() + TimeDelta::seconds(10);
+    assert!(store.retry_job(job.id, "w", "storage timed out", later).await.unwrap());
+    let waiting = store.get_job(project.id, job.id).await.unwrap();
+    assert_eq!(waiting.status, JobStatus::Pending);
+    assert_eq!(waiting.error_message.as_deref(), Some("storage timed out"));
+    assert!(store.claim_job("w", lease).await.unwrap().is_none(), "not before its time");
+    clock.advance(TimeDelta::seconds(10));
+    let again = store.claim_job("w", lease).await.unwrap().expect("due now");
+    assert_eq!(again.attempts, 2);
+
+    let failed_event = callscope_store::NewEvent { kind: "call.failed", payload: serde_json::json!({"status": "FAILED"}) };
+    assert!(!store.fail_job(job.id, "someone-else", "x", &failed_event).await.unwrap());
+    assert!(store.fail_job(job.id, "w", "the file is not audio", &failed_event).await.unwrap());
+    let failed = store.get_job(project.id, job.id).await.unwrap();
+    assert_eq!(failed.status, JobStatus::Failed);
+    assert_eq!(failed.error_message.as_deref(), Some("the file is not audio"));
+    assert!(failed.completed_at.is_some());
+    assert_eq!(store.list_events(project.id).await.unwrap(), vec![("call.failed".to_owned(), serde_json::json!({"status": "FAILED"}))]);
+    assert!(store.claim_job("w", lease).await.unwrap().is_none(), "failed jobs stay failed");
+    assert!(store.find_duplicate_job(project.id, "bb").await.unwrap().is_none(), "a failed upload may be sent again");
+}
