@@ -2,25 +2,13 @@
 //! absent values as `null`), with their OpenAPI schemas.
 
 use callscope_domain::{Language, Page, PiiRedaction, Project, Timestamp};
-use chrono::SecondsFormat;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use crate::ApiError;
 
-/// Serialises a timestamp as `2026-11-21T12:00:00.000Z`.
-pub fn rfc3339<S: Serializer>(t: &Timestamp, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&t.to_rfc3339_opts(SecondsFormat::Millis, true))
-}
-
-/// Serialises an optional timestamp like [`rfc3339`], `null` when absent.
-pub fn rfc3339_opt<S: Serializer>(t: &Option<Timestamp>, s: S) -> Result<S::Ok, S::Error> {
-    match t {
-        Some(t) => rfc3339(t, s),
-        None => s.serialize_none(),
-    }
-}
+pub use callscope_domain::rfc3339_millis as rfc3339;
 
 /// Deserialises a field that distinguishes absent (`None`) from `null` (`Some(None)`).
 pub fn nullable<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {

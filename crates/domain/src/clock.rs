@@ -52,6 +52,19 @@ impl Clock for ManualClock {
     }
 }
 
+/// Serialises a timestamp as the API writes them: `2026-11-21T12:00:00.000Z`.
+pub fn rfc3339_millis<S: serde::Serializer>(t: &Timestamp, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
+}
+
+/// Like [`rfc3339_millis`], `null` when absent.
+pub fn rfc3339_millis_opt<S: serde::Serializer>(t: &Option<Timestamp>, s: S) -> Result<S::Ok, S::Error> {
+    match t {
+        Some(t) => rfc3339_millis(t, s),
+        None => s.serialize_none(),
+    }
+}
+
 fn truncate_to_millis(t: Timestamp) -> Timestamp {
     t.duration_trunc(TimeDelta::milliseconds(1)).unwrap_or(t)
 }

@@ -82,12 +82,17 @@ text_enum!(JobStage {
     Done = "DONE",
 });
 
-/// A job as stored.
-#[derive(Debug, Clone, PartialEq)]
+/// A job, as stored and as the API and the `call.failed` event show it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
 pub struct Job {
     /// The job's id.
+    #[serde(rename = "jobId")]
+    #[cfg_attr(feature = "openapi", schema(value_type = uuid::Uuid))]
     pub id: JobId,
     /// Its project.
+    #[serde(skip)]
     pub project_id: ProjectId,
     /// Life-cycle state.
     pub status: JobStatus,
@@ -114,16 +119,26 @@ pub struct Job {
     /// Speaker roles in channel order, when the upload named them.
     pub channel_roles: Option<Vec<String>>,
     /// When the call took place, when the upload said.
+    #[serde(serialize_with = "crate::clock::rfc3339_millis_opt")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = DateTime))]
     pub recorded_at: Option<Timestamp>,
     /// The call, once completed.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<uuid::Uuid>))]
     pub transcript_id: Option<CallId>,
     /// When the upload was accepted.
+    #[serde(serialize_with = "crate::clock::rfc3339_millis")]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub submitted_at: Timestamp,
     /// When a worker first took it.
+    #[serde(serialize_with = "crate::clock::rfc3339_millis_opt")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = DateTime))]
     pub started_at: Option<Timestamp>,
     /// When it completed or failed.
+    #[serde(serialize_with = "crate::clock::rfc3339_millis_opt")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = DateTime))]
     pub completed_at: Option<Timestamp>,
     /// When anything about it last changed.
+    #[serde(skip)]
     pub updated_at: Timestamp,
 }
 

@@ -16,7 +16,7 @@ pub use category::{
     build_tree, insert_at, name_key, subtree, would_cycle, Category, CategoryMove, CategoryNode, CategoryPatch,
     NewCategory,
 };
-pub use clock::{Clock, ManualClock, SystemClock, Timestamp};
+pub use clock::{rfc3339_millis, rfc3339_millis_opt, Clock, ManualClock, SystemClock, Timestamp};
 pub use ids::{
     ApiKeyId, CallId, CategoryId, JobId, OrgId, ProjectId, SpeakerPresetId, TaxonomyId, TemplateFieldId, TemplateId,
     WebhookId,

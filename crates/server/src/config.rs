@@ -30,6 +30,20 @@ pub struct Config {
     pub max_upload_bytes: u64,
     /// Uploads per API key per minute; 0 turns the limit off.
     pub rate_limit_uploads_per_minute: u32,
+    /// Longest accepted audio, in seconds.
+    pub max_audio_duration_seconds: f64,
+    /// Workers `serve` runs in its own process (0: API only); `worker` runs at least one.
+    pub workers: u32,
+    /// Seconds a worker's claim on a job lasts without a heartbeat.
+    pub job_lease_seconds: u64,
+    /// Seconds between heartbeats of a running job.
+    pub job_heartbeat_seconds: u64,
+    /// Attempts before a job that keeps failing transiently is given up.
+    pub job_max_attempts: i32,
+    /// Seconds before the first retry of a failed attempt; doubles each time.
+    pub job_retry_base_seconds: u64,
+    /// Milliseconds an idle worker waits before looking for work again.
+    pub worker_poll_interval_ms: u64,
     /// Requests per API key per minute; 0 turns the limit off.
     pub rate_limit_per_minute: u32,
     /// Seconds in-flight requests get to finish after SIGTERM/SIGINT.
@@ -62,6 +76,13 @@ impl Default for Config {
             storage_url: String::new(),
             max_upload_bytes: 500 * 1024 * 1024,
             rate_limit_uploads_per_minute: 60,
+            max_audio_duration_seconds: 4.0 * 3600.0,
+            workers: 1,
+            job_lease_seconds: 60,
+            job_heartbeat_seconds: 10,
+            job_max_attempts: 5,
+            job_retry_base_seconds: 10,
+            worker_poll_interval_ms: 1000,
             rate_limit_per_minute: 1200,
             shutdown_grace_seconds: 30,
             webhooks_allow_private: false,

@@ -24,8 +24,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run the HTTP API.
+    /// Run the HTTP API (and `workers` in-process workers).
     Serve,
+    /// Run workers only, sharing the database and storage with other processes.
+    Worker {
+        /// How many workers (default: the `workers` setting, at least 1).
+        #[arg(long)]
+        count: Option<u32>,
+    },
     /// Apply database migrations and exit.
     Migrate,
     /// Print the configuration in effect (secrets masked).
@@ -106,6 +112,21 @@ async fn run(command: Command, config: Config) -> anyhow::Result<()> {
             tracing::info!(address = %app.local_addr(), database = app.store().backend().name(), "callscope is listening");
             app.run_until_stopped(shutdown_signal()).await?;
             tracing::info!("stopped");
+        }
+        Command::Worker { count } => {
+            let store = open_store(&config, clock.clone()).await?;
+            let storage = callscope::startup::open_storage(&config)?;
+            let count = count.unwrap_or(config.workers).max(1);
+            let workers = callscope::startup::build_workers(&config, count, &store, &storage, &clock);
+            tracing::info!(count, storage = storage.describe(), "workers running");
+            let (stop, handles) = callscope::startup::spawn_workers(workers);
+            shutdown_signal().await;
+            tracing::info!("stopping workers after their current jobs");
+            let _ = stop.send(true);
+            for handle in handles {
+                let _ = handle.await;
+            }
+            store.close().await;
         }
         Command::Migrate => {
             let store = open_store(&config, clock).await?;

@@ -12,8 +12,12 @@ use std::time::Duration;
 use anyhow::Context;
 use callscope_api::{ApiSettings, AppState};
 use callscope_domain::{ApiKeySecret, Clock};
+use callscope_pipeline::{Pipeline, PipelineSettings};
+use callscope_storage::Storage;
 use callscope_store::{Store, StoreOptions};
+use callscope_worker::{Worker, WorkerSettings};
 use tokio::net::TcpListener;
+use tokio::sync::watch;
 
 use crate::Config;
 
@@ -26,6 +30,7 @@ pub struct Application {
     router: axum::Router,
     store: Arc<dyn Store>,
     grace: Duration,
+    workers: Vec<Worker>,
 }
 
 impl Application {
@@ -38,8 +43,8 @@ impl Application {
         if let Some(path) = bootstrap(store.as_ref(), &config.data_dir).await? {
             tracing::info!(path = %path.display(), "created organization \"default\"; its API key is in this file");
         }
-        let storage = callscope_storage::Storage::open(&config.storage_url())
-            .with_context(|| format!("cannot open audio storage {}", config.storage_url()))?;
+        let storage = open_storage(config)?;
+        let workers = build_workers(config, config.workers, &store, &storage, &clock);
         let settings = ApiSettings {
             rate_limit_per_minute: config.rate_limit_per_minute,
             webhooks_allow_private: config.webhooks_allow_private,
@@ -49,11 +54,11 @@ impl Application {
         if config.webhooks_allow_private {
             tracing::warn!("webhooks_allow_private is on: webhooks may target http:// and loopback (tests only)");
         }
-        let router = callscope_api::router(AppState::new(store.clone(), storage, clock, &settings));
+        let router = callscope_api::router(AppState::new(store.clone(), storage, clock.clone(), &settings));
         let listener = TcpListener::bind(&config.listen)
             .await
             .with_context(|| format!("cannot listen on {}", config.listen))?;
-        Ok(Self { listener, router, store, grace: Duration::from_secs(config.shutdown_grace_seconds) })
+        Ok(Self { listener, router, store, grace: Duration::from_secs(config.shutdown_grace_seconds), workers })
     }
 
     /// The bound address (useful with port 0).
@@ -78,7 +83,16 @@ impl Application {
             tracing::info!("shutting down: no new connections, waiting for requests in flight");
             let _ = stopping_tx.send(());
         };
-        let serve = axum::serve(self.listener, self.router).with_graceful_shutdown(signal);
+        let (workers_stop, workers) = spawn_workers(self.workers);
+        let serve = async move {
+            let served = axum::serve(self.listener, self.router).with_graceful_shutdown(signal).await;
+            // Workers finish the job they hold, then stop.
+            let _ = workers_stop.send(true);
+            for worker in workers {
+                let _ = worker.await;
+            }
+            served
+        };
         let grace = self.grace;
         let deadline = async move {
             if stopping_rx.await.is_ok() {
@@ -94,6 +108,50 @@ impl Application {
         self.store.close().await;
         outcome
     }
+}
+
+/// Opens the configured object storage.
+///
+/// # Errors
+/// A storage URL that cannot be used.
+pub fn open_storage(config: &Config) -> anyhow::Result<Storage> {
+    Storage::open(&config.storage_url()).with_context(|| format!("cannot open audio storage {}", config.storage_url()))
+}
+
+/// `count` workers over the store and storage, with the configured queue behaviour.
+pub fn build_workers(
+    config: &Config,
+    count: u32,
+    store: &Arc<dyn Store>,
+    storage: &Storage,
+    clock: &Arc<dyn Clock>,
+) -> Vec<Worker> {
+    let pipeline = Pipeline::real(PipelineSettings { max_duration_s: config.max_audio_duration_seconds });
+    let settings = WorkerSettings {
+        lease: Duration::from_secs(config.job_lease_seconds.max(1)),
+        heartbeat: Duration::from_secs(config.job_heartbeat_seconds.max(1)).min(Duration::from_secs(config.job_lease_seconds.max(1))),
+        max_attempts: config.job_max_attempts.max(1),
+        retry_base: Duration::from_secs(config.job_retry_base_seconds),
+        poll_interval: Duration::from_millis(config.worker_poll_interval_ms.max(10)),
+        scratch_dir: config.data_dir.join("tmp"),
+    };
+    let _ = std::fs::create_dir_all(&settings.scratch_dir);
+    (0..count)
+        .map(|_| Worker::new(store.clone(), storage.clone(), pipeline.clone(), clock.clone(), settings.clone()))
+        .collect()
+}
+
+/// Starts workers on the runtime; returns the sender that stops them and their tasks.
+pub fn spawn_workers(workers: Vec<Worker>) -> (watch::Sender<bool>, Vec<tokio::task::JoinHandle<()>>) {
+    let (stop, stopped) = watch::channel(false);
+    let handles = workers
+        .into_iter()
+        .map(|worker| {
+            let stopped = stopped.clone();
+            tokio::spawn(async move { worker.run(stopped).await })
+        })
+        .collect();
+    (stop, handles)
 }
 
 /// Opens the configured database and applies migrations.

@@ -120,6 +120,8 @@ pub struct NewCall {
     pub codec: String,
     /// When the call took place, when known.
     pub recorded_at: Option<callscope_domain::Timestamp>,
+    /// When the call record is made.
+    pub created_at: callscope_domain::Timestamp,
 }
 
 /// Which database a store talks to.

@@ -771,8 +771,8 @@ impl Store for SqlStore {
         .bind(i64::from(call.channels))
         .bind(&call.codec)
         .bind(call.recorded_at)
-        .bind(now)
-        .bind(now)
+        .bind(call.created_at)
+        .bind(call.created_at)
         .execute(&mut *tx)
         .await?;
         for event in events {

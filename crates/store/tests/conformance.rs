@@ -184,6 +184,7 @@ fn new_call() -> callscope_store::NewCall {
         channels: 2,
         codec: "pcm_mulaw".into(),
         recorded_at: None,
+        created_at: chrono::Utc::now(),
     }
 }
 

@@ -7,7 +7,7 @@ use axum::extract::{FromRequest, Multipart, Request, State};
 use axum::http::{header, StatusCode};
 use axum::Json;
 use callscope_audio::sniff;
-use callscope_domain::{parse_channel_roles, Job, JobId, JobStage, JobStatus, Language, NewJob, Timestamp, Validator};
+use callscope_domain::{parse_channel_roles, Job, JobId, JobStatus, Language, NewJob, Timestamp, Validator};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
@@ -61,81 +61,6 @@ pub struct UploadAccepted {
     #[serde(serialize_with = "rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub submitted_at: Timestamp,
-}
-
-/// An upload job.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct JobView {
-    /// The job's id.
-    pub job_id: Uuid,
-    /// `PENDING` → `PROCESSING` → `COMPLETED` | `FAILED`.
-    pub status: JobStatus,
-    /// Current step.
-    pub stage: JobStage,
-    /// 0.0–1.0.
-    pub progress: f64,
-    /// Times a worker has taken it.
-    pub attempts: i32,
-    /// File name of the upload.
-    pub original_filename: String,
-    /// Media type recognised from the bytes.
-    pub content_type: String,
-    /// Bytes uploaded.
-    pub size_bytes: i64,
-    /// Lower-case hex SHA-256 of the bytes.
-    pub sha256: String,
-    /// Object-store key of the audio.
-    pub storage_path: String,
-    /// Spoken language.
-    pub language: Language,
-    /// Speaker roles in channel order, when given.
-    pub channel_roles: Option<Vec<String>>,
-    /// When the call took place, when given.
-    #[serde(serialize_with = "crate::views::rfc3339_opt")]
-    #[schema(value_type = Option<String>, format = DateTime)]
-    pub recorded_at: Option<Timestamp>,
-    /// Why it failed (or why the last attempt failed while it is retried).
-    pub error_message: Option<String>,
-    /// The call, once `COMPLETED`.
-    pub transcript_id: Option<Uuid>,
-    /// When the upload was accepted.
-    #[serde(serialize_with = "rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub submitted_at: Timestamp,
-    /// When a worker first took it.
-    #[serde(serialize_with = "crate::views::rfc3339_opt")]
-    #[schema(value_type = Option<String>, format = DateTime)]
-    pub started_at: Option<Timestamp>,
-    /// When it completed or failed.
-    #[serde(serialize_with = "crate::views::rfc3339_opt")]
-    #[schema(value_type = Option<String>, format = DateTime)]
-    pub completed_at: Option<Timestamp>,
-}
-
-impl From<Job> for JobView {
-    fn from(j: Job) -> Self {
-        Self {
-            job_id: j.id.0,
-            status: j.status,
-            stage: j.stage,
-            progress: j.progress,
-            attempts: j.attempts,
-            original_filename: j.original_filename,
-            content_type: j.content_type,
-            size_bytes: j.size_bytes,
-            sha256: j.sha256,
-            storage_path: j.storage_path,
-            language: j.language,
-            channel_roles: j.channel_roles,
-            recorded_at: j.recorded_at,
-            error_message: j.error_message,
-            transcript_id: j.transcript_id.map(|c| c.0),
-            submitted_at: j.submitted_at,
-            started_at: j.started_at,
-            completed_at: j.completed_at,
-        }
-    }
 }
 
 /// What the query of an upload says, checked.
@@ -315,15 +240,15 @@ pub async fn upload_call(
 #[utoipa::path(get, path = "/v1/projects/{projectId}/calls/jobs/{id}", tag = "Calls",
     params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The job")),
     responses(
-        (status = 200, description = "The job", body = JobView),
+        (status = 200, description = "The job", body = Job),
         (status = 404, description = "No such project or job", body = Problem),
     ))]
 pub async fn get_job(
     State(state): State<AppState>,
     scope: ProjectScope,
     ApiPath(IdPath { id }): ApiPath<IdPath<JobId>>,
-) -> Result<Json<JobView>, ApiError> {
-    Ok(Json(state.store.get_job(scope.id(), id).await?.into()))
+) -> Result<Json<Job>, ApiError> {
+    Ok(Json(state.store.get_job(scope.id(), id).await?))
 }
 
 fn storage_error(error: callscope_storage::StorageError) -> ApiError {

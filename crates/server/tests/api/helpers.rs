@@ -40,6 +40,10 @@ pub async fn spawn_app_with(backend: Backend, adjust: impl FnOnce(&mut Config)) 
         database_max_connections: 5,
         rate_limit_per_minute: 0,
         shutdown_grace_seconds: 5,
+        // Jobs stay queued unless a test turns workers on.
+        workers: 0,
+        worker_poll_interval_ms: 20,
+        job_heartbeat_seconds: 1,
         ..Config::default()
     };
     adjust(&mut config);
@@ -200,6 +204,19 @@ impl TestApp {
         let form = reqwest::multipart::Form::new().part("file", part);
         let path = format!("/v1/projects/{project}/calls/upload{}{query}", if query.is_empty() { "" } else { "?" });
         self.request(Method::POST, &path).multipart(form).send().await.expect("upload request")
+    }
+
+    /// Polls a job until it is COMPLETED or FAILED (at most 60 s).
+    pub async fn wait_for_job(&self, project: &str, job: &str) -> Value {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        loop {
+            let job: Value = self.get(&format!("/v1/projects/{project}/calls/jobs/{job}")).await.json().await.unwrap();
+            if job["status"] == "COMPLETED" || job["status"] == "FAILED" {
+                return job;
+            }
+            assert!(std::time::Instant::now() < deadline, "job still {} after 60 s", job["status"]);
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
     }
 
     /// Files in the audio store.

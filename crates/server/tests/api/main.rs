@@ -12,6 +12,7 @@ mod errors;
 mod openapi;
 mod ops;
 mod presets;
+mod processing;
 mod projects;
 mod templates;
 mod uploads;

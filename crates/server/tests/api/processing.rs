@@ -1,0 +1,99 @@
+//! Jobs run by in-process workers: completion creates the call, bad input fails at once with a
+//! message a person can act on, and each outcome leaves its event in the outbox.
+
+use callscope_domain::ProjectId;
+use callscope_store::Backend;
+use serde_json::Value;
+
+use crate::helpers::{spawn_app_with, wav_bytes, TestApp};
+
+both_backends!(
+    a_stereo_upload_completes_into_a_call,
+    bad_audio_fails_at_once_with_a_reason,
+    a_role_count_that_does_not_match_the_channels_fails,
+    audio_over_the_duration_limit_fails,
+);
+
+async fn app_with_worker(backend: Backend, adjust: impl FnOnce(&mut callscope::Config)) -> TestApp {
+    spawn_app_with(backend, |c| {
+        c.workers = 1;
+        adjust(c);
+    })
+    .await
+}
+
+async fn events(app: &TestApp, project: &str) -> Vec<(String, Value)> {
+    app.store.list_events(ProjectId(project.parse().unwrap())).await.unwrap()
+}
+
+async fn a_stereo_upload_completes_into_a_call(backend: Backend) {
+    let app = app_with_worker(backend, |_| {}).await;
+    let project = app.create_project("Support").await;
+    let project_id = project["id"].as_str().unwrap();
+    let accepted: Value = app.upload(project_id, "channel_roles=agent,customer", "call.wav", wav_bytes(8_000, 2, 3.0)).await.json().await.unwrap();
+    let job = app.wait_for_job(project_id, accepted["jobId"].as_str().unwrap()).await;
+    assert_eq!(job["status"], "COMPLETED", "{job}");
+    assert_eq!(job["stage"], "DONE");
+    assert_eq!(job["progress"], 1.0);
+    assert_eq!(job["attempts"], 1);
+    assert_eq!(job["errorMessage"], Value::Null);
+    assert!(job["startedAt"].is_string() && job["completedAt"].is_string());
+    let call_id = job["transcriptId"].as_str().expect("a completed job names its call");
+
+    let calls = app.sql_strings("select filename || '|' || language || '|' || cast(channels as text) || '|' || codec from calls").await;
+    assert_eq!(calls, ["call.wav|en|2|pcm_s16le"]);
+    let events = events(&app, project_id).await;
+    assert_eq!(events.len(), 1);
+    let (kind, data) = &events[0];
+    assert_eq!(kind, "call.completed");
+    assert_eq!(data["id"], call_id);
+    assert_eq!(data["jobId"], accepted["jobId"]);
+    assert_eq!(data["durationS"], 3.0);
+    assert_eq!(data["filename"], "call.wav");
+    // A completed upload is a duplicate that names its call.
+    let again: Value = app.upload(project_id, "", "again.wav", wav_bytes(8_000, 2, 3.0)).await.json().await.unwrap();
+    assert_eq!(again["existingJobId"], accepted["jobId"]);
+    assert_eq!(again["transcriptId"], call_id);
+}
+
+async fn bad_audio_fails_at_once_with_a_reason(backend: Backend) {
+    let app = app_with_worker(backend, |_| {}).await;
+    let project = app.create_project("Support").await;
+    let project_id = project["id"].as_str().unwrap();
+    // A WAV header that promises PCM, followed by something else entirely.
+    let mut bytes = b"RIFF\x00\x10\x00\x00WAVEfmt \x10\x00\x00\x00".to_vec();
+    bytes.extend(std::iter::repeat_n(0xA5u8, 4096));
+    let accepted: Value = app.upload(project_id, "", "broken.wav", bytes.clone()).await.json().await.unwrap();
+    let job = app.wait_for_job(project_id, accepted["jobId"].as_str().unwrap()).await;
+    assert_eq!(job["status"], "FAILED", "{job}");
+    assert_eq!(job["attempts"], 1, "bad input is not retried");
+    assert!(job["errorMessage"].as_str().unwrap().contains("not audio"), "{job}");
+    assert_eq!(job["transcriptId"], Value::Null);
+    let events = events(&app, project_id).await;
+    assert_eq!(events.len(), 1);
+    assert_eq!(events[0].0, "call.failed");
+    assert_eq!(events[0].1["jobId"], accepted["jobId"]);
+    assert_eq!(events[0].1["status"], "FAILED");
+    assert_eq!(events[0].1["errorMessage"], job["errorMessage"]);
+    assert_eq!(app.upload(project_id, "", "broken.wav", bytes).await.status(), 202, "a failed upload may be sent again");
+}
+
+async fn a_role_count_that_does_not_match_the_channels_fails(backend: Backend) {
+    let app = app_with_worker(backend, |_| {}).await;
+    let project = app.create_project("Support").await;
+    let project_id = project["id"].as_str().unwrap();
+    let accepted: Value = app.upload(project_id, "channel_roles=agent,customer", "mono.wav", wav_bytes(8_000, 1, 1.0)).await.json().await.unwrap();
+    let job = app.wait_for_job(project_id, accepted["jobId"].as_str().unwrap()).await;
+    assert_eq!(job["status"], "FAILED");
+    assert_eq!(job["errorMessage"], "channel_roles names 2 roles but the file has 1 channel");
+}
+
+async fn audio_over_the_duration_limit_fails(backend: Backend) {
+    let app = app_with_worker(backend, |c| c.max_audio_duration_seconds = 2.0).await;
+    let project = app.create_project("Support").await;
+    let project_id = project["id"].as_str().unwrap();
+    let accepted: Value = app.upload(project_id, "", "long.wav", wav_bytes(8_000, 1, 3.0)).await.json().await.unwrap();
+    let job = app.wait_for_job(project_id, accepted["jobId"].as_str().unwrap()).await;
+    assert_eq!(job["status"], "FAILED");
+    assert!(job["errorMessage"].as_str().unwrap().contains("over the limit of 2 s"), "{job}");
+}

@@ -1,0 +1,302 @@
+//! Workers: take jobs from the durable queue, run the pipeline, and record the outcome.
+//!
+//! A worker holds a job under a lease that a heartbeat keeps alive while the pipeline runs. If
+//! the process dies, the lease runs out and another worker (in this process or another one
+//! sharing the database and object store) takes the job over; completion is conditional on
+//! holding the lease, so a job completes exactly once. Passing failures are retried with
+//! exponential backoff up to a limit; bad input fails the job at once with a message a person
+//! can act on. Every outcome writes its `call.completed`/`call.failed` event to the outbox in
+//! the same transaction.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use callscope_domain::{CallId, Clock, Job, JobId, JobStage};
+use callscope_pipeline::{CallResult, Pipeline, Progress, StageError};
+use callscope_storage::{Storage, StorageError};
+use callscope_store::{NewCall, NewEvent, Store, StoreResult};
+use serde_json::json;
+use tokio::sync::watch;
+
+/// How workers behave.
+#[derive(Debug, Clone)]
+pub struct WorkerSettings {
+    /// How long a claim lasts without a heartbeat.
+    pub lease: Duration,
+    /// How often a running job's lease is renewed (and its progress written).
+    pub heartbeat: Duration,
+    /// Attempts before a job that keeps failing transiently (or keeps killing its worker) fails.
+    pub max_attempts: i32,
+    /// Delay before the first retry; doubles with each attempt.
+    pub retry_base: Duration,
+    /// How long an idle worker waits before looking for work again.
+    pub poll_interval: Duration,
+    /// Where audio from remote storage is downloaded while it is processed.
+    pub scratch_dir: PathBuf,
+}
+
+/// What one call of [`Worker::run_once`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunOutcome {
+    /// No runnable job.
+    Idle,
+    /// A job was processed to this end.
+    Ran(JobId, JobEnd),
+}
+
+/// How a job attempt ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobEnd {
+    /// The call exists.
+    Completed,
+    /// Given up, with an error message.
+    Failed,
+    /// Queued again for a later attempt.
+    Retrying,
+    /// The lease ran out and another worker took the job over; this attempt changed nothing.
+    LeaseLost,
+}
+
+/// One worker: a loop that processes one job at a time.
+pub struct Worker {
+    id: String,
+    store: Arc<dyn Store>,
+    storage: Storage,
+    pipeline: Pipeline,
+    clock: Arc<dyn Clock>,
+    settings: WorkerSettings,
+}
+
+static WORKER_NUMBER: AtomicU64 = AtomicU64::new(0);
+
+impl Worker {
+    /// A worker with a process-unique id.
+    pub fn new(store: Arc<dyn Store>, storage: Storage, pipeline: Pipeline, clock: Arc<dyn Clock>, settings: WorkerSettings) -> Self {
+        let id = format!("{}-{}", std::process::id(), WORKER_NUMBER.fetch_add(1, Ordering::Relaxed));
+        Self { id, store, storage, pipeline, clock, settings }
+    }
+
+    /// This worker's id, as recorded on the jobs it holds.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Processes jobs until `shutdown` turns true; a job in progress is finished first.
+    pub async fn run(&self, mut shutdown: watch::Receiver<bool>) {
+        tracing::info!(worker = %self.id, "worker started");
+        while !*shutdown.borrow() {
+            match self.run_once().await {
+                Ok(RunOutcome::Ran(..)) => continue,
+                Ok(RunOutcome::Idle) => {}
+                Err(error) => tracing::warn!(worker = %self.id, %error, "could not take a job"),
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(self.settings.poll_interval) => {}
+                _ = shutdown.changed() => {}
+            }
+        }
+        tracing::info!(worker = %self.id, "worker stopped");
+    }
+
+    /// Takes one runnable job, if there is one, and processes it to an end.
+    ///
+    /// # Errors
+    /// The database failing while the job is taken or its outcome recorded.
+    pub async fn run_once(&self) -> StoreResult<RunOutcome> {
+        let Some(job) = self.store.claim_job(&self.id, self.settings.lease).await? else {
+            return Ok(RunOutcome::Idle);
+        };
+        let span = tracing::info_span!("job", job_id = %job.id, attempt = job.attempts, worker = %self.id);
+        let _entered = span.enter();
+        tracing::info!("processing");
+        if job.attempts > self.settings.max_attempts {
+            let message = format!(
+                "gave up after {} attempts; the last one did not finish (its worker stopped)",
+                self.settings.max_attempts
+            );
+            return self.fail(&job, &message).await.map(|end| RunOutcome::Ran(job.id, end));
+        }
+        let end = match self.process(&job).await {
+            Attempt::Done(result) => self.complete(&job, result).await?,
+            Attempt::LeaseLost => JobEnd::LeaseLost,
+            Attempt::Failed(StageError::Fatal(message)) => self.fail(&job, &message).await?,
+            Attempt::Failed(StageError::Retryable(message)) if job.attempts < self.settings.max_attempts => {
+                let factor = 2u32.saturating_pow(u32::try_from(job.attempts - 1).unwrap_or(0).min(16));
+                let delay = self.settings.retry_base.saturating_mul(factor);
+                let run_at = self.clock.now() + chrono::TimeDelta::from_std(delay).unwrap_or(chrono::TimeDelta::MAX);
+                tracing::warn!(error = %message, retry_in_s = delay.as_secs_f64(), "attempt failed, will retry");
+                let note = format!("attempt {} failed: {message}; retrying", job.attempts);
+                if self.store.retry_job(job.id, &self.id, &note, run_at).await? {
+                    JobEnd::Retrying
+                } else {
+                    JobEnd::LeaseLost
+                }
+            }
+            Attempt::Failed(StageError::Retryable(message)) => {
+                self.fail(&job, &format!("gave up after {} attempts: {message}", job.attempts)).await?
+            }
+        };
+        tracing::info!(end = ?end, "attempt ended");
+        Ok(RunOutcome::Ran(job.id, end))
+    }
+
+    /// Runs the pipeline under a heartbeat; stops early when the lease is lost.
+    async fn process(&self, job: &Job) -> Attempt {
+        let progress = Arc::new(JobProgress::default());
+        let (lost_tx, mut lost_rx) = watch::channel(false);
+        let heartbeat = {
+            let (store, id, worker, settings, progress) =
+                (self.store.clone(), job.id, self.id.clone(), self.settings.clone(), progress.clone());
+            tokio::spawn(async move {
+                loop {
+                    tokio::time::sleep(settings.heartbeat).await;
+                    let (stage, overall) = progress.current();
+                    match store.heartbeat_job(id, &worker, settings.lease, stage, overall).await {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            let _ = lost_tx.send(true);
+                            return;
+                        }
+                        // A missed heartbeat is not fatal: the lease has room for a few.
+                        Err(error) => tracing::warn!(%error, "heartbeat failed"),
+                    }
+                }
+            })
+        };
+        let work = async {
+            let copy = self.storage.local_copy(&job.storage_path, &self.settings.scratch_dir).await.map_err(|e| match e {
+                StorageError::NotFound(_) => StageError::Fatal("the uploaded audio is missing from storage".into()),
+                other => StageError::Retryable(format!("could not read the audio: {other}")),
+            })?;
+            self.pipeline.run(job, copy.path(), progress.as_ref()).await
+        };
+        let outcome = tokio::select! {
+            result = work => match result {
+                Ok(result) => Attempt::Done(Box::new(result)),
+                Err(error) => Attempt::Failed(error),
+            },
+            _ = lost_rx.wait_for(|lost| *lost) => Attempt::LeaseLost,
+        };
+        heartbeat.abort();
+        outcome
+    }
+
+    async fn complete(&self, job: &Job, result: Box<CallResult>) -> StoreResult<JobEnd> {
+        let now = self.clock.now();
+        let info = &result.audio.info;
+        let call = NewCall {
+            id: CallId::new(),
+            filename: job.original_filename.clone(),
+            language: job.language,
+            size_bytes: job.size_bytes,
+            duration_s: info.duration_s,
+            storage_path: job.storage_path.clone(),
+            sha256: job.sha256.clone(),
+            content_type: job.content_type.clone(),
+            sample_rate: info.source_rate,
+            channels: u32::try_from(info.channels).unwrap_or(u32::MAX),
+            codec: info.codec.clone(),
+            recorded_at: job.recorded_at,
+            created_at: now,
+        };
+        // The call summary, as the calls list shows it, plus the job.
+        let event = NewEvent {
+            kind: "call.completed",
+            payload: json!({
+                "id": call.id,
+                "filename": call.filename,
+                "language": call.language,
+                "sizeBytes": call.size_bytes,
+                "durationS": call.duration_s,
+                "sentimentLevel": "unknown",
+                "primaryCategory": null,
+                "actionItemsCount": 0,
+                "createdAt": now.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+                "title": call.filename,
+                "jobId": job.id,
+            }),
+        };
+        if self.store.complete_job(job.id, &self.id, &call, &[event]).await? {
+            Ok(JobEnd::Completed)
+        } else {
+            Ok(JobEnd::LeaseLost)
+        }
+    }
+
+    async fn fail(&self, job: &Job, message: &str) -> StoreResult<JobEnd> {
+        tracing::warn!(error = %message, "job failed");
+        let mut failed = job.clone();
+        failed.status = callscope_domain::JobStatus::Failed;
+        failed.error_message = Some(message.to_owned());
+        failed.completed_at = Some(self.clock.now());
+        let event = NewEvent { kind: "call.failed", payload: serde_json::to_value(&failed).unwrap_or_default() };
+        if self.store.fail_job(job.id, &self.id, message, &event).await? {
+            Ok(JobEnd::Failed)
+        } else {
+            Ok(JobEnd::LeaseLost)
+        }
+    }
+}
+
+enum Attempt {
+    Done(Box<CallResult>),
+    Failed(StageError),
+    LeaseLost,
+}
+
+/// Stage and overall progress of the running job, for the heartbeat to write.
+#[derive(Debug)]
+struct JobProgress(Mutex<(JobStage, f64)>);
+
+impl Default for JobProgress {
+    fn default() -> Self {
+        Self(Mutex::new((JobStage::Decoding, 0.0)))
+    }
+}
+
+impl JobProgress {
+    fn current(&self) -> (JobStage, f64) {
+        *self.0.lock().expect("progress lock")
+    }
+}
+
+/// Share of the whole job each stage takes, as (start, end) of overall progress.
+fn stage_span(stage: JobStage) -> (f64, f64) {
+    match stage {
+        JobStage::Queued => (0.0, 0.0),
+        JobStage::Decoding => (0.0, 0.1),
+        JobStage::Transcribing => (0.1, 0.6),
+        JobStage::Diarizing => (0.6, 0.7),
+        JobStage::Analyzing => (0.7, 0.95),
+        JobStage::Indexing => (0.95, 1.0),
+        JobStage::Done => (1.0, 1.0),
+    }
+}
+
+impl Progress for JobProgress {
+    fn report(&self, stage: JobStage, fraction: f64) {
+        let (start, end) = stage_span(stage);
+        *self.0.lock().expect("progress lock") = (stage, start + (end - start) * fraction.clamp(0.0, 1.0));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_moves_through_the_stages_in_order() {
+        let progress = JobProgress::default();
+        progress.report(JobStage::Decoding, 0.5);
+        assert_eq!(progress.current(), (JobStage::Decoding, 0.05));
+        progress.report(JobStage::Transcribing, 0.5);
+        assert_eq!(progress.current(), (JobStage::Transcribing, 0.35));
+        let spans: Vec<_> = [JobStage::Decoding, JobStage::Transcribing, JobStage::Diarizing, JobStage::Analyzing, JobStage::Indexing]
+            .into_iter()
+            .map(stage_span)
+            .collect();
+        assert!(spans.windows(2).all(|w| w[0].1 == w[1].0), "stages tile 0..1");
+    }
+}
