@@ -1,0 +1,118 @@
+//! Worker processes sharing one database and store: one is killed in the middle of a job, and
+//! another takes the job over once its lease has run out and finishes it exactly once.
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use callscope_domain::{JobId, JobStatus, Language, NewJob, NewProject, SystemClock};
+use callscope_store::testing::TestDatabase;
+use callscope_store::{both_backends, connect, Backend, Store, StoreOptions};
+
+both_backends!(a_worker_killed_mid_job_is_taken_over_and_the_job_finishes_once);
+
+/// A valid 16-bit PCM WAV header over `seconds` of sparse silence: real work for the decoder,
+/// no disk for the test.
+fn write_long_wav(path: &Path, seconds: u32, rate: u32, channels: u16) -> u64 {
+    use std::io::Write;
+    let data = u64::from(seconds) * u64::from(rate) * u64::from(channels) * 2;
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let mut file = std::fs::File::create(path).unwrap();
+    let block = channels * 2;
+    let mut header = Vec::new();
+    header.extend_from_slice(b"RIFF");
+    header.extend_from_slice(&u32::try_from(36 + data).unwrap().to_le_bytes());
+    header.extend_from_slice(b"WAVEfmt ");
+    header.extend_from_slice(&16u32.to_le_bytes());
+    header.extend_from_slice(&1u16.to_le_bytes());
+    header.extend_from_slice(&channels.to_le_bytes());
+    header.extend_from_slice(&rate.to_le_bytes());
+    header.extend_from_slice(&(rate * u32::from(block)).to_le_bytes());
+    header.extend_from_slice(&block.to_le_bytes());
+    header.extend_from_slice(&16u16.to_le_bytes());
+    header.extend_from_slice(b"data");
+    header.extend_from_slice(&u32::try_from(data).unwrap().to_le_bytes());
+    file.write_all(&header).unwrap();
+    file.set_len(44 + data).unwrap();
+    44 + data
+}
+
+fn spawn_worker(db: &TestDatabase, data_dir: &Path, log: &Path) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_callscope"))
+        .args(["worker", "--count", "1"])
+        .env("CALLSCOPE_DATABASE_URL", db.url())
+        .env("CALLSCOPE_DATA_DIR", data_dir)
+        .env("CALLSCOPE_JOB_LEASE_SECONDS", "2")
+        .env("CALLSCOPE_JOB_HEARTBEAT_SECONDS", "1")
+        .env("CALLSCOPE_WORKER_POLL_INTERVAL_MS", "50")
+        .env("CALLSCOPE_LOG_FORMAT", "json")
+        .env_remove("CALLSCOPE_CONFIG")
+        .env_remove("CALLSCOPE_STORAGE_URL")
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(log).unwrap())
+        .spawn()
+        .unwrap()
+}
+
+async fn wait_for(store: &Arc<dyn Store>, project: callscope_domain::ProjectId, job: JobId, status: JobStatus, within: Duration) -> callscope_domain::Job {
+    let deadline = Instant::now() + within;
+    loop {
+        let current = store.get_job(project, job).await.unwrap();
+        if current.status == status {
+            return current;
+        }
+        assert!(Instant::now() < deadline, "job still {:?} (wanted {status:?}): {current:?}", current.status);
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
+async fn a_worker_killed_mid_job_is_taken_over_and_the_job_finishes_once(backend: Backend) {
+    let db = TestDatabase::new(backend).await;
+    let data_dir = db.dir().join("data");
+    let store = connect(&StoreOptions { url: db.url().to_owned(), max_connections: 4 }, Arc::new(SystemClock)).await.unwrap();
+    store.migrate().await.unwrap();
+    let org = store.create_organization("acme").await.unwrap();
+    let project = store.create_project(org.id, &NewProject::parse("calls", None, None, None).unwrap()).await.unwrap();
+
+    // 30 minutes of 48 kHz stereo: seconds of decoding, long enough to be killed in the middle.
+    let job_id = JobId::new();
+    let key = format!("projects/{}/{job_id}.wav", project.id);
+    let size = write_long_wav(&data_dir.join("audio").join(&key), 1800, 48_000, 2);
+    let new = NewJob {
+        id: job_id,
+        original_filename: "long.wav".into(),
+        content_type: "audio/wav".into(),
+        size_bytes: i64::try_from(size).unwrap(),
+        sha256: "0".repeat(64),
+        storage_path: key,
+        language: Language::En,
+        channel_roles: None,
+        recorded_at: None,
+    };
+    store.create_job(project.id, &new).await.unwrap();
+
+    let mut first = spawn_worker(&db, &data_dir, &db.dir().join("first.log"));
+    let taken = wait_for(&store, project.id, job_id, JobStatus::Processing, Duration::from_secs(30)).await;
+    assert_eq!(taken.attempts, 1);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    first.kill().unwrap(); // SIGKILL: no chance to clean up
+    first.wait().unwrap();
+    let orphaned = store.get_job(project.id, job_id).await.unwrap();
+    assert_eq!(orphaned.status, JobStatus::Processing, "the job was in the middle when its worker died");
+
+    let log = db.dir().join("second.log");
+    let mut second = spawn_worker(&db, &data_dir, &log);
+    let done = wait_for(&store, project.id, job_id, JobStatus::Completed, Duration::from_secs(120)).await;
+    assert_eq!(done.attempts, 2, "taken over once");
+    let call = done.transcript_id.expect("the call");
+    let events = store.list_events(project.id).await.unwrap();
+    assert_eq!(events.len(), 1, "one call.completed: {events:?}");
+    assert_eq!(events[0].1["id"], call.to_string());
+    assert_eq!(events[0].1["durationS"], 1800.0);
+
+    // SIGTERM stops the worker cleanly.
+    assert!(Command::new("kill").args(["-TERM", &second.id().to_string()]).status().unwrap().success());
+    let status = second.wait().unwrap();
+    assert!(status.success(), "{status:?}: {}", std::fs::read_to_string(&log).unwrap());
+}
