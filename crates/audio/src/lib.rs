@@ -182,14 +182,20 @@ impl AudioError {
 /// # Errors
 /// See [`AudioError`].
 pub fn decode_file(path: &Path, max_duration_s: Option<f64>) -> Result<DecodedAudio, AudioError> {
-    decode(Box::new(File::open(path)?), max_duration_s)
+    decode(Box::new(File::open(path)?), max_duration_s, &mut |_| {})
 }
 
 /// Decodes audio from any seekable source; `max_duration_s` stops early on over-long input.
+/// `on_progress` hears the fraction decoded (0.0–1.0) about once per minute of audio, when the
+/// container declares its length.
 ///
 /// # Errors
 /// See [`AudioError`].
-pub fn decode(source: Box<dyn MediaSource>, max_duration_s: Option<f64>) -> Result<DecodedAudio, AudioError> {
+pub fn decode(
+    source: Box<dyn MediaSource>,
+    max_duration_s: Option<f64>,
+    on_progress: &mut dyn FnMut(f64),
+) -> Result<DecodedAudio, AudioError> {
     let mut stream = MediaSourceStream::new(source, Default::default());
     let mut head = [0u8; 16];
     let container = {
@@ -227,6 +233,9 @@ pub fn decode(source: Box<dyn MediaSource>, max_duration_s: Option<f64>) -> Resu
         }
     }
 
+    let declared_frames = track.codec_params.n_frames.filter(|&n| n > 0);
+    let report_every = u64::from(source_rate) * 60;
+    let mut next_report = report_every;
     let mut resampler: Option<Resampler> = None;
     let mut frames_in: u64 = 0;
     let (mut good, mut bad) = (0u64, 0u64);
@@ -269,6 +278,10 @@ pub fn decode(source: Box<dyn MediaSource>, max_duration_s: Option<f64>) -> Resu
         }
         resampler.push_interleaved(buffer.samples());
         frames_in += (buffer.samples().len() / channels) as u64;
+        if let (Some(total), true) = (declared_frames, frames_in >= next_report) {
+            on_progress((frames_in as f64 / total as f64).min(1.0));
+            next_report += report_every;
+        }
         if let Some(limit) = max_duration_s {
             let decoded_s = frames_in as f64 / f64::from(source_rate);
             if decoded_s > limit {

@@ -32,8 +32,9 @@ pub trait Progress: Send + Sync {
 /// Turns stored audio into 16 kHz signals per channel.
 #[async_trait]
 pub trait Decoder: Send + Sync {
-    /// Decodes the file at `path`, refusing audio longer than `max_duration_s`.
-    async fn decode(&self, path: &Path, max_duration_s: f64) -> Result<DecodedAudio, StageError>;
+    /// Decodes the file at `path`, refusing audio longer than `max_duration_s`, reporting its
+    /// progress as it goes.
+    async fn decode(&self, path: &Path, max_duration_s: f64, progress: Arc<dyn Progress>) -> Result<DecodedAudio, StageError>;
 }
 
 /// The real decoder (symphonia through `callscope-audio`), run on a blocking thread.
@@ -42,10 +43,14 @@ pub struct AudioDecoder;
 
 #[async_trait]
 impl Decoder for AudioDecoder {
-    async fn decode(&self, path: &Path, max_duration_s: f64) -> Result<DecodedAudio, StageError> {
+    async fn decode(&self, path: &Path, max_duration_s: f64, progress: Arc<dyn Progress>) -> Result<DecodedAudio, StageError> {
         let path = path.to_owned();
-        let result = tokio::task::spawn_blocking(move || callscope_audio::decode_file(&path, Some(max_duration_s)))
-            .await
+        let result = tokio::task::spawn_blocking(move || {
+            let file = std::fs::File::open(&path)?;
+            let mut report = |fraction: f64| progress.report(JobStage::Decoding, fraction);
+            callscope_audio::decode(Box::new(file), Some(max_duration_s), &mut report)
+        })
+        .await
             .map_err(|e| StageError::Retryable(format!("the decoder stopped: {e}")))?;
         result.map_err(|e| match e {
             AudioError::Io(_) => StageError::Retryable(e.to_string()),
@@ -90,9 +95,9 @@ impl Pipeline {
     ///
     /// # Errors
     /// The first stage that fails.
-    pub async fn run(&self, job: &Job, audio: &Path, progress: &dyn Progress) -> Result<CallResult, StageError> {
+    pub async fn run(&self, job: &Job, audio: &Path, progress: Arc<dyn Progress>) -> Result<CallResult, StageError> {
         progress.report(JobStage::Decoding, 0.0);
-        let decoded = self.decoder.decode(audio, self.settings.max_duration_s).await?;
+        let decoded = self.decoder.decode(audio, self.settings.max_duration_s, progress.clone()).await?;
         check_channel_roles(job, &decoded)?;
         progress.report(JobStage::Decoding, 1.0);
         Ok(CallResult { audio: decoded })

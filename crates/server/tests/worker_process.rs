@@ -95,7 +95,18 @@ async fn a_worker_killed_mid_job_is_taken_over_and_the_job_finishes_once(backend
     let mut first = spawn_worker(&db, &data_dir, &db.dir().join("first.log"));
     let taken = wait_for(&store, project.id, job_id, JobStatus::Processing, Duration::from_secs(30)).await;
     assert_eq!(taken.attempts, 1);
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // The heartbeat writes how far decoding got while it runs.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let running = store.get_job(project.id, job_id).await.unwrap();
+        if running.progress > 0.0 {
+            assert_eq!(running.stage, callscope_domain::JobStage::Decoding);
+            assert!(running.progress < 0.1, "decoding is the first tenth of the job: {}", running.progress);
+            break;
+        }
+        assert!(Instant::now() < deadline, "progress did not move: {running:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     first.kill().unwrap(); // SIGKILL: no chance to clean up
     first.wait().unwrap();
     let orphaned = store.get_job(project.id, job_id).await.unwrap();

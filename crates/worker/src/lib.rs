@@ -170,7 +170,7 @@ impl Worker {
                 StorageError::NotFound(_) => StageError::Fatal("the uploaded audio is missing from storage".into()),
                 other => StageError::Retryable(format!("could not read the audio: {other}")),
             })?;
-            self.pipeline.run(job, copy.path(), progress.as_ref()).await
+            self.pipeline.run(job, copy.path(), progress.clone()).await
         };
         let outcome = tokio::select! {
             result = work => match result {
