@@ -39,6 +39,8 @@ pub enum ErrorCode {
     UnsupportedMediaType,
     /// Well-formed input that breaks a rule.
     ValidationFailed,
+    /// A `Range` that lies outside the content.
+    RangeNotSatisfiable,
     /// The key's request budget is spent.
     RateLimited,
     /// A bug.
@@ -60,6 +62,7 @@ impl ErrorCode {
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ValidationFailed => StatusCode::UNPROCESSABLE_ENTITY,
+            RangeNotSatisfiable => StatusCode::RANGE_NOT_SATISFIABLE,
             RateLimited => StatusCode::TOO_MANY_REQUESTS,
             Internal => StatusCode::INTERNAL_SERVER_ERROR,
             Unavailable => StatusCode::SERVICE_UNAVAILABLE,
@@ -81,6 +84,7 @@ impl ErrorCode {
             PayloadTooLarge => "Payload too large",
             UnsupportedMediaType => "Unsupported media type",
             ValidationFailed => "Validation failed",
+            RangeNotSatisfiable => "Range not satisfiable",
             RateLimited => "Rate limited",
             Internal => "Internal error",
             Unavailable => "Service unavailable",
@@ -165,6 +169,9 @@ pub enum ApiError {
     /// 422 `validation_failed`.
     #[error("{0}")]
     Validation(ValidationErrors),
+    /// 416 `range_not_satisfiable`, with the content's size.
+    #[error("the requested range lies outside the {0} bytes of the content")]
+    RangeNotSatisfiable(u64),
     /// 429 `rate_limited`.
     #[error("rate limit exceeded, retry in {retry_after_s} s")]
     RateLimited {
@@ -192,6 +199,7 @@ impl ApiError {
             ApiError::PayloadTooLarge(_) => ErrorCode::PayloadTooLarge,
             ApiError::UnsupportedMediaType(_) => ErrorCode::UnsupportedMediaType,
             ApiError::Validation(_) => ErrorCode::ValidationFailed,
+            ApiError::RangeNotSatisfiable(_) => ErrorCode::RangeNotSatisfiable,
             ApiError::RateLimited { .. } => ErrorCode::RateLimited,
             ApiError::Unavailable => ErrorCode::Unavailable,
             ApiError::Internal(_) => ErrorCode::Internal,
@@ -279,6 +287,11 @@ impl IntoResponse for ApiError {
         let mut response = problem_response(&problem);
         if let Some(seconds) = retry_after {
             response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        if let ApiError::RangeNotSatisfiable(size) = self {
+            if let Ok(value) = HeaderValue::from_str(&format!("bytes */{size}")) {
+                response.headers_mut().insert(header::CONTENT_RANGE, value);
+            }
         }
         response
     }

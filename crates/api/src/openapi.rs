@@ -9,7 +9,7 @@ use utoipa_axum::routes;
 use crate::error::{ErrorCode, FieldErrorView, Problem};
 use axum::extract::DefaultBodyLimit;
 
-use crate::routes::{calls, categories, ops, presets, projects, templates, webhooks};
+use crate::routes::{audio, calls, categories, ops, presets, projects, templates, webhooks};
 use crate::{docs, AppState};
 
 #[derive(OpenApi)]
@@ -76,6 +76,8 @@ pub(crate) fn v1_routes() -> OpenApiRouter<AppState> {
         // The upload enforces its own, much larger limit while it streams.
         .merge(OpenApiRouter::new().routes(routes!(calls::upload_call)).layer(DefaultBodyLimit::disable()))
         .routes(routes!(calls::get_job))
+        .routes(routes!(audio::get_audio_info))
+        .routes(routes!(audio::get_audio_content))
 }
 
 /// The open routes: probes and the documentation.

@@ -124,6 +124,29 @@ pub struct NewCall {
     pub created_at: callscope_domain::Timestamp,
 }
 
+/// A stored call's audio, as the audio endpoints show it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallAudio {
+    /// Upload file name.
+    pub filename: String,
+    /// Media type.
+    pub content_type: String,
+    /// Bytes.
+    pub size_bytes: i64,
+    /// Length in seconds.
+    pub duration_s: Option<f64>,
+    /// Sample rate of the file.
+    pub sample_rate: Option<i32>,
+    /// Channels of the file.
+    pub channels: Option<i32>,
+    /// Codec short name.
+    pub codec: Option<String>,
+    /// SHA-256 of the bytes.
+    pub sha256: String,
+    /// Object-store key.
+    pub storage_path: String,
+}
+
 /// Which database a store talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
@@ -347,6 +370,9 @@ pub trait Store: Send + Sync + 'static {
 
     /// Creates the call, completes the job and writes `events` to the outbox, in one transaction.
     async fn complete_job(&self, id: JobId, worker: &str, call: &NewCall, events: &[NewEvent]) -> StoreResult<bool>;
+
+    /// The audio facts of a call of the project.
+    async fn get_call_audio(&self, project: ProjectId, call: CallId) -> StoreResult<CallAudio>;
 
     /// The outbox, oldest first (for the dispatcher and tests).
     async fn list_events(&self, project: ProjectId) -> StoreResult<Vec<(String, serde_json::Value)>>;

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 use callscope_domain::{
     insert_at, name_key, would_cycle, AnalysisTemplate, ApiKey, ApiKeyId, Category, CategoryId, CategoryMove,
-    CategoryPatch, Job, JobId, JobStage, JobStatus, KeyDigest, NewJob, NewCategory, NewProject, OrgId, Organization, Page, PageRequest, PresetInput, Principal,
+    CallId, CategoryPatch, Job, JobId, JobStage, JobStatus, KeyDigest, NewJob, NewCategory, NewProject, OrgId, Organization, Page, PageRequest, PresetInput, Principal,
     Project, ProjectId, ProjectPatch, SpeakerPreset, SpeakerPresetId, TemplateId, TemplateInput, Timestamp, Webhook,
     WebhookId,
 };
@@ -18,7 +18,7 @@ use crate::rows::{
     ApiKeyRow, CategoryRow, JobRow, OrganizationRow, PresetRow, PrincipalRow, ProjectRow, TemplateRow, WebhookRow,
     CATEGORY_COLUMNS, JOB_COLUMNS, PRESET_COLUMNS, PROJECT_COLUMNS, TEMPLATE_COLUMNS, WEBHOOK_COLUMNS,
 };
-use crate::{NewCall, NewEvent, Rejection, Store, StoreError};
+use crate::{CallAudio, NewCall, NewEvent, Rejection, Store, StoreError};
 
 type Tx<'a> = sqlx::Transaction<'a, Db>;
 
@@ -780,6 +780,21 @@ impl Store for SqlStore {
         }
         tx.commit().await?;
         Ok(true)
+    }
+
+    async fn get_call_audio(&self, project: ProjectId, call: CallId) -> StoreResult<CallAudio> {
+        type Row = (String, String, i64, Option<f64>, Option<i32>, Option<i32>, Option<String>, String, String);
+        let row: Option<Row> = sqlx::query_as(
+            "select filename, content_type, size_bytes, duration_s, sample_rate, channels, codec, sha256, storage_path \
+             from calls where id = $1 and project_id = $2",
+        )
+        .bind(call.0)
+        .bind(project.0)
+        .fetch_optional(&self.pool)
+        .await?;
+        let (filename, content_type, size_bytes, duration_s, sample_rate, channels, codec, sha256, storage_path) =
+            row.ok_or(StoreError::NotFound("call"))?;
+        Ok(CallAudio { filename, content_type, size_bytes, duration_s, sample_rate, channels, codec, sha256, storage_path })
     }
 
     async fn list_events(&self, project: ProjectId) -> StoreResult<Vec<(String, serde_json::Value)>> {

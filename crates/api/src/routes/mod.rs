@@ -1,5 +1,6 @@
 //! Handlers, one module per resource.
 
+pub mod audio;
 pub mod calls;
 pub mod categories;
 pub mod ops;

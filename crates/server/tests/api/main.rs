@@ -6,6 +6,7 @@ extern crate callscope_store;
 
 mod helpers;
 
+mod audio;
 mod auth;
 mod categories;
 mod errors;

@@ -7,7 +7,7 @@ use callscope_store::Backend;
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, spawn_app, TestApp};
+use crate::helpers::{assert_problem, spawn_app_with, TestApp};
 
 both_backends!(another_organizations_key_gets_404_on_every_project_route);
 
@@ -30,6 +30,7 @@ pub enum Fixture {
     Template,
     Webhook,
     Job,
+    Call,
 }
 
 fn route(method: Method, path: &'static str, body: Option<Value>, id: Fixture) -> ScopedRoute {
@@ -70,6 +71,8 @@ pub fn project_routes() -> Vec<ScopedRoute> {
         route(Method::GET, "/v1/projects/{projectId}/webhooks/{id}", None, Webhook),
         route(Method::PATCH, "/v1/projects/{projectId}/webhooks/{id}/toggle", None, Webhook),
         route(Method::GET, "/v1/projects/{projectId}/calls/jobs/{id}", None, Job),
+        route(Method::GET, "/v1/projects/{projectId}/calls/{id}/audio", None, Call),
+        route(Method::GET, "/v1/projects/{projectId}/calls/{id}/audio/content", None, Call),
         route(Method::DELETE, "/v1/projects/{projectId}/categories/{id}", None, Category),
         route(Method::DELETE, "/v1/projects/{projectId}/categories", None, Own),
         route(Method::DELETE, "/v1/projects/{projectId}/speaker-presets/{id}", None, Preset),
@@ -85,6 +88,7 @@ struct Fixtures {
     template: String,
     webhook: String,
     job: String,
+    call: String,
 }
 
 async fn create(app: &TestApp, path: String, body: Value) -> String {
@@ -95,7 +99,11 @@ async fn create(app: &TestApp, path: String, body: Value) -> String {
 
 async fn fixtures(app: &TestApp, project: &str) -> Fixtures {
     let base = format!("/v1/projects/{project}");
+    let upload = app.upload(project, "", "call.wav", crate::helpers::wav_bytes(8_000, 2, 0.7)).await;
+    let processed = upload.json::<Value>().await.unwrap()["jobId"].as_str().unwrap().to_owned();
+    let call = app.wait_for_job(project, &processed).await["transcriptId"].as_str().expect("a call").to_owned();
     Fixtures {
+        call,
         category: create(app, format!("{base}/categories"), json!({"name": "Billing"})).await,
         preset: create(app, format!("{base}/speaker-presets"), json!({"name": "Sales", "speakers": ["Agent"]})).await,
         template: create(app, format!("{base}/analysis-templates"), json!({"name": "T", "fields": []})).await,
@@ -116,6 +124,7 @@ async fn send(app: &TestApp, route: &ScopedRoute, project_id: &str, ids: &Fixtur
         Fixture::Template => &ids.template,
         Fixture::Webhook => &ids.webhook,
         Fixture::Job => &ids.job,
+        Fixture::Call => &ids.call,
     };
     let path = route.path.replace("{projectId}", project_id).replace("{id}", id);
     if route.path.ends_with("/calls/upload") {
@@ -132,7 +141,7 @@ async fn send(app: &TestApp, route: &ScopedRoute, project_id: &str, ids: &Fixtur
 }
 
 async fn another_organizations_key_gets_404_on_every_project_route(backend: Backend) {
-    let app = spawn_app(backend).await;
+    let app = spawn_app_with(backend, |c| c.workers = 1).await;
     let project = app.create_project("Ours").await;
     let id = project["id"].as_str().unwrap();
     let (_, foreign_key) = app.other_org("intruder").await;

@@ -1,0 +1,189 @@
+//! A call's original audio (decisions §4): its facts, and the bytes themselves with HTTP Range
+//! so that players can seek.
+
+use std::ops::Range;
+
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use callscope_domain::CallId;
+use futures::StreamExt;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::error::Problem;
+use crate::extract::{ApiPath, IdPath, ProjectScope};
+use crate::{ApiError, AppState};
+
+/// A call's audio file.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AudioInfoView {
+    /// Upload file name.
+    pub filename: String,
+    /// Media type, recognised from the bytes.
+    pub content_type: String,
+    /// Bytes.
+    pub size_bytes: i64,
+    /// Length in seconds.
+    pub duration_s: Option<f64>,
+    /// Sample rate of the file.
+    pub sample_rate: Option<i32>,
+    /// Channels of the file.
+    pub channels: Option<i32>,
+    /// Codec (`pcm_s16le`, `pcm_mulaw`, `mp3`, `aac`, …).
+    pub codec: Option<String>,
+    /// Lower-case hex SHA-256 of the bytes.
+    pub sha256: String,
+    /// Object-store key.
+    pub storage_path: String,
+    /// Where the bytes are served (Range supported).
+    pub content_url: String,
+}
+
+/// Facts about a call's audio.
+#[utoipa::path(get, path = "/v1/projects/{projectId}/calls/{id}/audio", tag = "Calls",
+    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The call")),
+    responses(
+        (status = 200, description = "The audio file's facts", body = AudioInfoView),
+        (status = 404, description = "No such project or call", body = Problem),
+    ))]
+pub async fn get_audio_info(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
+) -> Result<Json<AudioInfoView>, ApiError> {
+    let audio = state.store.get_call_audio(scope.id(), id).await?;
+    Ok(Json(AudioInfoView {
+        filename: audio.filename,
+        content_type: audio.content_type,
+        size_bytes: audio.size_bytes,
+        duration_s: audio.duration_s,
+        sample_rate: audio.sample_rate,
+        channels: audio.channels,
+        codec: audio.codec,
+        sha256: audio.sha256,
+        storage_path: audio.storage_path,
+        content_url: format!("/v1/projects/{}/calls/{id}/audio/content", scope.id()),
+    }))
+}
+
+/// The original audio bytes. A single `Range: bytes=…` gives 206 with that part.
+#[utoipa::path(get, path = "/v1/projects/{projectId}/calls/{id}/audio/content", tag = "Calls",
+    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The call"),
+        ("Range" = Option<String>, Header, description = "`bytes=START-END`, `bytes=START-` or `bytes=-SUFFIX`")),
+    responses(
+        (status = 200, description = "The whole file", content_type = "application/octet-stream"),
+        (status = 206, description = "The requested range (`Content-Range`)", content_type = "application/octet-stream"),
+        (status = 404, description = "No such project or call", body = Problem),
+        (status = 416, description = "`range_not_satisfiable`", body = Problem),
+    ))]
+pub async fn get_audio_content(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let audio = state.store.get_call_audio(scope.id(), id).await?;
+    let size = u64::try_from(audio.size_bytes).unwrap_or_default();
+    let requested = headers.get(header::RANGE).and_then(|v| v.to_str().ok()).map(|v| parse_range(v, size));
+    let (status, range) = match requested {
+        Some(RangeRequest::Satisfiable(range)) => (StatusCode::PARTIAL_CONTENT, range),
+        Some(RangeRequest::Unsatisfiable) => return Err(ApiError::RangeNotSatisfiable(size)),
+        // No Range, or one we do not serve (several ranges, other units): the whole file.
+        Some(RangeRequest::Ignored) | None => (StatusCode::OK, 0..size),
+    };
+    let stream = if range.is_empty() {
+        futures::stream::empty().boxed()
+    } else {
+        state.storage.read_range(&audio.storage_path, range.clone()).await.map_err(|e| {
+            tracing::warn!(error = %e, "audio content unavailable");
+            ApiError::Unavailable
+        })?
+    };
+    let mut response = Response::new(Body::from_stream(stream));
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    let set = |headers: &mut HeaderMap, name, value: String| {
+        if let Ok(value) = HeaderValue::from_str(&value) {
+            headers.insert(name, value);
+        }
+    };
+    set(headers, header::CONTENT_TYPE, audio.content_type);
+    set(headers, header::CONTENT_LENGTH, (range.end - range.start).to_string());
+    set(headers, header::ACCEPT_RANGES, "bytes".into());
+    let ascii_name: String = audio.filename.chars().map(|c| if c.is_ascii_graphic() || c == ' ' { c } else { '_' }).collect();
+    set(headers, header::CONTENT_DISPOSITION, format!("inline; filename=\"{}\"", ascii_name.replace('"', "_")));
+    if status == StatusCode::PARTIAL_CONTENT {
+        set(headers, header::CONTENT_RANGE, format!("bytes {}-{}/{size}", range.start, range.end - 1));
+    }
+    Ok(response.into_response())
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum RangeRequest {
+    Satisfiable(Range<u64>),
+    Unsatisfiable,
+    Ignored,
+}
+
+/// One `bytes` range of RFC 9110 against content of `size` bytes.
+fn parse_range(header: &str, size: u64) -> RangeRequest {
+    let Some(spec) = header.trim().strip_prefix("bytes=") else { return RangeRequest::Ignored };
+    if spec.contains(',') {
+        return RangeRequest::Ignored;
+    }
+    let Some((start, end)) = spec.trim().split_once('-') else { return RangeRequest::Ignored };
+    let (start, end) = (start.trim(), end.trim());
+    let range = if start.is_empty() {
+        // The last `end` bytes.
+        let Ok(suffix) = end.parse::<u64>() else { return RangeRequest::Ignored };
+        if suffix == 0 {
+            return RangeRequest::Unsatisfiable;
+        }
+        size.saturating_sub(suffix)..size
+    } else {
+        let Ok(first) = start.parse::<u64>() else { return RangeRequest::Ignored };
+        let last = if end.is_empty() {
+            size.saturating_sub(1)
+        } else {
+            match end.parse::<u64>() {
+                Ok(last) if last >= first => last.min(size.saturating_sub(1)),
+                _ => return RangeRequest::Ignored,
+            }
+        };
+        if first >= size {
+            return RangeRequest::Unsatisfiable;
+        }
+        first..last + 1
+    };
+    if range.is_empty() {
+        RangeRequest::Unsatisfiable
+    } else {
+        RangeRequest::Satisfiable(range)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use RangeRequest::*;
+
+    #[test]
+    fn ranges_follow_rfc_9110() {
+        assert_eq!(parse_range("bytes=0-99", 1000), Satisfiable(0..100));
+        assert_eq!(parse_range("bytes=900-", 1000), Satisfiable(900..1000));
+        assert_eq!(parse_range("bytes=900-5000", 1000), Satisfiable(900..1000), "an end past the content is clamped");
+        assert_eq!(parse_range("bytes=-10", 1000), Satisfiable(990..1000));
+        assert_eq!(parse_range("bytes=-5000", 1000), Satisfiable(0..1000));
+        assert_eq!(parse_range("bytes=1000-", 1000), Unsatisfiable);
+        assert_eq!(parse_range("bytes=-0", 1000), Unsatisfiable);
+        assert_eq!(parse_range("bytes=0-0", 0), Unsatisfiable);
+        assert_eq!(parse_range("bytes=5-2", 1000), Ignored, "an invalid range is ignored");
+        assert_eq!(parse_range("bytes=0-1,5-6", 1000), Ignored, "several ranges: the whole content");
+        assert_eq!(parse_range("items=0-1", 1000), Ignored);
+        assert_eq!(parse_range("bytes=a-b", 1000), Ignored);
+    }
+}
