@@ -31,11 +31,24 @@ ensure_test_packages() {
   local missing=()
   command -v sox >/dev/null || missing+=(sox libsox-fmt-all)
   command -v ffmpeg >/dev/null || missing+=(ffmpeg)
+  python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=(python3-venv)
   if [ "${#missing[@]}" -gt 0 ]; then
     say "installing ${missing[*]} (test audio)"
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
   fi
+}
+
+# Python tools the tests talk to, in a virtual environment outside the clone: moto's
+# S3-compatible server for the S3 storage test.
+ensure_test_python() {
+  local venv="$HOME/.cache/callscope/venv"
+  if [ ! -x "$venv/bin/moto_server" ]; then
+    say "installing moto (S3-compatible test server) into $venv"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q 'moto[server]==5.2.5'
+  fi
+  export CALLSCOPE_TEST_MOTO_SERVER="$venv/bin/moto_server"
 }
 
 ensure_rust() {
