@@ -75,9 +75,7 @@ pub fn sniff(head: &[u8]) -> Option<Container> {
         Some(Container::Ogg)
     } else if at(4, b"ftyp") {
         Some(Container::Mp4)
-    } else if at(0, b"ID3") {
-        Some(Container::Mp3)
-    } else if head.len() >= 4 && is_mpeg_audio_frame(&head[..4]) {
+    } else if at(0, b"ID3") || (head.len() >= 4 && is_mpeg_audio_frame(&head[..4])) {
         Some(Container::Mp3)
     } else {
         None

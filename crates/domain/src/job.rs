@@ -188,7 +188,7 @@ mod tests {
         assert_eq!(parse_channel_roles("agent, customer").unwrap(), ["agent", "customer"]);
         assert!(parse_channel_roles("agent,").is_err());
         assert!(parse_channel_roles("").is_err());
-        assert!(parse_channel_roles(&vec!["a"; 9].join(",")).is_err());
+        assert!(parse_channel_roles(&["a"; 9].join(",")).is_err());
         assert_eq!("PROCESSING".parse::<JobStatus>().unwrap(), JobStatus::Processing);
         assert_eq!(JobStage::Transcribing.as_str(), "TRANSCRIBING");
     }

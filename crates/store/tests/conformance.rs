@@ -212,9 +212,9 @@ async fn a_job_whose_worker_stopped_is_taken_over_and_completes_once(backend: Ba
     assert_eq!((taken.id, taken.attempts), (job.id, 2));
     assert!(!store.heartbeat_job(job.id, "worker-a", lease, JobStage::Transcribing, 0.5).await.unwrap(), "the old worker lost it");
     let completed_event = callscope_store::NewEvent { kind: "call.completed", payload: serde_json::json!({"jobId": job.id.to_string()}) };
-    assert!(!store.complete_job(job.id, "worker-a", &new_call(), &[completed_event.clone()]).await.unwrap());
+    assert!(!store.complete_job(job.id, "worker-a", &new_call(), std::slice::from_ref(&completed_event)).await.unwrap());
     let call = new_call();
-    assert!(store.complete_job(job.id, "worker-b", &call, &[completed_event.clone()]).await.unwrap());
+    assert!(store.complete_job(job.id, "worker-b", &call, std::slice::from_ref(&completed_event)).await.unwrap());
     assert!(!store.complete_job(job.id, "worker-b", &new_call(), &[completed_event]).await.unwrap(), "once only");
 
     let done = store.get_job(project.id, job.id).await.unwrap();
