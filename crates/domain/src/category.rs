@@ -108,8 +108,8 @@ impl CategoryPatch {
 /// A validated move: to a new parent (or to the roots) at a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CategoryMove {
-    /// The new parent; `None` makes the node a root.
-    pub parent_id: Option<CategoryId>,
+    /// The new parent: `Some(None)` makes the node a root, `None` keeps its parent.
+    pub parent_id: Option<Option<CategoryId>>,
     /// Position among the new siblings; `None` puts it last.
     pub display_order: Option<u32>,
 }
@@ -119,7 +119,7 @@ impl CategoryMove {
     ///
     /// # Errors
     /// A negative or too large `displayOrder`.
-    pub fn parse(parent_id: Option<CategoryId>, display_order: Option<i64>) -> Result<Self, ValidationErrors> {
+    pub fn parse(parent_id: Option<Option<CategoryId>>, display_order: Option<i64>) -> Result<Self, ValidationErrors> {
         let mut v = Validator::default();
         let display_order = display_order.and_then(|o| position(&mut v, o));
         v.finish()?;

@@ -306,7 +306,8 @@ impl Store for SqlStore {
         lock_taxonomy(&mut tx, project, now).await?;
         let all = load_categories(&mut tx, project).await?;
         let node = all.iter().find(|c| c.id == id.0).ok_or(StoreError::NotFound("category"))?.clone();
-        if let Some(parent) = to.parent_id {
+        let new_parent = to.parent_id.unwrap_or(node.parent_id.map(CategoryId)).map(|p| p.0);
+        if let Some(parent) = new_parent.map(CategoryId) {
             if !all.iter().any(|c| c.id == parent.0) {
                 return Err(StoreError::Rejected(Rejection::ParentNotFound));
             }
@@ -315,7 +316,6 @@ impl Store for SqlStore {
                 return Err(StoreError::Rejected(Rejection::CategoryCycle));
             }
         }
-        let new_parent = to.parent_id.map(|p| p.0);
         let new_siblings = siblings_of(&all, new_parent, Some(node.id));
         let key = name_key(&node.name);
         if new_siblings.iter().any(|c| name_key(&c.name) == key) {

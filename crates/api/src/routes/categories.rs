@@ -221,14 +221,7 @@ pub async fn move_category(
     ApiPath(IdPath { id }): ApiPath<IdPath<CategoryId>>,
     ApiJson(body): ApiJson<MoveCategoryRequest>,
 ) -> Result<Json<CategoryView>, ApiError> {
-    let parent = match body.parent_id {
-        Some(parent) => parent.map(CategoryId),
-        None => {
-            let categories = state.store.list_categories(scope.id()).await?;
-            categories.iter().find(|c| c.id == id).ok_or_else(|| ApiError::not_found("category"))?.parent_id
-        }
-    };
-    let to = CategoryMove::parse(parent, body.display_order)?;
+    let to = CategoryMove::parse(body.parent_id.map(|p| p.map(CategoryId)), body.display_order)?;
     Ok(Json(state.store.move_category(scope.id(), id, &to).await?.into()))
 }
 
