@@ -12,25 +12,38 @@ as_root() {
     say "need root for: $*"; return 1; fi
 }
 
-# Debian packages the build needs: a C toolchain (bundled SQLite) and pkg-config.
+# Debian packages the build needs: a C/C++ toolchain (bundled SQLite, CTranslate2), CMake
+# (CTranslate2), OpenBLAS (its float32 matrix products) and pkg-config.
 ensure_system_packages() {
   local missing=()
   command -v cc >/dev/null || missing+=(build-essential)
+  command -v c++ >/dev/null || missing+=(g++)
+  command -v cmake >/dev/null || missing+=(cmake)
   command -v pkg-config >/dev/null || missing+=(pkg-config)
   command -v curl >/dev/null || missing+=(curl)
+  pkg-config --exists openblas 2>/dev/null || missing+=(libopenblas-dev)
+  # OpenBLAS links libgfortran; its unversioned .so comes with the Fortran compiler.
+  command -v gfortran >/dev/null || missing+=(gfortran)
   if [ "${#missing[@]}" -gt 0 ]; then
     say "installing ${missing[*]}"
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
   fi
+  # ct2rs builds CTranslate2 against these (.cargo/config.toml has Debian x86-64's paths).
+  DEP_OPENBLAS_INCLUDE="$(pkg-config --variable=includedir openblas)"
+  DEP_OPENBLAS_LIBRARY="$(pkg-config --variable=libdir openblas)"
+  export DEP_OPENBLAS_INCLUDE DEP_OPENBLAS_LIBRARY
 }
 
 # Tools the tests use to make audio in every format (sox: µ-law, A-law, FLAC; ffmpeg: MP3,
-# Vorbis, AAC).
+# Vorbis, AAC), speech with a known script (espeak-ng), and real read speech with reference
+# transcripts (LibriVox utterances in pocketsphinx-testdata).
 ensure_test_packages() {
   local missing=()
   command -v sox >/dev/null || missing+=(sox libsox-fmt-all)
   command -v ffmpeg >/dev/null || missing+=(ffmpeg)
+  command -v espeak-ng >/dev/null || missing+=(espeak-ng)
+  [ -d /usr/share/pocketsphinx/test/data/librivox ] || missing+=(pocketsphinx-testdata)
   python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=(python3-venv)
   if [ "${#missing[@]}" -gt 0 ]; then
     say "installing ${missing[*]} (test audio)"

@@ -9,6 +9,7 @@ mod keys;
 mod preset;
 mod project;
 mod template;
+mod transcript;
 mod validation;
 mod webhook;
 
@@ -30,6 +31,7 @@ pub use project::{
     Language, NewProject, Organization, PiiRedaction, Project, ProjectPatch, PROJECT_DESCRIPTION_MAX,
     PROJECT_NAME_MAX,
 };
+pub use transcript::{build_transcript, speaker_id, speaker_name, SpeakerStats, TimedWord, Turn};
 pub use validation::{FieldError, ValidationErrors, Validator};
 
 /// A page request with the 1-based page numbers the calls and projects lists use.

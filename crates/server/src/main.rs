@@ -46,6 +46,44 @@ enum Command {
         #[command(subcommand)]
         command: KeyCommand,
     },
+    /// Install and list models (speech recognition) and test recordings.
+    Models {
+        #[command(subcommand)]
+        command: ModelsCommand,
+    },
+    /// Run one audio file through the whole pipeline here and print the call.
+    Analyze {
+        /// The audio file (WAV, MP3, FLAC, OGG, M4A).
+        file: PathBuf,
+        /// Spoken language.
+        #[arg(long, default_value = "en", value_parser = ["en", "pl"])]
+        language: String,
+        /// Speaker roles in channel order, e.g. `agent,customer`.
+        #[arg(long, value_name = "ROLES")]
+        channel_roles: Option<String>,
+        /// Print the call as JSON instead of a readable transcript.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum ModelsCommand {
+    /// Fetch, assemble and verify models (idempotent; resumes interrupted downloads).
+    Install {
+        /// A named set: `default` (what `serve` needs), `test` (adds tiny.en and recordings), `all`.
+        #[arg(long, default_value = "default")]
+        profile: String,
+        /// Install these artifacts instead of a profile.
+        names: Vec<String>,
+    },
+    /// Show every known artifact, whether it is installed, and where.
+    List,
+    /// Print the folder of an installed artifact (for scripts); fails when it is not installed.
+    Path {
+        /// Artifact name, e.g. `whisper-base`.
+        name: String,
+    },
 }
 
 #[derive(Subcommand)]
@@ -83,8 +121,7 @@ enum KeyCommand {
     },
 }
 
-#[tokio::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
     let cli = Cli::parse();
     let config = match Config::load(cli.config.as_deref()) {
         Ok(config) => config,
@@ -94,7 +131,29 @@ async fn main() -> ExitCode {
         }
     };
     init_logging(&config);
-    match run(cli.command, config).await {
+    // OpenBLAS sizes its thread pool when it loads; match it to the speech threads unless the
+    // environment says otherwise. Done before any other thread exists.
+    if std::env::var_os("OPENBLAS_NUM_THREADS").is_none() {
+        std::env::set_var("OPENBLAS_NUM_THREADS", config.speech_threads().to_string());
+    }
+    // The models command downloads with a blocking client, outside any async runtime.
+    if let Command::Models { command } = cli.command {
+        return match models(command, &config) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e:#}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("error: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli.command, config)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!("{e:#}");
@@ -117,7 +176,7 @@ async fn run(command: Command, config: Config) -> anyhow::Result<()> {
             let store = open_store(&config, clock.clone()).await?;
             let storage = callscope::startup::open_storage(&config)?;
             let count = count.unwrap_or(config.workers).max(1);
-            let workers = callscope::startup::build_workers(&config, count, &store, &storage, &clock);
+            let workers = callscope::startup::build_workers(&config, count, &store, &storage, &clock).await?;
             tracing::info!(count, storage = storage.describe(), "workers running");
             let (stop, handles) = callscope::startup::spawn_workers(workers);
             shutdown_signal().await;
@@ -176,6 +235,43 @@ async fn run(command: Command, config: Config) -> anyhow::Result<()> {
                 }
             }
             store.close().await;
+        }
+        Command::Models { .. } => unreachable!("handled before the runtime starts"),
+        Command::Analyze { file, language, channel_roles, json } => {
+            callscope::analyze::run(&config, &file, &language, channel_roles.as_deref(), json).await?;
+        }
+    }
+    Ok(())
+}
+
+fn models(command: ModelsCommand, config: &Config) -> anyhow::Result<()> {
+    let installer = callscope_models::Installer::new(config.models_dir(), config.models_index_url.clone())?;
+    match command {
+        ModelsCommand::Install { profile, names } => {
+            let artifacts = if names.is_empty() {
+                callscope_models::profile(&profile)?
+            } else {
+                names.iter().map(|n| callscope_models::artifact(n)).collect::<Result<Vec<_>, _>>()?
+            };
+            eprintln!("models directory: {}", installer.dir().display());
+            for artifact in artifacts {
+                installer.install(artifact, &mut |line| eprintln!("{line}"))?;
+            }
+        }
+        ModelsCommand::List => {
+            println!("{:<18} {:<10} {:<10} {:>9}  PATH", "NAME", "KIND", "STATE", "MIB");
+            for item in installer.list() {
+                let kind = serde_json::to_value(item.kind)?.as_str().unwrap_or_default().to_owned();
+                let state = if item.installed { "installed" } else { "missing" };
+                println!("{:<18} {:<10} {:<10} {:>9.1}  {}", item.name, kind, state, item.size_bytes as f64 / 1_048_576.0, item.path.display());
+            }
+            let speech = config.speech_model_dir();
+            println!("\nspeech model in use: {}", speech.display());
+        }
+        ModelsCommand::Path { name } => {
+            let artifact = callscope_models::artifact(&name)?;
+            anyhow::ensure!(installer.is_installed(artifact), "{name} is not installed (run `callscope models install {name}`)");
+            println!("{}", installer.path_of(artifact).display());
         }
     }
     Ok(())

@@ -12,7 +12,8 @@ use std::time::Duration;
 use anyhow::Context;
 use callscope_api::{ApiSettings, AppState};
 use callscope_domain::{ApiKeySecret, Clock};
-use callscope_pipeline::{Pipeline, PipelineSettings};
+use callscope_pipeline::{AcousticDiarizer, Pipeline, PipelineSettings, WhisperTranscriber};
+use callscope_speech::WhisperSettings;
 use callscope_storage::Storage;
 use callscope_store::{Store, StoreOptions};
 use callscope_worker::{Worker, WorkerSettings};
@@ -44,7 +45,7 @@ impl Application {
             tracing::info!(path = %path.display(), "created organization \"default\"; its API key is in this file");
         }
         let storage = open_storage(config)?;
-        let workers = build_workers(config, config.workers, &store, &storage, &clock);
+        let workers = build_workers(config, config.workers, &store, &storage, &clock).await?;
         let settings = ApiSettings {
             rate_limit_per_minute: config.rate_limit_per_minute,
             webhooks_allow_private: config.webhooks_allow_private,
@@ -118,15 +119,60 @@ pub fn open_storage(config: &Config) -> anyhow::Result<Storage> {
     Storage::open(&config.storage_url()).with_context(|| format!("cannot open audio storage {}", config.storage_url()))
 }
 
-/// `count` workers over the store and storage, with the configured queue behaviour.
-pub fn build_workers(
+/// Loads the configured speech model (once per process; every worker shares it).
+///
+/// # Errors
+/// A missing or broken model, with the command that installs it.
+pub async fn load_transcriber(config: &Config) -> anyhow::Result<Arc<WhisperTranscriber>> {
+    let dir = config.speech_model_dir();
+    let settings = WhisperSettings {
+        threads: config.speech_threads(),
+        beam_size: config.speech_beam_size.max(1),
+        compute_type: config.speech_compute_type.clone(),
+    };
+    let started = std::time::Instant::now();
+    let transcriber = WhisperTranscriber::load(&dir, settings, config.speech_concurrency.max(1))
+        .await
+        .with_context(|| format!("cannot load the speech model {} (install models with `callscope models install`)", dir.display()))?;
+    tracing::info!(
+        model = %dir.display(),
+        threads = config.speech_threads(),
+        concurrency = config.speech_concurrency.max(1),
+        load_s = started.elapsed().as_secs_f64(),
+        "speech model loaded"
+    );
+    Ok(Arc::new(transcriber))
+}
+
+/// The pipeline with the real engines.
+///
+/// # Errors
+/// A speech model that does not load.
+pub async fn build_pipeline(config: &Config) -> anyhow::Result<Pipeline> {
+    let transcriber = load_transcriber(config).await?;
+    Ok(Pipeline::real(
+        transcriber,
+        AcousticDiarizer::new(config.diarization_max_speakers),
+        PipelineSettings { max_duration_s: config.max_audio_duration_seconds },
+    ))
+}
+
+/// `count` workers over the store and storage, with the configured queue behaviour. The speech
+/// model is loaded only when there are workers to use it.
+///
+/// # Errors
+/// A speech model that does not load.
+pub async fn build_workers(
     config: &Config,
     count: u32,
     store: &Arc<dyn Store>,
     storage: &Storage,
     clock: &Arc<dyn Clock>,
-) -> Vec<Worker> {
-    let pipeline = Pipeline::real(PipelineSettings { max_duration_s: config.max_audio_duration_seconds });
+) -> anyhow::Result<Vec<Worker>> {
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    let pipeline = build_pipeline(config).await?;
     let settings = WorkerSettings {
         lease: Duration::from_secs(config.job_lease_seconds.max(1)),
         heartbeat: Duration::from_secs(config.job_heartbeat_seconds.max(1)).min(Duration::from_secs(config.job_lease_seconds.max(1))),
@@ -136,9 +182,9 @@ pub fn build_workers(
         scratch_dir: config.data_dir.join("tmp"),
     };
     let _ = std::fs::create_dir_all(&settings.scratch_dir);
-    (0..count)
+    Ok((0..count)
         .map(|_| Worker::new(store.clone(), storage.clone(), pipeline.clone(), clock.clone(), settings.clone()))
-        .collect()
+        .collect())
 }
 
 /// Starts workers on the runtime; returns the sender that stops them and their tasks.

@@ -38,6 +38,13 @@ fn write_long_wav(path: &Path, seconds: u32, rate: u32, channels: u16) -> u64 {
     44 + data
 }
 
+/// The smallest real Whisper model, from `callscope models install --profile test`.
+fn speech_model() -> std::path::PathBuf {
+    std::env::var_os("CALLSCOPE_TEST_MODELS_DIR")
+        .map_or_else(callscope_models::default_dir, std::path::PathBuf::from)
+        .join("whisper-tiny.en")
+}
+
 fn spawn_worker(db: &TestDatabase, data_dir: &Path, log: &Path) -> Child {
     Command::new(env!("CARGO_BIN_EXE_callscope"))
         .args(["worker", "--count", "1"])
@@ -47,6 +54,8 @@ fn spawn_worker(db: &TestDatabase, data_dir: &Path, log: &Path) -> Child {
         .env("CALLSCOPE_JOB_HEARTBEAT_SECONDS", "1")
         .env("CALLSCOPE_WORKER_POLL_INTERVAL_MS", "50")
         .env("CALLSCOPE_LOG_FORMAT", "json")
+        .env("CALLSCOPE_SPEECH_MODEL", speech_model())
+        .env("CALLSCOPE_SPEECH_THREADS", "1")
         .env_remove("CALLSCOPE_CONFIG")
         .env_remove("CALLSCOPE_STORAGE_URL")
         .stdout(Stdio::null())

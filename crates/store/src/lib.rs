@@ -122,6 +122,23 @@ pub struct NewCall {
     pub recorded_at: Option<callscope_domain::Timestamp>,
     /// When the call record is made.
     pub created_at: callscope_domain::Timestamp,
+    /// What speech recognition found.
+    pub transcript: CallTranscript,
+}
+
+/// A call's transcript: text, speaker turns, per-speaker statistics and the timed words.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CallTranscript {
+    /// Turns' text, one turn per line.
+    pub full_text: String,
+    /// Speaker turns in time order.
+    pub turns: Vec<callscope_domain::Turn>,
+    /// Who spoke, and how much.
+    pub speakers: Vec<callscope_domain::SpeakerStats>,
+    /// Recognised words with timing and speaker.
+    pub words: Vec<callscope_domain::TimedWord>,
+    /// The speech model that made it.
+    pub speech_model: Option<String>,
 }
 
 /// A stored call's audio, as the audio endpoints show it.
@@ -373,6 +390,9 @@ pub trait Store: Send + Sync + 'static {
 
     /// The audio facts of a call of the project.
     async fn get_call_audio(&self, project: ProjectId, call: CallId) -> StoreResult<CallAudio>;
+
+    /// The transcript of a call of the project.
+    async fn get_call_transcript(&self, project: ProjectId, call: CallId) -> StoreResult<CallTranscript>;
 
     /// The outbox, oldest first (for the dispatcher and tests).
     async fn list_events(&self, project: ProjectId) -> StoreResult<Vec<(String, serde_json::Value)>>;

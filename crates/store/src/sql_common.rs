@@ -18,7 +18,8 @@ use crate::rows::{
     ApiKeyRow, CategoryRow, JobRow, OrganizationRow, PresetRow, PrincipalRow, ProjectRow, TemplateRow, WebhookRow,
     CATEGORY_COLUMNS, JOB_COLUMNS, PRESET_COLUMNS, PROJECT_COLUMNS, TEMPLATE_COLUMNS, WEBHOOK_COLUMNS,
 };
-use crate::{CallAudio, NewCall, NewEvent, Rejection, Store, StoreError};
+use callscope_domain::{SpeakerStats, TimedWord, Turn};
+use crate::{CallAudio, CallTranscript, NewCall, NewEvent, Rejection, Store, StoreError};
 
 type Tx<'a> = sqlx::Transaction<'a, Db>;
 
@@ -754,8 +755,9 @@ impl Store for SqlStore {
         };
         sqlx::query(
             "insert into calls (id, project_id, job_id, filename, language, size_bytes, duration_s, storage_path, \
-             sha256, content_type, sample_rate, channels, codec, recorded_at, created_at, updated_at) \
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+             sha256, content_type, sample_rate, channels, codec, recorded_at, created_at, updated_at, \
+             full_text, turns, speakers, words, speech_model) \
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)",
         )
         .bind(call.id.0)
         .bind(project)
@@ -773,6 +775,11 @@ impl Store for SqlStore {
         .bind(call.recorded_at)
         .bind(call.created_at)
         .bind(call.created_at)
+        .bind(&call.transcript.full_text)
+        .bind(Json(&call.transcript.turns))
+        .bind(Json(&call.transcript.speakers))
+        .bind(Json(&call.transcript.words))
+        .bind(&call.transcript.speech_model)
         .execute(&mut *tx)
         .await?;
         for event in events {
@@ -795,6 +802,19 @@ impl Store for SqlStore {
         let (filename, content_type, size_bytes, duration_s, sample_rate, channels, codec, sha256, storage_path) =
             row.ok_or(StoreError::NotFound("call"))?;
         Ok(CallAudio { filename, content_type, size_bytes, duration_s, sample_rate, channels, codec, sha256, storage_path })
+    }
+
+    async fn get_call_transcript(&self, project: ProjectId, call: CallId) -> StoreResult<CallTranscript> {
+        type Row = (String, Json<Vec<Turn>>, Json<Vec<SpeakerStats>>, Json<Vec<TimedWord>>, Option<String>);
+        let row: Option<Row> = sqlx::query_as(
+            "select full_text, turns, speakers, words, speech_model from calls where id = $1 and project_id = $2",
+        )
+        .bind(call.0)
+        .bind(project.0)
+        .fetch_optional(&self.pool)
+        .await?;
+        let (full_text, turns, speakers, words, speech_model) = row.ok_or(StoreError::NotFound("call"))?;
+        Ok(CallTranscript { full_text, turns: turns.0, speakers: speakers.0, words: words.0, speech_model })
     }
 
     async fn list_events(&self, project: ProjectId) -> StoreResult<Vec<(String, serde_json::Value)>> {

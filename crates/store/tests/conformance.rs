@@ -185,6 +185,23 @@ fn new_call() -> callscope_store::NewCall {
         codec: "pcm_mulaw".into(),
         recorded_at: None,
         created_at: chrono::Utc::now(),
+        transcript: callscope_store::CallTranscript {
+            full_text: "Dzień dobry.\nDobry.".into(),
+            turns: vec![
+                callscope_domain::Turn { speaker_id: "speaker_1".into(), text: "Dzień dobry.".into(), start_ms: 0, end_ms: 900 },
+                callscope_domain::Turn { speaker_id: "speaker_2".into(), text: "Dobry.".into(), start_ms: 1000, end_ms: 1400 },
+            ],
+            speakers: vec![callscope_domain::SpeakerStats {
+                speaker_id: "speaker_1".into(),
+                name: "agent".into(),
+                talk_ratio: 0.692,
+                turn_count: 1,
+                word_count: 2,
+                total_duration_s: 0.9,
+            }],
+            words: vec![callscope_domain::TimedWord { text: "Dzień".into(), start_ms: 0, end_ms: 400, speaker: 0 }],
+            speech_model: Some("whisper-base".into()),
+        },
     }
 }
 
@@ -226,6 +243,10 @@ async fn a_job_whose_worker_stopped_is_taken_over_and_completes_once(backend: Ba
     assert_eq!(events[0].0, "call.completed");
     let counts = store.category_call_counts(project.id).await.unwrap();
     assert!(counts.is_empty(), "the call exists, uncategorized");
+    let transcript = store.get_call_transcript(project.id, call.id).await.unwrap();
+    assert_eq!(transcript, call.transcript, "the transcript reads back as written");
+    let other = store.create_project(org.id, &new_project("other")).await.unwrap();
+    assert!(matches!(store.get_call_transcript(other.id, call.id).await, Err(callscope_store::StoreError::NotFound(_))));
     assert!(store.claim_job("worker-c", lease).await.unwrap().is_none(), "nothing left to do");
 }
 

@@ -14,9 +14,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use callscope_domain::{CallId, Clock, Job, JobId, JobStage};
-use callscope_pipeline::{CallResult, Pipeline, Progress, StageError};
+use callscope_pipeline::{CallContext, CallResult, Pipeline, Progress, StageError};
 use callscope_storage::{Storage, StorageError};
-use callscope_store::{NewCall, NewEvent, Store, StoreResult};
+use callscope_store::{CallTranscript, NewCall, NewEvent, Store, StoreResult};
 use serde_json::json;
 use tokio::sync::watch;
 
@@ -170,7 +170,13 @@ impl Worker {
                 StorageError::NotFound(_) => StageError::Fatal("the uploaded audio is missing from storage".into()),
                 other => StageError::Retryable(format!("could not read the audio: {other}")),
             })?;
-            self.pipeline.run(job, copy.path(), progress.clone()).await
+            let presets = self
+                .store
+                .list_presets(job.project_id)
+                .await
+                .map_err(|e| StageError::Retryable(format!("could not read the speaker presets: {e}")))?;
+            let context = CallContext { preset_speakers: presets.into_iter().find(|p| p.is_default).map(|p| p.speakers) };
+            self.pipeline.run(job, copy.path(), &context, progress.clone()).await
         };
         let outcome = tokio::select! {
             result = work => match result {
@@ -200,6 +206,13 @@ impl Worker {
             codec: info.codec.clone(),
             recorded_at: job.recorded_at,
             created_at: now,
+            transcript: CallTranscript {
+                full_text: result.full_text.clone(),
+                turns: result.turns.clone(),
+                speakers: result.speakers.clone(),
+                words: result.words.clone(),
+                speech_model: Some(result.speech_model.clone()),
+            },
         };
         // The call summary, as the calls list shows it, plus the job.
         let event = NewEvent {

@@ -1,5 +1,6 @@
 //! The worker's handling of failures, with a decoder that fails on purpose in front of the real
-//! one (the store, the storage and the decoding underneath are real).
+//! one (the store, the storage and the decoding underneath are real). Speech recognition is not
+//! what these tests are about: a transcriber that hears nothing stands in for Whisper.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -9,7 +10,9 @@ use std::time::Duration;
 use async_trait::async_trait;
 use callscope_audio::DecodedAudio;
 use callscope_domain::{JobId, JobStatus, Language, NewJob, NewProject, ProjectId, SystemClock};
-use callscope_pipeline::{AudioDecoder, Decoder, Pipeline, PipelineSettings, Progress, StageError};
+use callscope_pipeline::{
+    AcousticDiarizer, AudioDecoder, Decoder, Pipeline, PipelineSettings, Progress, StageError, Transcriber, Transcript,
+};
 use callscope_storage::Storage;
 use callscope_store::testing::TestDatabase;
 use callscope_store::{connect, Backend, Store, StoreOptions};
@@ -28,6 +31,20 @@ impl Decoder for Flaky {
             return Err(self.error.clone());
         }
         AudioDecoder.decode(path, max, progress).await
+    }
+}
+
+/// Hears no speech.
+struct Deaf;
+
+#[async_trait]
+impl Transcriber for Deaf {
+    fn model_name(&self) -> String {
+        "none".into()
+    }
+
+    async fn transcribe(&self, _: Arc<Vec<f32>>, _: Language, _: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
+        Ok(Transcript::default())
     }
 }
 
@@ -73,7 +90,12 @@ async fn setup() -> Setup {
 
 fn worker(setup: &Setup, decoder: Flaky, retry_base: Duration) -> Worker {
     let storage = Storage::local(&setup.dir.path().join("audio")).unwrap();
-    let pipeline = Pipeline::new(Arc::new(decoder), PipelineSettings { max_duration_s: 60.0 });
+    let pipeline = Pipeline::new(
+        Arc::new(decoder),
+        Arc::new(Deaf),
+        Arc::new(AcousticDiarizer::new(2)),
+        PipelineSettings { max_duration_s: 60.0 },
+    );
     let settings = WorkerSettings {
         lease: Duration::from_secs(30),
         heartbeat: Duration::from_secs(5),

@@ -44,6 +44,9 @@ pub async fn spawn_app_with(backend: Backend, adjust: impl FnOnce(&mut Config)) 
         workers: 0,
         worker_poll_interval_ms: 20,
         job_heartbeat_seconds: 1,
+        // The smallest real model; tests run side by side, so one thread each.
+        speech_model: test_artifact("whisper-tiny.en").display().to_string(),
+        speech_threads: 1,
         ..Config::default()
     };
     adjust(&mut config);
@@ -179,6 +182,49 @@ impl TestApp {
             }
         }
     }
+}
+
+/// Where `callscope models install --profile test` put an artifact (`CALLSCOPE_TEST_MODELS_DIR`
+/// or the default models directory).
+pub fn test_artifact(name: &str) -> std::path::PathBuf {
+    std::env::var_os("CALLSCOPE_TEST_MODELS_DIR")
+        .map_or_else(callscope_models::default_dir, std::path::PathBuf::from)
+        .join(name)
+}
+
+/// A call spoken by espeak-ng: each line `(channel, voice, text)` in turn, on its channel, the
+/// other channels silent meanwhile, half a second between lines (22.05 kHz, 16-bit WAV).
+pub fn spoken_call(channels: u16, lines: &[(u16, &str, &str)]) -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let mut frames: Vec<Vec<i16>> = Vec::new();
+    for (i, (channel, voice, text)) in lines.iter().enumerate() {
+        let path = dir.path().join(format!("{i}.wav"));
+        let status = std::process::Command::new("espeak-ng")
+            .args(["-v", voice, "-s", "160", "-w"])
+            .arg(&path)
+            .arg(text)
+            .status()
+            .expect("espeak-ng runs (scripts/test installs it)");
+        assert!(status.success());
+        let mut reader = hound::WavReader::open(&path).unwrap();
+        assert_eq!(reader.spec().sample_rate, 22_050);
+        for sample in reader.samples::<i16>() {
+            let mut frame = vec![0i16; usize::from(channels)];
+            frame[usize::from(*channel)] = sample.unwrap();
+            frames.push(frame);
+        }
+        frames.extend(std::iter::repeat_n(vec![0i16; usize::from(channels)], 11_025));
+    }
+    let spec = hound::WavSpec { channels, sample_rate: 22_050, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
+    let mut cursor = std::io::Cursor::new(Vec::new());
+    let mut writer = hound::WavWriter::new(&mut cursor, spec).unwrap();
+    for frame in frames {
+        for sample in frame {
+            writer.write_sample(sample).unwrap();
+        }
+    }
+    writer.finalize().unwrap();
+    cursor.into_inner()
 }
 
 /// A WAV file made here: `seconds` of a tone per channel (300 Hz, 1 kHz, …) at `rate`.

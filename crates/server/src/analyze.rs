@@ -1,0 +1,141 @@
+//! `callscope analyze FILE`: one call through the pipeline in this process, no server, no
+//! database; the result on stdout, progress on stderr.
+
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use anyhow::Context;
+use callscope_domain::{parse_channel_roles, Job, JobId, JobStage, JobStatus, Language, ProjectId};
+use callscope_pipeline::{CallContext, Progress, SpeakerSource};
+use serde_json::json;
+
+use crate::Config;
+
+/// A progress bar on stderr (a line per stage when stderr is not a terminal).
+struct Bar {
+    tty: bool,
+    state: Mutex<(Option<JobStage>, i64)>,
+}
+
+impl Progress for Bar {
+    fn report(&self, stage: JobStage, fraction: f64) {
+        let mut state = self.state.lock().expect("progress lock");
+        let percent = (fraction.clamp(0.0, 1.0) * 100.0).round() as i64;
+        if state.0 == Some(stage) && state.1 == percent {
+            return;
+        }
+        let new_stage = state.0 != Some(stage);
+        *state = (Some(stage), percent);
+        let name = format!("{stage:?}").to_lowercase();
+        let mut err = std::io::stderr().lock();
+        if self.tty {
+            let filled = (percent / 5) as usize;
+            let _ = write!(err, "\r\x1b[2K{name:<13} [{}{}] {percent:>3}%", "#".repeat(filled), "-".repeat(20 - filled));
+            let _ = err.flush();
+        } else if new_stage || percent == 100 {
+            let _ = writeln!(err, "{name}: {percent}%");
+        }
+    }
+}
+
+fn clock(ms: i64) -> String {
+    format!("{:02}:{:02}.{}", ms / 60_000, (ms / 1000) % 60, (ms % 1000) / 100)
+}
+
+/// Runs the pipeline on `file` and prints the call.
+///
+/// # Errors
+/// Unreadable or unsupported audio, bad roles, a missing model.
+pub async fn run(config: &Config, file: &Path, language: &str, channel_roles: Option<&str>, as_json: bool) -> anyhow::Result<()> {
+    let language: Language = language.parse().map_err(|_| anyhow::anyhow!("language must be en or pl"))?;
+    let roles = channel_roles
+        .map(parse_channel_roles)
+        .transpose()
+        .map_err(|e| anyhow::anyhow!("--channel-roles: {}", e.0.first().map_or("invalid", |f| f.message.as_str())))?;
+    let bytes = std::fs::metadata(file).with_context(|| format!("cannot read {}", file.display()))?.len();
+    let filename = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let pipeline = crate::startup::build_pipeline(config).await?;
+    let now = chrono::Utc::now();
+    let job = Job {
+        id: JobId::new(),
+        project_id: ProjectId::new(),
+        status: JobStatus::Processing,
+        stage: JobStage::Queued,
+        progress: 0.0,
+        attempts: 1,
+        error_message: None,
+        original_filename: filename.clone(),
+        content_type: String::new(),
+        size_bytes: i64::try_from(bytes).unwrap_or(i64::MAX),
+        sha256: String::new(),
+        storage_path: file.display().to_string(),
+        language,
+        channel_roles: roles,
+        recorded_at: None,
+        transcript_id: None,
+        submitted_at: now,
+        started_at: Some(now),
+        completed_at: None,
+        updated_at: now,
+    };
+    let bar = Arc::new(Bar { tty: std::io::stderr().is_terminal(), state: Mutex::new((None, -1)) });
+    let started = Instant::now();
+    let result = pipeline.run(&job, file, &CallContext::default(), bar.clone()).await;
+    if bar.tty {
+        eprintln!();
+    }
+    let result = result.map_err(|e| anyhow::anyhow!("{e}"))?;
+    let elapsed = started.elapsed().as_secs_f64();
+    let info = &result.audio.info;
+    if as_json {
+        let call = json!({
+            "filename": filename,
+            "language": language,
+            "durationS": info.duration_s,
+            "sizeBytes": bytes,
+            "audio": {
+                "codec": info.codec,
+                "sampleRate": info.source_rate,
+                "channels": info.channels,
+                "contentType": info.container.media_type(),
+            },
+            "speakerSource": match result.speaker_source { SpeakerSource::Channels => "channels", SpeakerSource::Diarized => "diarization" },
+            "fullText": result.full_text,
+            "speakers": result.speakers,
+            "turns": result.turns,
+            "speechModel": result.speech_model,
+            "processingS": (elapsed * 1000.0).round() / 1000.0,
+        });
+        println!("{}", serde_json::to_string_pretty(&call)?);
+    } else {
+        let names: std::collections::HashMap<&str, &str> =
+            result.speakers.iter().map(|s| (s.speaker_id.as_str(), s.name.as_str())).collect();
+        let mut out = std::io::stdout().lock();
+        for turn in &result.turns {
+            writeln!(out, "[{}] {}: {}", clock(turn.start_ms), names.get(turn.speaker_id.as_str()).unwrap_or(&"?"), turn.text)?;
+        }
+        writeln!(out)?;
+        for s in &result.speakers {
+            writeln!(
+                out,
+                "{}: {:.0} % of the talk, {} turns, {} words, {:.1} s",
+                s.name,
+                s.talk_ratio * 100.0,
+                s.turn_count,
+                s.word_count,
+                s.total_duration_s
+            )?;
+        }
+        writeln!(
+            out,
+            "\n{:.1} s of audio processed in {:.1} s ({:.2}x real time) with {}",
+            info.duration_s,
+            elapsed,
+            elapsed / info.duration_s.max(1e-9),
+            result.speech_model
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,694 @@
+//! Whisper through CTranslate2 (`ct2rs`): the model is read as the registry ships it (a
+//! CTranslate2 directory: `model.bin`, `config.json`, `tokenizer.json`, optionally
+//! `preprocessor_config.json` with the mel filters).
+//!
+//! The decoding loop is ours, not the binding's fixed 30-second chunks:
+//! - voice activity detection first; only speech is decoded, and windows are cut at pauses, so
+//!   no word straddles a seam. Speech regions are packed into windows of up to 30 s (silence
+//!   between them removed) and every timestamp is mapped back to the original signal;
+//! - timestamps on, so Whisper closes its segments; when a window's output stops at an
+//!   unfinished segment, the rest of the window is decoded again from there (nothing lost, and
+//!   nothing decoded twice);
+//! - word timing from the cross-attention alignment (DTW over the model's alignment heads);
+//! - hallucination guards: the no-speech probability, a temperature fallback when the output is
+//!   repetitive or improbable, removal of repeated segments and n-gram loops, and of the stock
+//!   phrases Whisper invents on silence and music.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use ct2rs::sys::{ComputeType, Config, Device, StorageView, Whisper, WhisperOptions};
+use serde::Deserialize;
+
+use crate::mel::{MelExtractor, MelFilters, HOP, SAMPLE_RATE, WINDOW_SAMPLES};
+use crate::vad::{self, Region, VadSettings};
+use crate::{SpeechError, Transcript, Word};
+
+/// How to run the model.
+#[derive(Debug, Clone)]
+pub struct WhisperSettings {
+    /// Intra-op threads (0: CTranslate2 picks).
+    pub threads: usize,
+    /// Beam width.
+    pub beam_size: usize,
+    /// `float32`, `int8`, `int8_float32`, or `auto`/`default`.
+    pub compute_type: String,
+}
+
+impl Default for WhisperSettings {
+    fn default() -> Self {
+        Self { threads: 0, beam_size: 5, compute_type: "float32".into() }
+    }
+}
+
+fn compute_type(name: &str) -> Result<ComputeType, SpeechError> {
+    Ok(match name {
+        "float32" => ComputeType::FLOAT32,
+        "int8" => ComputeType::INT8,
+        "int8_float32" => ComputeType::INT8_FLOAT32,
+        "int16" => ComputeType::INT16,
+        "auto" => ComputeType::AUTO,
+        "default" => ComputeType::DEFAULT,
+        other => {
+            return Err(SpeechError::Model(format!(
+                "unknown compute type {other:?} (float32, int8, int8_float32, int16, auto, default)"
+            )))
+        }
+    })
+}
+
+#[derive(Deserialize)]
+struct PreprocessorConfig {
+    #[serde(default)]
+    mel_filters: Option<Vec<Vec<f64>>>,
+    #[serde(default)]
+    feature_size: Option<usize>,
+}
+
+/// Token ids the decoding loop needs.
+#[derive(Debug, Clone)]
+struct Tokens {
+    sot: u32,
+    eot: u32,
+    transcribe: Option<u32>,
+    timestamp_begin: u32,
+    languages: HashMap<String, u32>,
+}
+
+/// A loaded Whisper model, shared by every job in the process.
+pub struct WhisperModel {
+    whisper: Whisper,
+    tokenizer: tokenizers::Tokenizer,
+    mel: MelExtractor,
+    tokens: Tokens,
+    settings: WhisperSettings,
+    name: String,
+    dir: PathBuf,
+}
+
+/// One decoded window: where its audio came from, and what it holds.
+#[derive(Debug, Clone)]
+struct Window {
+    /// `(start in the source, length)` of each piece, in samples, in order.
+    pieces: Vec<(usize, usize)>,
+}
+
+impl Window {
+    fn len(&self) -> usize {
+        self.pieces.iter().map(|p| p.1).sum()
+    }
+
+    fn audio(&self, samples: &[f32]) -> Vec<f32> {
+        let mut out = Vec::with_capacity(self.len());
+        for &(start, len) in &self.pieces {
+            out.extend_from_slice(&samples[start..start + len]);
+        }
+        out
+    }
+
+    /// Maps a time in the window (seconds) to a time in the source (seconds).
+    fn to_source(&self, t: f32) -> f32 {
+        let mut at = (t.max(0.0) * SAMPLE_RATE as f32) as usize;
+        for &(start, len) in &self.pieces {
+            if at < len {
+                return (start + at) as f32 / SAMPLE_RATE as f32;
+            }
+            at -= len;
+        }
+        self.pieces.last().map_or(0.0, |&(s, l)| (s + l) as f32 / SAMPLE_RATE as f32)
+    }
+
+    /// The part of the window from `offset` samples on.
+    fn tail(&self, offset: usize) -> Window {
+        let mut skip = offset;
+        let mut pieces = Vec::new();
+        for &(start, len) in &self.pieces {
+            if skip >= len {
+                skip -= len;
+                continue;
+            }
+            pieces.push((start + skip, len - skip));
+            skip = 0;
+        }
+        Window { pieces }
+    }
+}
+
+/// A segment Whisper produced: text tokens between two timestamps.
+#[derive(Debug, Clone)]
+struct RawSegment {
+    start: f32,
+    end: f32,
+    ids: Vec<u32>,
+    pieces: Vec<String>,
+    /// Per token: (start, end, probability), in window seconds, when alignment ran.
+    timing: Vec<(f32, f32, f32)>,
+}
+
+struct Decoded {
+    segments: Vec<RawSegment>,
+    /// Where, in window samples, decoding must resume (an unfinished segment), if anywhere.
+    resume_at: Option<usize>,
+    no_speech_prob: f32,
+    avg_logprob: f32,
+    compression_ratio: f32,
+}
+
+/// Phrases Whisper emits for silence, music or noise (from its subtitle training data). A segment
+/// that is nothing but one of these is dropped.
+const STOCK_PHRASES: &[&str] = &[
+    "thank you for watching",
+    "thanks for watching",
+    "thank you for watching and see you next time",
+    "thank you so much for watching",
+    "please subscribe",
+    "please subscribe to my channel",
+    "like and subscribe",
+    "subtitles by the amara org community",
+    "subtitles by",
+    "transcribed by",
+    "napisy stworzone przez społeczność amara org",
+    "napisy wykonane przez społeczność amara org",
+    "dziękuję za obejrzenie",
+    "dzięki za obejrzenie",
+    "dziękuję za uwagę i do zobaczenia",
+    "zapraszam do subskrypcji",
+    "subskrybuj",
+    "you",
+];
+
+fn normalise(text: &str) -> String {
+    let cleaned: String =
+        text.chars().map(|c| if c.is_alphanumeric() || c.is_whitespace() { c.to_lowercase().next().unwrap_or(c) } else { ' ' }).collect();
+    cleaned.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// zlib compression ratio of a text: above ~2.4, Whisper is looping.
+fn compression_ratio(text: &str) -> f32 {
+    if text.is_empty() {
+        return 0.0;
+    }
+    let mut encoder = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    let _ = encoder.write_all(text.as_bytes());
+    let compressed = encoder.finish().map(|v| v.len()).unwrap_or(text.len());
+    text.len() as f32 / compressed.max(1) as f32
+}
+
+impl WhisperModel {
+    /// Loads the CTranslate2 Whisper model in `dir`.
+    ///
+    /// # Errors
+    /// When a file is missing or the model does not load.
+    pub fn load(dir: &Path, settings: WhisperSettings) -> Result<Self, SpeechError> {
+        for file in ["model.bin", "config.json", "tokenizer.json"] {
+            if !dir.join(file).is_file() {
+                return Err(SpeechError::Model(format!(
+                    "{} has no {file}: not a CTranslate2 Whisper model (run `callscope models install`)",
+                    dir.display()
+                )));
+            }
+        }
+        let tokenizer = tokenizers::Tokenizer::from_file(dir.join("tokenizer.json"))
+            .map_err(|e| SpeechError::Model(format!("{}: {e}", dir.join("tokenizer.json").display())))?;
+        let config = Config {
+            device: Device::CPU,
+            compute_type: compute_type(&settings.compute_type)?,
+            num_threads_per_replica: settings.threads,
+            ..Config::default()
+        };
+        let whisper = Whisper::new(dir, config).map_err(|e| SpeechError::Model(format!("{}: {e}", dir.display())))?;
+        let n_mels = whisper.n_mels();
+        let filters = match std::fs::read(dir.join("preprocessor_config.json")) {
+            Ok(bytes) => {
+                let pre: PreprocessorConfig = serde_json::from_slice(&bytes)
+                    .map_err(|e| SpeechError::Model(format!("preprocessor_config.json: {e}")))?;
+                match pre.mel_filters {
+                    Some(rows) => MelFilters::from_rows(&rows).map_err(SpeechError::Model)?,
+                    None => MelFilters::slaney(pre.feature_size.unwrap_or(n_mels)),
+                }
+            }
+            Err(_) => MelFilters::slaney(n_mels),
+        };
+        if filters.n_mels() != n_mels {
+            return Err(SpeechError::Model(format!("the model wants {n_mels} mel bands, the filters have {}", filters.n_mels())));
+        }
+        let id = |t: &str| tokenizer.token_to_id(t);
+        let sot = id("<|startoftranscript|>").ok_or_else(|| SpeechError::Model("tokenizer lacks <|startoftranscript|>".into()))?;
+        let eot = id("<|endoftext|>").ok_or_else(|| SpeechError::Model("tokenizer lacks <|endoftext|>".into()))?;
+        let no_timestamps = id("<|notimestamps|>").ok_or_else(|| SpeechError::Model("tokenizer lacks <|notimestamps|>".into()))?;
+        let timestamp_begin = id("<|0.00|>").unwrap_or(no_timestamps + 1);
+        let multilingual = whisper.is_multilingual();
+        let mut languages = HashMap::new();
+        if multilingual {
+            for code in ["en", "pl", "de", "fr", "es", "it", "uk", "ru", "cs", "nl", "pt"] {
+                if let Some(t) = id(&format!("<|{code}|>")) {
+                    languages.insert(code.to_string(), t);
+                }
+            }
+        }
+        let tokens = Tokens { sot, eot, transcribe: if multilingual { id("<|transcribe|>") } else { None }, timestamp_begin, languages };
+        let name = dir.file_name().map_or_else(|| "whisper".to_string(), |n| n.to_string_lossy().into_owned());
+        Ok(Self { whisper, tokenizer, mel: MelExtractor::new(filters), tokens, settings, name, dir: dir.to_owned() })
+    }
+
+    /// The model's name (its directory's name).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Where it was loaded from.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Whether it knows other languages than English.
+    pub fn is_multilingual(&self) -> bool {
+        !self.tokens.languages.is_empty()
+    }
+
+    fn prompt(&self, language: &str) -> Result<Vec<u32>, SpeechError> {
+        let mut prompt = vec![self.tokens.sot];
+        if self.is_multilingual() {
+            let lang = self.tokens.languages.get(language).ok_or_else(|| {
+                SpeechError::Input(format!("the speech model {} does not know the language {language:?}", self.name))
+            })?;
+            prompt.push(*lang);
+            prompt.extend(self.tokens.transcribe);
+        } else if language != "en" {
+            return Err(SpeechError::Input(format!(
+                "the speech model {} is English-only and cannot transcribe {language:?}; configure a multilingual model",
+                self.name
+            )));
+        }
+        Ok(prompt)
+    }
+
+    /// Transcribes one channel (16 kHz mono) in `language` (`en`, `pl`, …). `on_progress` gets
+    /// the fraction done.
+    ///
+    /// # Errors
+    /// An unknown language for this model, or an inference failure.
+    pub fn transcribe(
+        &self,
+        samples: &[f32],
+        language: &str,
+        on_progress: &mut dyn FnMut(f64),
+    ) -> Result<Transcript, SpeechError> {
+        let prompt = self.prompt(language)?;
+        let regions = vad::detect(samples, &VadSettings::default());
+        let windows = pack_windows(samples, &regions);
+        let total: usize = windows.iter().map(Window::len).sum::<usize>().max(1);
+        let mut done = 0usize;
+        let mut words: Vec<Word> = Vec::new();
+        let mut last_text: Option<String> = None;
+        for window in windows {
+            let window_len = window.len();
+            let mut current = window;
+            // A window is decoded again from where its output stopped, at most a few times.
+            for _ in 0..8 {
+                if current.len() < SAMPLE_RATE / 4 {
+                    break;
+                }
+                let audio = current.audio(samples);
+                let features = self.mel.whisper_features(&audio);
+                let decoded = self.decode_window(features, &prompt, audio.len())?;
+                let resume = decoded.resume_at;
+                for segment in decoded.segments {
+                    let text = self.segment_text(&segment);
+                    let norm = normalise(&text);
+                    if norm.is_empty() || STOCK_PHRASES.contains(&norm.as_str()) && decoded.no_speech_prob > 0.2 {
+                        continue;
+                    }
+                    if last_text.as_deref() == Some(norm.as_str()) && norm.split(' ').count() > 2 {
+                        continue; // a repeated line
+                    }
+                    last_text = Some(norm);
+                    words.extend(segment_words(&segment, &current, &self.tokenizer));
+                }
+                match resume {
+                    Some(at) if at + SAMPLE_RATE < current.len() && at > 0 => current = current.tail(at),
+                    _ => break,
+                }
+            }
+            done += window_len;
+            on_progress(done as f64 / total as f64);
+        }
+        let words = collapse_loops(words);
+        Ok(Transcript { words, speech: regions })
+    }
+
+    fn segment_text(&self, segment: &RawSegment) -> String {
+        self.tokenizer.decode(&segment.ids, true).unwrap_or_default().trim().to_string()
+    }
+
+    fn options(&self, temperature: f32) -> WhisperOptions {
+        let mut options = WhisperOptions {
+            beam_size: self.settings.beam_size.max(1),
+            return_scores: true,
+            return_no_speech_prob: true,
+            ..WhisperOptions::default()
+        };
+        if temperature > 0.0 {
+            options.beam_size = 1;
+            options.sampling_topk = 0;
+            options.sampling_temperature = temperature;
+            options.num_hypotheses = 3;
+        }
+        options
+    }
+
+    /// Decodes one window (features of 30 s), falling back to sampling at rising temperatures
+    /// when the output loops or is improbable.
+    fn decode_window(&self, mut features: Vec<f32>, prompt: &[u32], content_len: usize) -> Result<Decoded, SpeechError> {
+        let n_mels = self.mel.n_mels();
+        let frames = features.len() / n_mels;
+        let infer = |e: anyhow::Error| SpeechError::Inference(e.to_string());
+        let view = StorageView::new(&[1, n_mels, frames], &mut features, Device::CPU).map_err(infer)?;
+        let encoded = self.whisper.encode(&view, false).map_err(infer)?;
+        let prompt_tokens: Vec<String> =
+            prompt.iter().map(|&id| self.tokenizer.id_to_token(id).unwrap_or_default()).collect();
+        let prompts = vec![prompt_tokens];
+        let mut best: Option<Decoded> = None;
+        for temperature in [0.0f32, 0.2, 0.5, 0.8] {
+            let results = self.whisper.generate(&encoded, &prompts, &self.options(temperature)).map_err(infer)?;
+            let Some(result) = results.into_iter().next() else { break };
+            // Among sampled hypotheses, the most probable.
+            let mut candidates: Vec<Decoded> = result
+                .sequences_ids
+                .iter()
+                .zip(&result.sequences)
+                .zip(result.scores.iter().copied().chain(std::iter::repeat(0.0)))
+                .map(|((ids, pieces), score)| self.parse(ids, pieces, score, result.no_speech_prob, content_len))
+                .collect();
+            candidates.sort_by(|a, b| b.avg_logprob.total_cmp(&a.avg_logprob));
+            let Some(candidate) = candidates.into_iter().next() else { break };
+            let silent = candidate.no_speech_prob > 0.6 && candidate.avg_logprob < -1.0;
+            if silent {
+                return Ok(Decoded { segments: Vec::new(), resume_at: None, ..candidate });
+            }
+            let good = candidate.compression_ratio <= 2.4 && candidate.avg_logprob >= -1.0;
+            if good {
+                best = Some(candidate);
+                break;
+            }
+            if best.as_ref().is_none_or(|b| candidate.avg_logprob > b.avg_logprob) {
+                best = Some(candidate);
+            }
+        }
+        let mut decoded = best.unwrap_or(Decoded {
+            segments: Vec::new(),
+            resume_at: None,
+            no_speech_prob: 1.0,
+            avg_logprob: 0.0,
+            compression_ratio: 0.0,
+        });
+        self.add_word_timing(&encoded, prompt, &mut decoded, content_len)?;
+        Ok(decoded)
+    }
+
+    fn parse(&self, ids: &[usize], pieces: &[String], score: f32, no_speech_prob: f32, content_len: usize) -> Decoded {
+        let ts_begin = self.tokens.timestamp_begin as usize;
+        let eot = self.tokens.eot as usize;
+        let content_s = content_len as f32 / SAMPLE_RATE as f32;
+        let mut segments = Vec::new();
+        let mut start: Option<f32> = None;
+        let mut text: Vec<u32> = Vec::new();
+        let mut text_pieces: Vec<String> = Vec::new();
+        let mut last_two_timestamps = false;
+        let mut previous_was_timestamp = false;
+        let mut last_timestamp = 0.0f32;
+        for (i, &id) in ids.iter().enumerate() {
+            if id >= ts_begin {
+                let t = (id - ts_begin) as f32 * 0.02;
+                if !text.is_empty() {
+                    segments.push(RawSegment {
+                        start: start.unwrap_or(0.0),
+                        end: t.min(content_s),
+                        ids: std::mem::take(&mut text),
+                        pieces: std::mem::take(&mut text_pieces),
+                        timing: Vec::new(),
+                    });
+                }
+                start = Some(t);
+                last_two_timestamps = previous_was_timestamp && i + 1 == ids.len();
+                previous_was_timestamp = true;
+                last_timestamp = t;
+            } else if id < eot {
+                text.push(id as u32);
+                text_pieces.push(pieces.get(i).cloned().unwrap_or_default());
+                previous_was_timestamp = false;
+            }
+        }
+        let mut resume_at = None;
+        if !text.is_empty() {
+            // Output that ran out before closing its segment: keep it up to the window's end.
+            segments.push(RawSegment { start: start.unwrap_or(0.0), end: content_s, ids: text, pieces: text_pieces, timing: Vec::new() });
+        } else if last_two_timestamps || (ids.last().is_some_and(|&id| id >= ts_begin) && ids.len() >= 440) {
+            resume_at = Some((last_timestamp * SAMPLE_RATE as f32) as usize);
+        }
+        let all_text: String = segments.iter().map(|s| self.tokenizer.decode(&s.ids, true).unwrap_or_default()).collect();
+        let len = ids.len().max(1) as f32;
+        Decoded {
+            segments,
+            resume_at,
+            no_speech_prob,
+            avg_logprob: score * len / (len + 1.0),
+            compression_ratio: compression_ratio(all_text.trim()),
+        }
+    }
+
+    /// Word start and end times from the cross-attention alignment of the text tokens.
+    fn add_word_timing(
+        &self,
+        encoded: &StorageView,
+        prompt: &[u32],
+        decoded: &mut Decoded,
+        content_len: usize,
+    ) -> Result<(), SpeechError> {
+        let text: Vec<usize> = decoded.segments.iter().flat_map(|s| s.ids.iter().map(|&i| i as usize)).collect();
+        if text.is_empty() {
+            return Ok(());
+        }
+        let start: Vec<usize> = prompt.iter().map(|&i| i as usize).collect();
+        let frames = (content_len / HOP).clamp(1, WINDOW_SAMPLES / HOP);
+        let aligned = self
+            .whisper
+            .align(encoded, &start, &[text.clone()], &[frames], 7)
+            .map_err(|e| SpeechError::Inference(format!("word alignment: {e}")))?;
+        let Some(alignment) = aligned.into_iter().next() else { return Ok(()) };
+        // The alignment path: (token index, frame index) pairs; the time of a token is the frame
+        // where the path first reaches it.
+        let mut jump_times = Vec::with_capacity(text.len() + 1);
+        let mut previous: Option<i64> = None;
+        for pair in &alignment.alignments {
+            if previous != Some(pair.token_x) {
+                jump_times.push(pair.frame_x as f32 / 50.0);
+                previous = Some(pair.token_x);
+            }
+        }
+        if jump_times.len() < text.len() + 1 {
+            return Ok(()); // leave the segment-level fallback
+        }
+        let mut index = 0usize;
+        for segment in &mut decoded.segments {
+            let n = segment.ids.len();
+            segment.timing = (0..n)
+                .map(|i| {
+                    let prob = alignment.text_token_probs.get(index + i).copied().unwrap_or(1.0);
+                    (jump_times[index + i], jump_times[index + i + 1], prob)
+                })
+                .collect();
+            index += n;
+        }
+        Ok(())
+    }
+}
+
+/// Groups a segment's tokens into words (a piece that starts with a space, `Ġ` in the byte-level
+/// vocabulary, starts a word; punctuation sticks to the word before) and places them in the
+/// source signal.
+fn segment_words(segment: &RawSegment, window: &Window, tokenizer: &tokenizers::Tokenizer) -> Vec<Word> {
+    struct Building {
+        ids: Vec<u32>,
+        start: Option<f32>,
+        end: Option<f32>,
+        probs: Vec<f32>,
+    }
+    let mut groups: Vec<Building> = Vec::new();
+    for (i, (id, text)) in segment.ids.iter().zip(&segment.pieces).enumerate() {
+        let timing = segment.timing.get(i).copied();
+        let starts_word = text.starts_with('Ġ') || text.starts_with(' ') || text.starts_with('▁');
+        let is_punct = !text.is_empty() && text.chars().all(|c| c.is_ascii_punctuation());
+        if groups.is_empty() || (starts_word && !is_punct) {
+            groups.push(Building { ids: Vec::new(), start: None, end: None, probs: Vec::new() });
+        }
+        let g = groups.last_mut().expect("a group exists");
+        g.ids.push(*id);
+        if let Some((s, e, p)) = timing {
+            if !is_punct || g.start.is_none() {
+                g.start.get_or_insert(s);
+                g.end = Some(e);
+            }
+            g.probs.push(p);
+        }
+    }
+    let texts: Vec<String> =
+        groups.iter().map(|g| tokenizer.decode(&g.ids, true).unwrap_or_default().trim().to_string()).collect();
+    // Without alignment, spread the segment's time over its words by their length.
+    let total_chars: usize = texts.iter().map(|t| t.chars().count().max(1)).sum::<usize>().max(1);
+    let span = (segment.end - segment.start).max(0.0);
+    let mut cursor = segment.start;
+    let mut words = Vec::new();
+    for (g, text) in groups.iter().zip(texts) {
+        let share = span * text.chars().count().max(1) as f32 / total_chars as f32;
+        let (mut start, mut end) = match (g.start, g.end) {
+            (Some(s), Some(e)) => (s, e),
+            _ => (cursor, cursor + share),
+        };
+        cursor += share;
+        if text.is_empty() {
+            continue;
+        }
+        // Keep words inside their segment and give each at least 20 ms.
+        start = start.clamp(segment.start, segment.end.max(segment.start));
+        end = end.clamp(start + 0.02, segment.end.max(start + 0.02));
+        let probability = if g.probs.is_empty() { 1.0 } else { g.probs.iter().sum::<f32>() / g.probs.len() as f32 };
+        words.push(Word {
+            text,
+            start_s: window.to_source(start),
+            end_s: window.to_source(end).max(window.to_source(start) + 0.02),
+            probability,
+            speaker: 0,
+        });
+    }
+    words
+}
+
+/// Removes n-gram loops (the same 1–8 words over and over): a run of more than three repeats is
+/// cut back to one.
+fn collapse_loops(words: Vec<Word>) -> Vec<Word> {
+    let key = |w: &Word| normalise(&w.text);
+    let mut out: Vec<Word> = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        let mut skipped = false;
+        for n in 1..=8usize {
+            if i + n * 4 > words.len() {
+                break;
+            }
+            let unit: Vec<String> = words[i..i + n].iter().map(key).collect();
+            let mut repeats = 1;
+            while i + (repeats + 1) * n <= words.len()
+                && words[i + repeats * n..i + (repeats + 1) * n].iter().map(key).eq(unit.iter().cloned())
+            {
+                repeats += 1;
+            }
+            if repeats > 3 {
+                out.extend(words[i..i + n].iter().cloned());
+                i += repeats * n;
+                skipped = true;
+                break;
+            }
+        }
+        if !skipped {
+            out.push(words[i].clone());
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Packs speech regions into windows of at most 30 s; a region longer than that is cut at its
+/// quietest 100 ms in the last third of the window.
+fn pack_windows(samples: &[f32], regions: &[Region]) -> Vec<Window> {
+    // Leave room for Whisper's closing timestamp.
+    let limit = WINDOW_SAMPLES - SAMPLE_RATE / 2;
+    let mut pieces: Vec<(usize, usize)> = Vec::new();
+    for region in regions {
+        let mut start = region.start;
+        while region.end - start > limit {
+            let cut = quietest_point(samples, start + limit * 2 / 3, start + limit);
+            pieces.push((start, cut - start));
+            start = cut;
+        }
+        if region.end > start {
+            pieces.push((start, region.end - start));
+        }
+    }
+    let mut windows: Vec<Window> = Vec::new();
+    let mut current = Window { pieces: Vec::new() };
+    for piece in pieces {
+        if current.len() + piece.1 > limit && !current.pieces.is_empty() {
+            windows.push(std::mem::replace(&mut current, Window { pieces: Vec::new() }));
+        }
+        current.pieces.push(piece);
+    }
+    if !current.pieces.is_empty() {
+        windows.push(current);
+    }
+    windows
+}
+
+fn quietest_point(samples: &[f32], from: usize, to: usize) -> usize {
+    let step = SAMPLE_RATE / 10;
+    let mut best = (f32::MAX, to);
+    let mut at = from;
+    while at + step <= to.min(samples.len()) {
+        let energy: f32 = samples[at..at + step].iter().map(|x| x * x).sum();
+        if energy < best.0 {
+            best = (energy, at + step / 2);
+        }
+        at += step / 2;
+    }
+    best.1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn word(text: &str, t: f32) -> Word {
+        Word { text: text.into(), start_s: t, end_s: t + 0.1, probability: 1.0, speaker: 0 }
+    }
+
+    #[test]
+    fn loops_are_cut_back_and_ordinary_repeats_kept() {
+        let mut words = vec![word("I", 0.0), word("said", 0.1), word("no", 0.2), word("no", 0.3)];
+        for i in 0..10 {
+            words.push(word("thank", 1.0 + i as f32));
+            words.push(word("you.", 1.1 + i as f32));
+        }
+        words.push(word("bye", 20.0));
+        let kept: Vec<String> = collapse_loops(words).into_iter().map(|w| w.text).collect();
+        assert_eq!(kept, ["I", "said", "no", "no", "thank", "you.", "bye"]);
+    }
+
+    #[test]
+    fn windows_hold_at_most_thirty_seconds_and_map_back_to_the_source() {
+        let samples = vec![0.01f32; SAMPLE_RATE * 100];
+        let regions = [
+            Region { start: SAMPLE_RATE, end: SAMPLE_RATE * 11 },
+            Region { start: SAMPLE_RATE * 20, end: SAMPLE_RATE * 35 },
+            Region { start: SAMPLE_RATE * 40, end: SAMPLE_RATE * 95 },
+        ];
+        let windows = pack_windows(&samples, &regions);
+        assert!(windows.iter().all(|w| w.len() <= WINDOW_SAMPLES));
+        let covered: usize = windows.iter().map(Window::len).sum();
+        assert_eq!(covered, SAMPLE_RATE * (10 + 15 + 55), "every speech sample is in exactly one window");
+        // The first window joins the first two regions; 12 s into it is 2 s into the second.
+        assert_eq!(windows[0].pieces.len(), 2);
+        assert!((windows[0].to_source(12.0) - 22.0).abs() < 1e-3);
+        let tail = windows[0].tail(SAMPLE_RATE * 12);
+        assert!((tail.to_source(0.0) - 22.0).abs() < 1e-3);
+        assert_eq!(tail.len(), SAMPLE_RATE * 13);
+    }
+
+    #[test]
+    fn stock_phrases_are_recognised_whatever_the_punctuation() {
+        assert!(STOCK_PHRASES.contains(&normalise(" Thank you for watching!").as_str()));
+        assert!(STOCK_PHRASES.contains(&normalise("Napisy stworzone przez społeczność Amara.org").as_str()));
+        assert!(compression_ratio(&"to jest test ".repeat(30)) > 2.4);
+        assert!(compression_ratio("The quick brown fox jumps over the lazy dog.") < 2.4);
+    }
+}

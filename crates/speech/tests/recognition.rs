@@ -1,0 +1,141 @@
+//! Speech recognition and diarization on real recordings with the real small models
+//! (`callscope models install --profile test` puts them in place; `scripts/test` runs it).
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use callscope_speech::{diarize, vad, DiarizeSettings, VadSettings, WhisperModel, WhisperSettings, Word};
+
+const LIBRIVOX: &str = "/usr/share/pocketsphinx/test/data/librivox";
+
+fn models_dir() -> PathBuf {
+    std::env::var_os("CALLSCOPE_TEST_MODELS_DIR").map_or_else(callscope_models::default_dir, PathBuf::from)
+}
+
+fn artifact(name: &str) -> PathBuf {
+    let dir = models_dir().join(name);
+    assert!(
+        dir.join(".installed").is_file(),
+        "{} is missing: run `callscope models install --profile test` (scripts/test does)",
+        dir.display()
+    );
+    dir
+}
+
+fn model(name: &str) -> &'static WhisperModel {
+    static TINY: OnceLock<WhisperModel> = OnceLock::new();
+    static BASE: OnceLock<WhisperModel> = OnceLock::new();
+    let cell = if name == "whisper-tiny.en" { &TINY } else { &BASE };
+    cell.get_or_init(|| {
+        WhisperModel::load(&artifact(name), WhisperSettings { threads: 1, ..WhisperSettings::default() }).expect("the model loads")
+    })
+}
+
+/// 16 kHz mono samples of a WAV file (the recordings used here are 16 kHz PCM).
+fn read_wav(path: &Path) -> Vec<f32> {
+    let mut reader = hound::WavReader::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let spec = reader.spec();
+    assert_eq!((spec.sample_rate, spec.channels), (16_000, 1), "{}", path.display());
+    reader.samples::<i16>().map(|s| f32::from(s.unwrap()) / 32768.0).collect()
+}
+
+fn librivox(id: &str) -> Vec<f32> {
+    read_wav(&Path::new(LIBRIVOX).join(format!("sense_and_sensibility_01_austen_64kb-{id}.wav")))
+}
+
+fn text(words: &[Word]) -> String {
+    words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ").to_lowercase()
+}
+
+fn count(haystack: &str, needle: &str) -> usize {
+    haystack.matches(needle).count()
+}
+
+#[test]
+fn tiny_en_transcribes_a_librivox_utterance_with_word_timing() {
+    let samples = librivox("0880");
+    let mut progress = Vec::new();
+    let transcript = model("whisper-tiny.en").transcribe(&samples, "en", &mut |f| progress.push(f)).unwrap();
+    let said = text(&transcript.words);
+    for word in ["he", "was", "not", "young", "man"] {
+        assert!(said.split(|c: char| !c.is_alphanumeric()).any(|w| w == word), "{word:?} missing from {said:?}");
+    }
+    let duration = samples.len() as f32 / 16_000.0;
+    for pair in transcript.words.windows(2) {
+        assert!(pair[0].start_s <= pair[1].start_s, "words in order: {pair:?}");
+    }
+    for w in &transcript.words {
+        assert!(w.start_s >= 0.0 && w.end_s <= duration + 0.05 && w.start_s < w.end_s, "{w:?}");
+        assert!((0.0..=1.0).contains(&w.probability));
+    }
+    assert_eq!(progress.last(), Some(&1.0), "progress reaches the end");
+}
+
+#[test]
+fn silence_and_hiss_give_no_words() {
+    let mut samples = vec![0.0f32; 16_000 * 8];
+    let mut seed = 5u32;
+    samples.extend((0..16_000 * 8).map(|_| {
+        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        ((seed >> 8) as f32 / (1u32 << 24) as f32 - 0.5) * 0.001
+    }));
+    let transcript = model("whisper-tiny.en").transcribe(&samples, "en", &mut |_| {}).unwrap();
+    assert!(transcript.words.is_empty(), "hallucinated: {:?}", text(&transcript.words));
+}
+
+#[test]
+fn long_speech_is_windowed_without_losing_or_repeating_words_at_the_seams() {
+    // All five utterances twice, 0.25 s apart: one stretch of speech of about 50 s that has to be
+    // cut into windows.
+    let mut samples = Vec::new();
+    for _ in 0..2 {
+        for id in ["0870", "0880", "0890", "0920", "0930"] {
+            samples.extend(librivox(id));
+            samples.extend(std::iter::repeat_n(0.0f32, 4_000));
+        }
+    }
+    let transcript = model("whisper-tiny.en").transcribe(&samples, "en", &mut |_| {}).unwrap();
+    let said = text(&transcript.words);
+    for (needle, times) in [("dashwood", 2), ("selfish", 2), ("respectable", 2), ("himself", 2), ("leisure", 2)] {
+        assert_eq!(count(&said, needle), times, "{needle:?} in {said:?}");
+    }
+    let last = transcript.words.last().unwrap();
+    assert!(last.end_s > 45.0, "the end of the audio is transcribed: {last:?}");
+}
+
+#[test]
+fn base_refuses_nothing_and_tiny_en_refuses_polish() {
+    let error = model("whisper-tiny.en").transcribe(&librivox("0930"), "pl", &mut |_| {}).unwrap_err();
+    assert!(error.to_string().contains("English-only"), "{error}");
+    assert!(model("whisper-base").is_multilingual());
+}
+
+#[test]
+fn the_real_telephone_call_is_transcribed_and_its_two_speakers_told_apart() {
+    let sample = artifact("pyannote-sample").join("sample.wav");
+    let samples = read_wav(&sample);
+    let transcript = model("whisper-base").transcribe(&samples, "en", &mut |_| {}).unwrap();
+    let said = text(&transcript.words);
+    for phrase in ["new jersey", "chicago", "texas", "yankee"] {
+        assert!(said.contains(phrase), "{phrase:?} missing from {said:?}");
+    }
+    let found = diarize(&samples, &transcript.speech, &DiarizeSettings::default());
+    assert_eq!(found.speakers(), 2, "two people talk");
+    // Diane (6.7–7.1 s, 10.6–14.2 s) and Sheila (14.5–17.9 s, 21.8–28.4 s) per the reference.
+    let diane = found.speaker_at(11.0, 14.0);
+    let sheila = found.speaker_at(15.0, 17.5);
+    assert_ne!(diane, sheila);
+    assert_eq!(found.speaker_at(22.0, 27.0), sheila);
+    assert_eq!(found.speaker_at(18.3, 19.8), diane, "\"I'm originally from Chicago also\"");
+}
+
+#[test]
+fn voice_activity_follows_the_real_call() {
+    let samples = read_wav(&artifact("pyannote-sample").join("sample.wav"));
+    let regions = vad::detect(&samples, &VadSettings::default());
+    let speech: usize = regions.iter().map(|r| r.len()).sum();
+    // The reference has speech from 6.69 s to 30 s, about 21 s of it with pauses.
+    assert!(regions.first().unwrap().start < 16_000 * 7, "{regions:?}");
+    assert!((16_000 * 15..16_000 * 25).contains(&speech), "{} s of speech", speech as f32 / 16_000.0);
+    assert!(regions.iter().all(|r| r.end > 16_000 * 6), "nothing before the first hello: {regions:?}");
+}
