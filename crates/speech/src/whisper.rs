@@ -119,6 +119,26 @@ impl Window {
         self.pieces.last().map_or(0.0, |&(s, l)| (s + l) as f32 / SAMPLE_RATE as f32)
     }
 
+    /// Maps a word's span in the window to the source. Pieces are separate stretches of speech,
+    /// so a word that starts in one piece ends there too: an end that reaches into the next piece
+    /// (alignment is coarse at piece joins) is cut at the end of the word's own piece.
+    fn span_to_source(&self, start: f32, end: f32) -> (f32, f32) {
+        let rate = SAMPLE_RATE as f32;
+        let mut offset = 0usize;
+        let at = (start.max(0.0) * rate) as usize;
+        for &(source, len) in &self.pieces {
+            if at < offset + len {
+                let piece_end_s = (offset + len) as f32 / rate;
+                let s = (source + at - offset) as f32 / rate;
+                let e = (source as f32 + (end.min(piece_end_s) * rate - offset as f32)) / rate;
+                return (s, e.max(s + 0.02));
+            }
+            offset += len;
+        }
+        let s = self.to_source(start);
+        (s, s + 0.02)
+    }
+
     /// The part of the window from `offset` samples on.
     fn tail(&self, offset: usize) -> Window {
         let mut skip = offset;
@@ -554,13 +574,8 @@ fn segment_words(segment: &RawSegment, window: &Window, tokenizer: &tokenizers::
         start = start.clamp(segment.start, segment.end.max(segment.start));
         end = end.clamp(start + 0.02, segment.end.max(start + 0.02));
         let probability = if g.probs.is_empty() { 1.0 } else { g.probs.iter().sum::<f32>() / g.probs.len() as f32 };
-        words.push(Word {
-            text,
-            start_s: window.to_source(start),
-            end_s: window.to_source(end).max(window.to_source(start) + 0.02),
-            probability,
-            speaker: 0,
-        });
+        let (start_s, end_s) = window.span_to_source(start, end);
+        words.push(Word { text, start_s, end_s, probability, speaker: 0 });
     }
     words
 }
@@ -679,6 +694,9 @@ mod tests {
         // The first window joins the first two regions; 12 s into it is 2 s into the second.
         assert_eq!(windows[0].pieces.len(), 2);
         assert!((windows[0].to_source(12.0) - 22.0).abs() < 1e-3);
+        // A word that runs past the end of the first piece (10 s) is cut there.
+        let (s, e) = windows[0].span_to_source(9.5, 10.6);
+        assert!((s - 10.5).abs() < 1e-3 && (e - 11.0).abs() < 1e-3, "{s} {e}");
         let tail = windows[0].tail(SAMPLE_RATE * 12);
         assert!((tail.to_source(0.0) - 22.0).abs() < 1e-3);
         assert_eq!(tail.len(), SAMPLE_RATE * 13);
