@@ -61,13 +61,14 @@ pub struct Config {
     /// The Whisper model: a name under `models_dir` or the path of any CTranslate2 Whisper
     /// model directory (large-v3-turbo included).
     pub speech_model: String,
-    /// Threads one transcription uses (0: every core the process may use).
+    /// Threads one transcription uses: its windows are decoded side by side, one thread each
+    /// (0: every core the process may use).
     pub speech_threads: usize,
     /// Transcriptions that run at once in one process (each with `speech_threads`).
     pub speech_concurrency: usize,
     /// Beam width of Whisper's decoding.
     pub speech_beam_size: usize,
-    /// CTranslate2 compute type: `float32` (OpenBLAS), `int8` (ruy), `int8_float32`, `auto`.
+    /// CTranslate2 compute type: `int8` (ruy), `float32` (OpenBLAS), `int8_float32`, `auto`.
     pub speech_compute_type: String,
     /// Most speakers acoustic diarization looks for in a mono recording.
     pub diarization_max_speakers: usize,
@@ -111,7 +112,7 @@ impl Default for Config {
             speech_threads: 0,
             speech_concurrency: 1,
             speech_beam_size: 5,
-            speech_compute_type: "float32".into(),
+            speech_compute_type: "int8".into(),
             diarization_max_speakers: 4,
         }
     }

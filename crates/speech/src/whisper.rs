@@ -28,7 +28,7 @@ use crate::{SpeechError, Transcript, Word};
 /// How to run the model.
 #[derive(Debug, Clone)]
 pub struct WhisperSettings {
-    /// Intra-op threads (0: CTranslate2 picks).
+    /// Threads: windows decoded side by side, one thread each.
     pub threads: usize,
     /// Beam width.
     pub beam_size: usize,
@@ -38,7 +38,7 @@ pub struct WhisperSettings {
 
 impl Default for WhisperSettings {
     fn default() -> Self {
-        Self { threads: 0, beam_size: 5, compute_type: "float32".into() }
+        Self { threads: 1, beam_size: 5, compute_type: "int8".into() }
     }
 }
 
@@ -231,10 +231,13 @@ impl WhisperModel {
         }
         let tokenizer = tokenizers::Tokenizer::from_file(dir.join("tokenizer.json"))
             .map_err(|e| SpeechError::Model(format!("{}: {e}", dir.join("tokenizer.json").display())))?;
+        // One replica per thread, one thread each: windows run side by side (the replicas share
+        // the weights).
         let config = Config {
             device: Device::CPU,
             compute_type: compute_type(&settings.compute_type)?,
-            num_threads_per_replica: settings.threads,
+            device_indices: vec![0; settings.threads.max(1)],
+            num_threads_per_replica: 1,
             ..Config::default()
         };
         let whisper = Whisper::new(dir, config).map_err(|e| SpeechError::Model(format!("{}: {e}", dir.display())))?;
@@ -319,43 +322,80 @@ impl WhisperModel {
         let regions = vad::detect(samples, &VadSettings::default());
         let windows = pack_windows(samples, &regions);
         let total: usize = windows.iter().map(Window::len).sum::<usize>().max(1);
-        let mut done = 0usize;
+        // Windows are independent: with several replicas they are decoded side by side, each on
+        // one thread (small matrix products scale badly across threads; windows scale well).
+        let workers = self.settings.threads.max(1).min(windows.len().max(1));
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let mut decoded: Vec<Option<Vec<(RawSegment, Window, f32)>>> = vec![None; windows.len()];
+        std::thread::scope(|scope| -> Result<(), SpeechError> {
+            for _ in 0..workers {
+                let (tx, next, windows, prompt) = (tx.clone(), &next, &windows, &prompt);
+                scope.spawn(move || loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(window) = windows.get(i) else { break };
+                    let result = self.decode_whole_window(samples, window, prompt);
+                    let failed = result.is_err();
+                    if tx.send((i, result)).is_err() || failed {
+                        break;
+                    }
+                });
+            }
+            drop(tx);
+            let mut done = 0usize;
+            for (i, result) in rx {
+                decoded[i] = Some(result?);
+                done += windows[i].len();
+                on_progress(done as f64 / total as f64);
+            }
+            Ok(())
+        })?;
         let mut words: Vec<Word> = Vec::new();
         let mut last_text: Option<String> = None;
-        for window in windows {
-            let window_len = window.len();
-            let mut current = window;
-            // A window is decoded again from where its output stopped, at most a few times.
-            for _ in 0..8 {
-                if current.len() < SAMPLE_RATE / 4 {
-                    break;
-                }
-                let audio = current.audio(samples);
-                let features = self.mel.whisper_features(&audio);
-                let decoded = self.decode_window(features, &prompt, audio.len())?;
-                let resume = decoded.resume_at;
-                for segment in decoded.segments {
-                    let text = self.segment_text(&segment);
-                    let norm = normalise(&text);
-                    if norm.is_empty() || STOCK_PHRASES.contains(&norm.as_str()) && decoded.no_speech_prob > 0.2 {
-                        continue;
-                    }
-                    if last_text.as_deref() == Some(norm.as_str()) && norm.split(' ').count() > 2 {
-                        continue; // a repeated line
-                    }
-                    last_text = Some(norm);
-                    words.extend(segment_words(&segment, &current, &self.tokenizer));
-                }
-                match resume {
-                    Some(at) if at + SAMPLE_RATE < current.len() && at > 0 => current = current.tail(at),
-                    _ => break,
-                }
+        for (segment, window, no_speech_prob) in decoded.into_iter().flatten().flatten() {
+            let text = self.segment_text(&segment);
+            let norm = normalise(&text);
+            if norm.is_empty() || STOCK_PHRASES.contains(&norm.as_str()) && no_speech_prob > 0.2 {
+                continue;
             }
-            done += window_len;
-            on_progress(done as f64 / total as f64);
+            if last_text.as_deref() == Some(norm.as_str()) && norm.split(' ').count() > 2 {
+                continue; // a repeated line
+            }
+            last_text = Some(norm);
+            words.extend(segment_words(&segment, &window, &self.tokenizer));
+        }
+        if windows.is_empty() {
+            on_progress(1.0);
         }
         let words = collapse_loops(words);
         Ok(Transcript { words, speech: regions })
+    }
+
+    /// Decodes a window, and again from where its output stopped when it stopped at an
+    /// unfinished segment (at most a few times). Each segment comes with the (part of the)
+    /// window it was decoded from and that decoding's no-speech probability.
+    fn decode_whole_window(
+        &self,
+        samples: &[f32],
+        window: &Window,
+        prompt: &[u32],
+    ) -> Result<Vec<(RawSegment, Window, f32)>, SpeechError> {
+        let mut out = Vec::new();
+        let mut current = window.clone();
+        for _ in 0..8 {
+            if current.len() < SAMPLE_RATE / 4 {
+                break;
+            }
+            let audio = current.audio(samples);
+            let features = self.mel.whisper_features(&audio);
+            let decoded = self.decode_window(features, prompt, audio.len())?;
+            out.extend(decoded.segments.into_iter().map(|s| (s, current.clone(), decoded.no_speech_prob)));
+            match decoded.resume_at {
+                Some(at) if at + SAMPLE_RATE < current.len() && at > 0 => current = current.tail(at),
+                _ => break,
+            }
+        }
+        Ok(out)
     }
 
     fn segment_text(&self, segment: &RawSegment) -> String {
@@ -385,12 +425,16 @@ impl WhisperModel {
         let frames = features.len() / n_mels;
         let infer = |e: anyhow::Error| SpeechError::Inference(e.to_string());
         let view = StorageView::new(&[1, n_mels, frames], &mut features, Device::CPU).map_err(infer)?;
+        let started = std::time::Instant::now();
         let encoded = self.whisper.encode(&view, false).map_err(infer)?;
+        let encode_s = started.elapsed().as_secs_f64();
         let prompt_tokens: Vec<String> =
             prompt.iter().map(|&id| self.tokenizer.id_to_token(id).unwrap_or_default()).collect();
         let prompts = vec![prompt_tokens];
         let mut best: Option<Decoded> = None;
+        let mut attempts = 0;
         for temperature in [0.0f32, 0.2, 0.5, 0.8] {
+            attempts += 1;
             let results = self.whisper.generate(&encoded, &prompts, &self.options(temperature)).map_err(infer)?;
             let Some(result) = results.into_iter().next() else { break };
             // Among sampled hypotheses, the most probable.
@@ -423,7 +467,18 @@ impl WhisperModel {
             avg_logprob: 0.0,
             compression_ratio: 0.0,
         });
+        let generate_s = started.elapsed().as_secs_f64() - encode_s;
         self.add_word_timing(&encoded, prompt, &mut decoded, content_len)?;
+        tracing::debug!(
+            audio_s = content_len as f64 / SAMPLE_RATE as f64,
+            encode_s,
+            generate_s,
+            align_s = started.elapsed().as_secs_f64() - encode_s - generate_s,
+            attempts,
+            avg_logprob = decoded.avg_logprob,
+            compression_ratio = decoded.compression_ratio,
+            "window decoded"
+        );
         Ok(decoded)
     }
 
