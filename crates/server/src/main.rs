@@ -131,11 +131,6 @@ fn main() -> ExitCode {
         }
     };
     init_logging(&config);
-    // OpenBLAS sizes its thread pool when it loads; match it to the speech threads unless the
-    // environment says otherwise. Done before any other thread exists.
-    if std::env::var_os("OPENBLAS_NUM_THREADS").is_none() {
-        std::env::set_var("OPENBLAS_NUM_THREADS", config.speech_threads().to_string());
-    }
     // The models command downloads with a blocking client, outside any async runtime.
     if let Command::Models { command } = cli.command {
         return match models(command, &config) {

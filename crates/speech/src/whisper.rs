@@ -215,6 +215,12 @@ fn compression_ratio(text: &str) -> f32 {
     text.len() as f32 / compressed.max(1) as f32
 }
 
+extern "C" {
+    // OpenBLAS (linked into CTranslate2) reads OPENBLAS_NUM_THREADS when the program loads,
+    // before `main`; this is the way to size its pool afterwards.
+    fn openblas_set_num_threads(threads: std::ffi::c_int);
+}
+
 impl WhisperModel {
     /// Loads the CTranslate2 Whisper model in `dir`.
     ///
@@ -231,8 +237,10 @@ impl WhisperModel {
         }
         let tokenizer = tokenizers::Tokenizer::from_file(dir.join("tokenizer.json"))
             .map_err(|e| SpeechError::Model(format!("{}: {e}", dir.join("tokenizer.json").display())))?;
-        // One replica per thread, one thread each: windows run side by side (the replicas share
-        // the weights).
+        // One replica per thread, one thread each: windows run side by side. OpenBLAS must not
+        // start threads of its own under each replica, which would oversubscribe the cores.
+        // SAFETY: a plain setter of OpenBLAS' global thread count, safe to call at any time.
+        unsafe { openblas_set_num_threads(1) };
         let config = Config {
             device: Device::CPU,
             compute_type: compute_type(&settings.compute_type)?,
