@@ -124,8 +124,8 @@ impl Stats {
         let mut s = Stats { n: 0.0, sum: [0.0; N_CEPS], sumsq: [0.0; N_CEPS] };
         for f in frames {
             s.n += 1.0;
-            for k in 0..N_CEPS {
-                let x = f64::from(f[k]);
+            for (k, &value) in f.iter().enumerate() {
+                let x = f64::from(value);
                 s.sum[k] += x;
                 s.sumsq[k] += x * x;
             }
@@ -257,7 +257,7 @@ pub fn diarize(samples: &[f32], regions: &[Region], settings: &DiarizeSettings) 
     let half = SMOOTH_FRAMES / 2;
     for &(a, b) in &segments {
         let scores: Vec<Vec<f64>> = (a..b).map(|f| models.iter().map(|m| m.log_likelihood(&features[f])).collect()).collect();
-        for f in a..b {
+        for (f, slot) in frames.iter_mut().enumerate().take(b).skip(a) {
             let (lo, hi) = (f.saturating_sub(half).max(a), (f + half + 1).min(b));
             let best = (0..models.len())
                 .max_by(|&x, &y| {
@@ -266,7 +266,7 @@ pub fn diarize(samples: &[f32], regions: &[Region], settings: &DiarizeSettings) 
                     sx.total_cmp(&sy)
                 })
                 .unwrap_or(0);
-            frames[f] = Some(best);
+            *slot = Some(best);
         }
     }
     // Number speakers by first appearance.

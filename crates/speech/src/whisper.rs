@@ -557,7 +557,7 @@ impl WhisperModel {
         let frames = (content_len / HOP).clamp(1, WINDOW_SAMPLES / HOP);
         let aligned = self
             .whisper
-            .align(encoded, &start, &[text.clone()], &[frames], 7)
+            .align(encoded, &start, std::slice::from_ref(&text), &[frames], 7)
             .map_err(|e| SpeechError::Inference(format!("word alignment: {e}")))?;
         let Some(alignment) = aligned.into_iter().next() else { return Ok(()) };
         // The alignment path: (token index, frame index) pairs; the time of a token is the frame
