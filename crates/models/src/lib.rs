@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
+mod gazetteer;
 mod manifest;
 
 pub use manifest::{Artifact, ArtifactKind, Member, Output, Package, ARTIFACTS, PROFILES};
@@ -199,6 +200,10 @@ impl Installer {
             if let Some(package) = artifact.packages.iter().position(|p| p.name == "openai-whisper") {
                 write_preprocessor_config(&archives[package], &staging.join("preprocessor_config.json"))?;
             }
+        }
+        if artifact.kind == ArtifactKind::Gazetteer {
+            say(&format!("{}: writing word lists", artifact.name));
+            gazetteer::write_word_lists(&staging)?;
         }
         let record = staging.join(RECORD);
         fs::write(&record, artifact.fingerprint()).map_err(io_err(&record))?;

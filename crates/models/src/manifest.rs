@@ -44,6 +44,8 @@ pub enum ArtifactKind {
     Whisper,
     /// Recordings with references, for tests and quality measurements.
     Recording,
+    /// Word lists (names, places, common words) for PII detection.
+    Gazetteer,
 }
 
 /// An installable artifact.
@@ -71,6 +73,9 @@ impl Artifact {
         }
         for o in self.outputs {
             h.update(format!("{} {} {}\n", o.name, o.size, o.sha256));
+        }
+        if self.kind == ArtifactKind::Gazetteer {
+            h.update(format!("word lists {}\n", crate::gazetteer::LAYOUT));
         }
         hex::encode(h.finalize())
     }
@@ -205,12 +210,87 @@ pub static ARTIFACTS: &[Artifact] = &[
             },
         ],
     },
+    Artifact {
+        name: "pii-gazetteers",
+        kind: ArtifactKind::Gazetteer,
+        description: "Names, places and common words, Polish (PESEL registry, TERYT, SGJP inflections) and English (US census, zxcvbn)",
+        packages: &[
+            Package {
+                name: "zxcvbn-pl",
+                version: "0.3.0",
+                file: "zxcvbn_pl-0.3.0-py3-none-any.whl",
+                sha256: "c05262b52916e03cf251f3023a95e27c9c7042d5763e7f30dcc82fd278f01c68",
+            },
+            Package {
+                name: "names",
+                version: "0.3.0",
+                file: "names-0.3.0.tar.gz",
+                sha256: "726e46254f2ed03f1ffb5d941dae3bc67c35123941c29becd02d48d0caa2a671",
+            },
+            Package {
+                name: "zxcvbn",
+                version: "4.5.0",
+                file: "zxcvbn-4.5.0-py2.py3-none-any.whl",
+                sha256: "2b6eed621612ce6d65e6e4c7455b966acee87d0280e257956b1f06ccc66bd5ff",
+            },
+        ],
+        outputs: &[
+            Output {
+                name: "pl_first_names.marisa",
+                members: &[Member { package: "zxcvbn-pl", path: "zxcvbn_pl/data/pl_first_names.marisa" }],
+                size: 46_648,
+                sha256: "f0fd3a56eae40b5d68d8f15665681a358bd9edeca4615b46ec1818295272c964",
+            },
+            Output {
+                name: "pl_last_names.marisa",
+                members: &[Member { package: "zxcvbn-pl", path: "zxcvbn_pl/data/pl_last_names.marisa" }],
+                size: 999_928,
+                sha256: "a8f5c4615483bc6c8a5282ab2c876c67b55fa52e3fc65f83273d13538cbc39fa",
+            },
+            Output {
+                name: "pl_places.marisa",
+                members: &[Member { package: "zxcvbn-pl", path: "zxcvbn_pl/data/pl_places.marisa" }],
+                size: 2_486_808,
+                sha256: "be1944c0e3b72c27b24e722e5e2f859ff446600c3c6674d1fcecbc12e4a9ab7f",
+            },
+            Output {
+                name: "pl_common_words.marisa",
+                members: &[Member { package: "zxcvbn-pl", path: "zxcvbn_pl/data/pl_common_words.marisa" }],
+                size: 442_560,
+                sha256: "0a32d54e799a6b6770846108ac4c4f49ac945db6994d393517d8d33831e4f31e",
+            },
+            Output {
+                name: "dist.male.first",
+                members: &[Member { package: "names", path: "names-0.3.0/names/dist.male.first" }],
+                size: 42_665,
+                sha256: "0a5078ef6effe3b483d15b0f7f95047662126c9bfb624ecd5e5b978fc0f2470b",
+            },
+            Output {
+                name: "dist.female.first",
+                members: &[Member { package: "names", path: "names-0.3.0/names/dist.female.first" }],
+                size: 149_625,
+                sha256: "bd2f310fc4e5d5e5ea122c9d4342c9821145823118eb20db1647f305ec77b358",
+            },
+            Output {
+                name: "dist.all.last",
+                members: &[Member { package: "names", path: "names-0.3.0/names/dist.all.last" }],
+                size: 3_107_965,
+                sha256: "b0e2b3743ccbad641ca48b344c24cdebcd1d9a1f76dc6dbf05986f2919f0b4e1",
+            },
+            Output {
+                name: "frequency_lists.py",
+                members: &[Member { package: "zxcvbn", path: "zxcvbn/frequency_lists.py" }],
+                size: 792_962,
+                sha256: "e7542100ba2abcdf12e3bbc3318f0429d9bf136014dcfe0b5f977b8ad4a13bb5",
+            },
+        ],
+    },
 ];
 
 /// Named sets: `default` is what `serve` needs; `test` adds the small model and the recordings
 /// the tests and quality measurements use.
 pub static PROFILES: &[(&str, &[&str])] = &[
-    ("default", &["whisper-base"]),
-    ("test", &["whisper-base", "whisper-tiny.en", "pyannote-sample"]),
-    ("all", &["whisper-base", "whisper-tiny.en", "pyannote-sample"]),
+    ("default", &["whisper-base", "pii-gazetteers"]),
+    ("test", &["whisper-base", "whisper-tiny.en", "pyannote-sample", "pii-gazetteers"]),
+    ("all", &["whisper-base", "whisper-tiny.en", "pyannote-sample", "pii-gazetteers"]),
 ];
