@@ -11,6 +11,7 @@
 use std::sync::Arc;
 
 pub mod checksum;
+pub mod corpus;
 mod cues;
 mod gazetteer;
 mod names;

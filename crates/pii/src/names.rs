@@ -120,6 +120,18 @@ pub(crate) fn person_names(text: &str, tokens: &[Token<'_>], gazetteer: &Gazette
         while b > a && !name_like(infos[b - 1]) {
             b -= 1;
         }
+        // After a first name, the next capitalised word is the surname even when it is also a
+        // word ("Anna Wilk", "Amanda Carter") or in no list ("Grzegorz Brzęczyszczykiewicz").
+        if b > a && b < infos.len() && infos[b - 1].first.is_some() && (infos[b].last.is_some_and(|r| r <= 5000) || infos[b].common.is_none()) {
+            b += 1;
+        }
+        // "Denver, CO": a town before a US state's code.
+        let state_after = tokens.get(end + 1).is_some_and(|t| t.text.len() == 2 && t.text.bytes().all(|c| c.is_ascii_uppercase()))
+            && text[tokens[end].end..].starts_with(", ");
+        if state_after {
+            i = end + 1;
+            continue;
+        }
         let initial = sentence_initial(text, tokens, start + a.min(infos.len() - 1));
         let confidence;
         let (first, last);
