@@ -6,6 +6,7 @@ mod clock;
 mod ids;
 mod job;
 mod keys;
+mod pii;
 mod preset;
 mod project;
 mod template;
@@ -23,6 +24,7 @@ pub use ids::{
     WebhookId,
 };
 pub use job::{parse_channel_roles, Job, JobStage, JobStatus, NewJob};
+pub use pii::{PiiSpan, PiiStatistics};
 pub use preset::{PresetInput, SpeakerPreset};
 pub use template::{AnalysisTemplate, AnswerType, FieldInput, TemplateField, TemplateInput};
 pub use webhook::{generate_secret, is_public_ip, parse_events, Webhook, ALL_EVENTS, EVENT_TYPES, WEBHOOK_URL_MAX};

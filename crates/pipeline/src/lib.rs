@@ -3,18 +3,22 @@
 //! progress through [`Progress`]; the worker turns it into the job's `stage` and `progress`.
 //!
 //! Today the pipeline decodes ([`Decoder`]), transcribes ([`Transcriber`]) and tells the
-//! speakers apart (by channel, or acoustically through a [`Diarizer`]); PII, analysis and
-//! indexing join it as their engines are built.
+//! speakers apart (by channel, or acoustically through a [`Diarizer`]), and finds (and, when the
+//! project says so, masks) personal data through a [`PiiScanner`]; analysis and indexing join it
+//! as their engines are built.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use callscope_audio::{AudioError, DecodedAudio};
-use callscope_domain::{Job, JobStage, Language, SpeakerStats, TimedWord, Turn};
+use callscope_domain::{Job, JobStage, Language, PiiRedaction, PiiSpan, PiiStatistics, SpeakerStats, TimedWord, Turn};
 
+mod pii;
 mod speech;
 
+pub use callscope_pii::Gazetteer;
+pub use pii::{Found, PiiScanner, RulePii};
 pub use speech::{AcousticDiarizer, WhisperTranscriber};
 pub use callscope_speech::{Region, Transcript, Word};
 
@@ -113,6 +117,10 @@ pub struct CallResult {
     pub words: Vec<TimedWord>,
     /// The speech model used.
     pub speech_model: String,
+    /// Personal data found, by type.
+    pub pii_statistics: PiiStatistics,
+    /// Where it was (offsets into the turns as recognised, before masking).
+    pub pii_spans: Vec<PiiSpan>,
 }
 
 /// What the pipeline needs to know about the call's project.
@@ -120,6 +128,8 @@ pub struct CallResult {
 pub struct CallContext {
     /// Names of the project's default speaker preset, if it has one.
     pub preset_speakers: Option<Vec<String>>,
+    /// Whether personal data is masked in what is stored.
+    pub pii_redaction: PiiRedaction,
 }
 
 /// Settings of the pipeline.
@@ -135,6 +145,7 @@ pub struct Pipeline {
     decoder: Arc<dyn Decoder>,
     transcriber: Arc<dyn Transcriber>,
     diarizer: Arc<dyn Diarizer>,
+    pii: Arc<dyn PiiScanner>,
     settings: PipelineSettings,
 }
 
@@ -144,14 +155,20 @@ impl Pipeline {
         decoder: Arc<dyn Decoder>,
         transcriber: Arc<dyn Transcriber>,
         diarizer: Arc<dyn Diarizer>,
+        pii: Arc<dyn PiiScanner>,
         settings: PipelineSettings,
     ) -> Self {
-        Self { decoder, transcriber, diarizer, settings }
+        Self { decoder, transcriber, diarizer, pii, settings }
     }
 
-    /// The pipeline with the real engines around a loaded speech model.
-    pub fn real(transcriber: Arc<WhisperTranscriber>, diarizer: AcousticDiarizer, settings: PipelineSettings) -> Self {
-        Self::new(Arc::new(AudioDecoder), transcriber, Arc::new(diarizer), settings)
+    /// The pipeline with the real engines around a loaded speech model and gazetteers.
+    pub fn real(
+        transcriber: Arc<WhisperTranscriber>,
+        diarizer: AcousticDiarizer,
+        pii: RulePii,
+        settings: PipelineSettings,
+    ) -> Self {
+        Self::new(Arc::new(AudioDecoder), transcriber, Arc::new(diarizer), Arc::new(pii), settings)
     }
 
     /// Processes the job's audio, stored at `audio`.
@@ -208,8 +225,15 @@ impl Pipeline {
             .collect();
         let roles = job.channel_roles.as_deref();
         let preset = context.preset_speakers.as_deref();
-        let (full_text, turns, speakers) =
+        let (mut full_text, mut turns, speakers) =
             callscope_domain::build_transcript(&timed, |label| callscope_domain::speaker_name(label, roles, preset));
+        let mut timed = timed;
+
+        progress.report(JobStage::Analyzing, 0.0);
+        let texts: Vec<&str> = turns.iter().map(|t| t.text.as_str()).collect();
+        let found = self.pii.scan(&texts, job.language);
+        let mask = context.pii_redaction == PiiRedaction::Mask;
+        let pii = pii::apply(&found, &mut turns, &mut timed, &mut full_text, mask);
         Ok(CallResult {
             audio: decoded,
             speaker_source: source,
@@ -218,6 +242,8 @@ impl Pipeline {
             speakers,
             words: timed,
             speech_model: self.transcriber.model_name(),
+            pii_statistics: pii.statistics,
+            pii_spans: pii.spans,
         })
     }
 }

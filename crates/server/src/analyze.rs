@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use anyhow::Context;
-use callscope_domain::{parse_channel_roles, Job, JobId, JobStage, JobStatus, Language, ProjectId};
+use callscope_domain::{parse_channel_roles, Job, JobId, JobStage, JobStatus, Language, PiiRedaction, ProjectId};
 use callscope_pipeline::{CallContext, Progress, SpeakerSource};
 use serde_json::json;
 
@@ -44,11 +44,23 @@ fn clock(ms: i64) -> String {
     format!("{:02}:{:02}.{}", ms / 60_000, (ms / 1000) % 60, (ms % 1000) / 100)
 }
 
+/// How `analyze` runs and prints.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Speaker roles in channel order (`agent,customer`).
+    pub channel_roles: Option<String>,
+    /// JSON instead of a readable transcript.
+    pub json: bool,
+    /// Mask personal data.
+    pub redact: bool,
+}
+
 /// Runs the pipeline on `file` and prints the call.
 ///
 /// # Errors
 /// Unreadable or unsupported audio, bad roles, a missing model.
-pub async fn run(config: &Config, file: &Path, language: &str, channel_roles: Option<&str>, as_json: bool) -> anyhow::Result<()> {
+pub async fn run(config: &Config, file: &Path, language: &str, options: &Options) -> anyhow::Result<()> {
+    let (channel_roles, as_json) = (options.channel_roles.as_deref(), options.json);
     let language: Language = language.parse().map_err(|_| anyhow::anyhow!("language must be en or pl"))?;
     let roles = channel_roles
         .map(parse_channel_roles)
@@ -82,7 +94,9 @@ pub async fn run(config: &Config, file: &Path, language: &str, channel_roles: Op
     };
     let bar = Arc::new(Bar { tty: std::io::stderr().is_terminal(), state: Mutex::new((None, -1)) });
     let started = Instant::now();
-    let result = pipeline.run(&job, file, &CallContext::default(), bar.clone()).await;
+    let redaction = if options.redact { PiiRedaction::Mask } else { PiiRedaction::None };
+    let context = CallContext { preset_speakers: None, pii_redaction: redaction };
+    let result = pipeline.run(&job, file, &context, bar.clone()).await;
     if bar.tty {
         eprintln!();
     }
@@ -105,6 +119,8 @@ pub async fn run(config: &Config, file: &Path, language: &str, channel_roles: Op
             "fullText": result.full_text,
             "speakers": result.speakers,
             "turns": result.turns,
+            "piiStatistics": result.pii_statistics,
+            "piiSpans": result.pii_spans,
             "speechModel": result.speech_model,
             "processingS": (elapsed * 1000.0).round() / 1000.0,
         });
@@ -127,6 +143,11 @@ pub async fn run(config: &Config, file: &Path, language: &str, channel_roles: Op
                 s.word_count,
                 s.total_duration_s
             )?;
+        }
+        let pii = &result.pii_statistics;
+        if pii.total_detected > 0 {
+            let types: Vec<String> = pii.types.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            writeln!(out, "personal data: {} ({})", pii.total_detected, types.join(", "))?;
         }
         writeln!(
             out,

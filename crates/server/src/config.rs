@@ -72,6 +72,9 @@ pub struct Config {
     pub speech_compute_type: String,
     /// Most speakers acoustic diarization looks for in a mono recording.
     pub diarization_max_speakers: usize,
+    /// Word lists for PII detection (names, common words): a name under `models_dir` or a
+    /// folder of `word<TAB>rank` files.
+    pub pii_gazetteers: String,
 }
 
 /// Shape of log lines.
@@ -114,6 +117,7 @@ impl Default for Config {
             speech_beam_size: 5,
             speech_compute_type: "int8".into(),
             diarization_max_speakers: 4,
+            pii_gazetteers: "pii-gazetteers".into(),
         }
     }
 }
@@ -173,6 +177,16 @@ impl Config {
             given
         } else {
             self.models_dir().join(&self.speech_model)
+        }
+    }
+
+    /// The PII word lists' folder: a path as given, or a name under the models directory.
+    pub fn pii_gazetteers_dir(&self) -> PathBuf {
+        let given = PathBuf::from(&self.pii_gazetteers);
+        if given.is_absolute() || self.pii_gazetteers.contains('/') {
+            given
+        } else {
+            self.models_dir().join(&self.pii_gazetteers)
         }
     }
 

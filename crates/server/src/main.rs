@@ -64,6 +64,10 @@ enum Command {
         /// Print the call as JSON instead of a readable transcript.
         #[arg(long)]
         json: bool,
+        /// Mask personal data in the transcript (`[PHONE_NUMBER]`), as a project with
+        /// `piiRedaction: mask` stores it.
+        #[arg(long)]
+        redact: bool,
     },
 }
 
@@ -232,8 +236,9 @@ async fn run(command: Command, config: Config) -> anyhow::Result<()> {
             store.close().await;
         }
         Command::Models { .. } => unreachable!("handled before the runtime starts"),
-        Command::Analyze { file, language, channel_roles, json } => {
-            callscope::analyze::run(&config, &file, &language, channel_roles.as_deref(), json).await?;
+        Command::Analyze { file, language, channel_roles, json, redact } => {
+            let options = callscope::analyze::Options { channel_roles, json, redact };
+            callscope::analyze::run(&config, &file, &language, &options).await?;
         }
     }
     Ok(())

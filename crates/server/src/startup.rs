@@ -12,7 +12,7 @@ use std::time::Duration;
 use anyhow::Context;
 use callscope_api::{ApiSettings, AppState};
 use callscope_domain::{ApiKeySecret, Clock};
-use callscope_pipeline::{AcousticDiarizer, Pipeline, PipelineSettings, WhisperTranscriber};
+use callscope_pipeline::{AcousticDiarizer, Pipeline, PipelineSettings, RulePii, WhisperTranscriber};
 use callscope_speech::WhisperSettings;
 use callscope_storage::Storage;
 use callscope_store::{Store, StoreOptions};
@@ -147,12 +147,17 @@ pub async fn load_transcriber(config: &Config) -> anyhow::Result<Arc<WhisperTran
 /// The pipeline with the real engines.
 ///
 /// # Errors
-/// A speech model that does not load.
+/// A speech model or PII word list that does not load.
 pub async fn build_pipeline(config: &Config) -> anyhow::Result<Pipeline> {
     let transcriber = load_transcriber(config).await?;
+    let dir = config.pii_gazetteers_dir();
+    let started = std::time::Instant::now();
+    let pii = tokio::task::spawn_blocking(move || RulePii::load(&dir)).await??;
+    tracing::info!(load_s = started.elapsed().as_secs_f64(), "PII word lists loaded");
     Ok(Pipeline::real(
         transcriber,
         AcousticDiarizer::new(config.diarization_max_speakers),
+        pii,
         PipelineSettings { max_duration_s: config.max_audio_duration_seconds },
     ))
 }

@@ -139,6 +139,10 @@ pub struct CallTranscript {
     pub words: Vec<callscope_domain::TimedWord>,
     /// The speech model that made it.
     pub speech_model: Option<String>,
+    /// Personal data found, by type.
+    pub pii_statistics: callscope_domain::PiiStatistics,
+    /// Where the personal data was.
+    pub pii_spans: Vec<callscope_domain::PiiSpan>,
 }
 
 /// A stored call's audio, as the audio endpoints show it.
@@ -269,6 +273,9 @@ pub trait Store: Send + Sync + 'static {
 
     /// One project of `org`; `None` when it does not exist there.
     async fn get_project(&self, org: OrgId, id: ProjectId) -> StoreResult<Option<Project>>;
+
+    /// A project by id alone, for workers, which act for whichever organization owns the job.
+    async fn project_of_job(&self, id: ProjectId) -> StoreResult<Option<Project>>;
 
     /// The organization's projects, newest first.
     async fn list_projects(&self, org: OrgId, page: PageRequest) -> StoreResult<Page<Project>>;

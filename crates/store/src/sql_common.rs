@@ -18,7 +18,7 @@ use crate::rows::{
     ApiKeyRow, CategoryRow, JobRow, OrganizationRow, PresetRow, PrincipalRow, ProjectRow, TemplateRow, WebhookRow,
     CATEGORY_COLUMNS, JOB_COLUMNS, PRESET_COLUMNS, PROJECT_COLUMNS, TEMPLATE_COLUMNS, WEBHOOK_COLUMNS,
 };
-use callscope_domain::{SpeakerStats, TimedWord, Turn};
+use callscope_domain::{PiiSpan, PiiStatistics, SpeakerStats, TimedWord, Turn};
 use crate::{CallAudio, CallTranscript, NewCall, NewEvent, Rejection, Store, StoreError};
 
 type Tx<'a> = sqlx::Transaction<'a, Db>;
@@ -170,6 +170,14 @@ impl Store for SqlStore {
         .bind(org.0)
         .fetch_optional(&self.pool)
         .await?;
+        row.map(ProjectRow::into_domain).transpose()
+    }
+
+    async fn project_of_job(&self, id: ProjectId) -> StoreResult<Option<Project>> {
+        let row: Option<ProjectRow> = sqlx::query_as(&format!("select {PROJECT_COLUMNS} from projects where id = $1"))
+            .bind(id.0)
+            .fetch_optional(&self.pool)
+            .await?;
         row.map(ProjectRow::into_domain).transpose()
     }
 
@@ -756,8 +764,9 @@ impl Store for SqlStore {
         sqlx::query(
             "insert into calls (id, project_id, job_id, filename, language, size_bytes, duration_s, storage_path, \
              sha256, content_type, sample_rate, channels, codec, recorded_at, created_at, updated_at, \
-             full_text, turns, speakers, words, speech_model) \
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)",
+             full_text, turns, speakers, words, speech_model, pii_statistics, pii_spans) \
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, \
+             $22, $23)",
         )
         .bind(call.id.0)
         .bind(project)
@@ -780,6 +789,8 @@ impl Store for SqlStore {
         .bind(Json(&call.transcript.speakers))
         .bind(Json(&call.transcript.words))
         .bind(&call.transcript.speech_model)
+        .bind(Json(&call.transcript.pii_statistics))
+        .bind(Json(&call.transcript.pii_spans))
         .execute(&mut *tx)
         .await?;
         for event in events {
@@ -805,16 +816,34 @@ impl Store for SqlStore {
     }
 
     async fn get_call_transcript(&self, project: ProjectId, call: CallId) -> StoreResult<CallTranscript> {
-        type Row = (String, Json<Vec<Turn>>, Json<Vec<SpeakerStats>>, Json<Vec<TimedWord>>, Option<String>);
+        type Row = (
+            String,
+            Json<Vec<Turn>>,
+            Json<Vec<SpeakerStats>>,
+            Json<Vec<TimedWord>>,
+            Option<String>,
+            Json<PiiStatistics>,
+            Json<Vec<PiiSpan>>,
+        );
         let row: Option<Row> = sqlx::query_as(
-            "select full_text, turns, speakers, words, speech_model from calls where id = $1 and project_id = $2",
+            "select full_text, turns, speakers, words, speech_model, pii_statistics, pii_spans \
+             from calls where id = $1 and project_id = $2",
         )
         .bind(call.0)
         .bind(project.0)
         .fetch_optional(&self.pool)
         .await?;
-        let (full_text, turns, speakers, words, speech_model) = row.ok_or(StoreError::NotFound("call"))?;
-        Ok(CallTranscript { full_text, turns: turns.0, speakers: speakers.0, words: words.0, speech_model })
+        let (full_text, turns, speakers, words, speech_model, pii_statistics, pii_spans) =
+            row.ok_or(StoreError::NotFound("call"))?;
+        Ok(CallTranscript {
+            full_text,
+            turns: turns.0,
+            speakers: speakers.0,
+            words: words.0,
+            speech_model,
+            pii_statistics: pii_statistics.0,
+            pii_spans: pii_spans.0,
+        })
     }
 
     async fn list_events(&self, project: ProjectId) -> StoreResult<Vec<(String, serde_json::Value)>> {

@@ -100,6 +100,8 @@ async fn projects_are_scoped_to_their_organization(backend: Backend) {
     assert_eq!(store.get_project(acme.id, project.id).await.unwrap(), Some(project.clone()));
     assert_eq!(store.get_project(other.id, project.id).await.unwrap(), None);
     assert_eq!(store.get_project(acme.id, ProjectId::new()).await.unwrap(), None);
+    assert_eq!(store.project_of_job(project.id).await.unwrap(), Some(project.clone()), "workers read it without the organization");
+    assert_eq!(store.project_of_job(ProjectId::new()).await.unwrap(), None);
     let patch = ProjectPatch { name: Some("Stolen".into()), ..Default::default() };
     assert_eq!(store.update_project(other.id, project.id, &patch).await.unwrap(), None);
     assert_eq!(store.list_projects(other.id, PageRequest { page: 1, page_size: 10 }).await.unwrap().total, 0);
@@ -171,6 +173,15 @@ fn new_job(sha: &str) -> callscope_domain::NewJob {
 }
 
 fn new_call() -> callscope_store::NewCall {
+    let pii_spans = vec![callscope_domain::PiiSpan {
+        kind: "PERSON_NAME".into(),
+        turn: 0,
+        start: 6,
+        end: 11,
+        confidence: 0.75,
+        start_ms: 400,
+        end_ms: 900,
+    }];
     callscope_store::NewCall {
         id: callscope_domain::CallId::new(),
         filename: "call.wav".into(),
@@ -201,6 +212,8 @@ fn new_call() -> callscope_store::NewCall {
             }],
             words: vec![callscope_domain::TimedWord { text: "Dzień".into(), start_ms: 0, end_ms: 400, speaker: 0 }],
             speech_model: Some("whisper-base".into()),
+            pii_statistics: callscope_domain::PiiStatistics::of(&pii_spans),
+            pii_spans,
         },
     }
 }

@@ -175,7 +175,16 @@ impl Worker {
                 .list_presets(job.project_id)
                 .await
                 .map_err(|e| StageError::Retryable(format!("could not read the speaker presets: {e}")))?;
-            let context = CallContext { preset_speakers: presets.into_iter().find(|p| p.is_default).map(|p| p.speakers) };
+            let project = self
+                .store
+                .project_of_job(job.project_id)
+                .await
+                .map_err(|e| StageError::Retryable(format!("could not read the project: {e}")))?
+                .ok_or_else(|| StageError::Fatal("the call's project no longer exists".into()))?;
+            let context = CallContext {
+                preset_speakers: presets.into_iter().find(|p| p.is_default).map(|p| p.speakers),
+                pii_redaction: project.pii_redaction,
+            };
             self.pipeline.run(job, copy.path(), &context, progress.clone()).await
         };
         let outcome = tokio::select! {
@@ -212,6 +221,8 @@ impl Worker {
                 speakers: result.speakers.clone(),
                 words: result.words.clone(),
                 speech_model: Some(result.speech_model.clone()),
+                pii_statistics: result.pii_statistics.clone(),
+                pii_spans: result.pii_spans.clone(),
             },
         };
         // The call summary, as the calls list shows it, plus the job.

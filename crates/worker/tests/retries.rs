@@ -11,7 +11,7 @@ use async_trait::async_trait;
 use callscope_audio::DecodedAudio;
 use callscope_domain::{JobId, JobStatus, Language, NewJob, NewProject, ProjectId, SystemClock};
 use callscope_pipeline::{
-    AcousticDiarizer, AudioDecoder, Decoder, Pipeline, PipelineSettings, Progress, StageError, Transcriber, Transcript,
+    AcousticDiarizer, AudioDecoder, Decoder, Gazetteer, Pipeline, PipelineSettings, Progress, RulePii, StageError, Transcriber, Transcript,
 };
 use callscope_storage::Storage;
 use callscope_store::testing::TestDatabase;
@@ -94,6 +94,7 @@ fn worker(setup: &Setup, decoder: Flaky, retry_base: Duration) -> Worker {
         Arc::new(decoder),
         Arc::new(Deaf),
         Arc::new(AcousticDiarizer::new(2)),
+        Arc::new(RulePii::new(Arc::new(Gazetteer::default()))),
         PipelineSettings { max_duration_s: 60.0 },
     );
     let settings = WorkerSettings {
