@@ -24,7 +24,7 @@ Timestamps are RFC 3339 UTC with milliseconds; absent values are `null`. Request
 per key (429 `rate_limited` with `Retry-After`).",
         license(name = "Apache-2.0"),
     ),
-    modifiers(&KeyAuth),
+    modifiers(&KeyAuth, &PiiTypes),
     components(schemas(Problem, ErrorCode, FieldErrorView)),
     tags(
         (name = "Projects", description = "Projects group calls, categories, templates, presets and webhooks."),
@@ -52,6 +52,24 @@ impl utoipa::Modify for KeyAuth {
             ))),
         );
         doc.security = Some(vec![SecurityRequirement::new("apiKey", Vec::<String>::new())]);
+    }
+}
+
+/// The PII type names, as a call's `piiStatistics.types` and masked text (`[PHONE_NUMBER]`)
+/// use them.
+struct PiiTypes;
+
+impl utoipa::Modify for PiiTypes {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        let mut section = String::from(
+            "\n\n## PII types\n\nA call's `piiStatistics.types` counts detections under these names; with a \
+project's `piiRedaction: mask` the stored transcript shows `[NAME]` in place of each value.\n",
+        );
+        for kind in callscope_pii::PiiType::ALL {
+            section.push_str(&format!("\n- `{}`: {}", kind.as_str(), kind.description()));
+        }
+        let description = doc.info.description.get_or_insert_with(String::new);
+        description.push_str(&section);
     }
 }
 

@@ -93,6 +93,25 @@ impl PiiType {
         }
     }
 
+    /// One line on what the type covers, for the API description.
+    pub fn description(self) -> &'static str {
+        match self {
+            Self::Email => "e-mail address, written or spelled out (\"jan kropka nowak małpa wp kropka pl\")",
+            Self::PhoneNumber => "phone number: Polish (9 digits, +48), E.164, US and UK forms, in digits or words",
+            Self::Pesel => "Polish personal number (check digit and birth date verified)",
+            Self::Nip => "Polish tax identification number (check digit verified)",
+            Self::Regon => "Polish business register number, 9 or 14 digits (check digits verified)",
+            Self::Iban => "bank account: IBAN or Polish 26-digit account number (mod 97 verified)",
+            Self::PaymentCard => "payment card number (Luhn and the card scheme's prefix and length)",
+            Self::IdCard => "Polish identity card number (check digit verified)",
+            Self::Passport => "Polish passport number (check digit verified)",
+            Self::DateOfBirth => "a date said to be a birth date",
+            Self::PostalCode => "Polish, UK or US postal code",
+            Self::Address => "street address with house and flat number",
+            Self::PersonName => "a person's first name and/or surname, Polish inflected forms included",
+        }
+    }
+
     /// The type of a stable name.
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|t| t.as_str() == name)

@@ -59,6 +59,10 @@ async fn the_document_lists_every_route_and_every_documented_route_is_served(bac
     let doc: Value = response.json().await.unwrap();
     assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"), "{}", doc["openapi"]);
     assert_eq!(doc["components"]["securitySchemes"]["apiKey"]["name"], "X-API-Key");
+    let description = doc["info"]["description"].as_str().unwrap();
+    for name in ["EMAIL", "PHONE_NUMBER", "PESEL", "NIP", "REGON", "IBAN", "PAYMENT_CARD", "ID_CARD", "PASSPORT", "DATE_OF_BIRTH", "POSTAL_CODE", "ADDRESS", "PERSON_NAME"] {
+        assert!(description.contains(&format!("- `{name}`: ")), "the PII type {name} is documented");
+    }
     for schema in ["Problem", "ProjectView", "CategoryTreeNode", "SpeakerPresetView", "AnalysisTemplateView", "CreatedWebhookView"] {
         assert!(doc["components"]["schemas"][schema].is_object(), "schema {schema} is documented");
     }
