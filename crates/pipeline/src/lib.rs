@@ -121,6 +121,8 @@ pub struct CallResult {
     pub pii_statistics: PiiStatistics,
     /// Where it was (offsets into the turns as recognised, before masking).
     pub pii_spans: Vec<PiiSpan>,
+    /// Whether the transcript's personal data was masked.
+    pub pii_masked: bool,
 }
 
 /// What the pipeline needs to know about the call's project.
@@ -244,6 +246,7 @@ impl Pipeline {
             speech_model: self.transcriber.model_name(),
             pii_statistics: pii.statistics,
             pii_spans: pii.spans,
+            pii_masked: mask,
         })
     }
 }

@@ -75,6 +75,9 @@ pub struct Config {
     /// Word lists for PII detection (names, common words): a name under `models_dir` or a
     /// folder of `word<TAB>rank` files.
     pub pii_gazetteers: String,
+    /// In projects with `piiRedaction: mask`, also silence personal data in the stored audio
+    /// (the call then keeps a 16 kHz WAV with the spans muted instead of the upload).
+    pub pii_redact_audio: bool,
 }
 
 /// Shape of log lines.
@@ -118,6 +121,7 @@ impl Default for Config {
             speech_compute_type: "int8".into(),
             diarization_max_speakers: 4,
             pii_gazetteers: "pii-gazetteers".into(),
+            pii_redact_audio: false,
         }
     }
 }

@@ -185,6 +185,7 @@ pub async fn build_workers(
         retry_base: Duration::from_secs(config.job_retry_base_seconds),
         poll_interval: Duration::from_millis(config.worker_poll_interval_ms.max(10)),
         scratch_dir: config.data_dir.join("tmp"),
+        redact_audio: config.pii_redact_audio,
     };
     let _ = std::fs::create_dir_all(&settings.scratch_dir);
     Ok((0..count)

@@ -20,6 +20,8 @@ use callscope_store::{CallTranscript, NewCall, NewEvent, Store, StoreResult};
 use serde_json::json;
 use tokio::sync::watch;
 
+mod redact;
+
 /// How workers behave.
 #[derive(Debug, Clone)]
 pub struct WorkerSettings {
@@ -35,6 +37,9 @@ pub struct WorkerSettings {
     pub poll_interval: Duration,
     /// Where audio from remote storage is downloaded while it is processed.
     pub scratch_dir: PathBuf,
+    /// In projects that mask personal data, also silence it in the stored audio (the call then
+    /// keeps a 16 kHz WAV in place of the upload).
+    pub redact_audio: bool,
 }
 
 /// What one call of [`Worker::run_once`] did.
@@ -201,7 +206,22 @@ impl Worker {
     async fn complete(&self, job: &Job, result: Box<CallResult>) -> StoreResult<JobEnd> {
         let now = self.clock.now();
         let info = &result.audio.info;
-        let call = NewCall {
+        let redacted = if self.settings.redact_audio && result.pii_masked && !result.pii_spans.is_empty() {
+            match redact::store_redacted(&self.storage, &job.storage_path, &result.audio, &result.pii_spans).await {
+                Ok(stored) => Some(stored),
+                Err(error) => {
+                    // Keeping the original is the safe failure: the transcript is masked anyway,
+                    // and the next attempt tries again.
+                    tracing::warn!(%error, "could not store the redacted audio");
+                    let note = format!("could not store the redacted audio: {error}");
+                    let run_at = now + chrono::TimeDelta::from_std(self.settings.retry_base).unwrap_or(chrono::TimeDelta::MAX);
+                    return Ok(if self.store.retry_job(job.id, &self.id, &note, run_at).await? { JobEnd::Retrying } else { JobEnd::LeaseLost });
+                }
+            }
+        } else {
+            None
+        };
+        let mut call = NewCall {
             id: CallId::new(),
             filename: job.original_filename.clone(),
             language: job.language,
@@ -225,6 +245,14 @@ impl Worker {
                 pii_spans: result.pii_spans.clone(),
             },
         };
+        if let Some(stored) = &redacted {
+            call.storage_path = stored.key.clone();
+            call.size_bytes = i64::try_from(stored.size).unwrap_or(i64::MAX);
+            call.sha256 = stored.sha256.clone();
+            call.content_type = "audio/wav".into();
+            call.sample_rate = callscope_audio::TARGET_RATE;
+            call.codec = "pcm_s16le".into();
+        }
         // The call summary, as the calls list shows it, plus the job.
         let event = NewEvent {
             kind: "call.completed",
@@ -243,8 +271,17 @@ impl Worker {
             }),
         };
         if self.store.complete_job(job.id, &self.id, &call, &[event]).await? {
+            if redacted.is_some() {
+                // The call now points at the redacted copy: the original goes.
+                if let Err(error) = self.storage.delete(&job.storage_path).await {
+                    tracing::warn!(%error, key = %job.storage_path, "could not delete the unredacted audio");
+                }
+            }
             Ok(JobEnd::Completed)
         } else {
+            if let Some(stored) = redacted {
+                let _ = self.storage.delete(&stored.key).await;
+            }
             Ok(JobEnd::LeaseLost)
         }
     }

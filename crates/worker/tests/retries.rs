@@ -104,6 +104,7 @@ fn worker(setup: &Setup, decoder: Flaky, retry_base: Duration) -> Worker {
         retry_base,
         poll_interval: Duration::from_millis(10),
         scratch_dir: setup.dir.path().to_owned(),
+        redact_audio: false,
     };
     Worker::new(setup.store.clone(), storage, pipeline, Arc::new(SystemClock), settings)
 }

@@ -10,13 +10,19 @@ use crate::helpers::{spawn_app_with, spoken_call, TestApp};
 
 both_backends!(personal_data_is_counted_and_masked_when_the_project_asks);
 
-async fn process(app: &TestApp, project: &Value, call: Vec<u8>) -> CallTranscript {
+/// Uploads `call` into `project`, waits for it, and returns the stored transcript and the
+/// stored audio's bytes.
+async fn process(app: &TestApp, project: &Value, call: Vec<u8>) -> (CallTranscript, Vec<u8>) {
     let project_id = project["id"].as_str().unwrap();
     let accepted: Value = app.upload(project_id, "channel_roles=agent,customer", "call.wav", call).await.json().await.unwrap();
     let job = app.wait_for_job(project_id, accepted["jobId"].as_str().unwrap()).await;
     assert_eq!(job["status"], "COMPLETED", "{job}");
-    let call_id = CallId(job["transcriptId"].as_str().unwrap().parse().unwrap());
-    app.store.get_call_transcript(ProjectId(project_id.parse().unwrap()), call_id).await.unwrap()
+    let call_id = job["transcriptId"].as_str().unwrap();
+    let audio = app.get(&format!("/v1/projects/{project_id}/calls/{call_id}/audio/content")).await;
+    assert_eq!(audio.status(), 200);
+    let audio = audio.bytes().await.unwrap().to_vec();
+    let call_id = CallId(call_id.parse().unwrap());
+    (app.store.get_call_transcript(ProjectId(project_id.parse().unwrap()), call_id).await.unwrap(), audio)
 }
 
 fn longest_digit_run(text: &str) -> usize {
@@ -24,7 +30,11 @@ fn longest_digit_run(text: &str) -> usize {
 }
 
 async fn personal_data_is_counted_and_masked_when_the_project_asks(backend: Backend) {
-    let app = spawn_app_with(backend, |c| c.workers = 1).await;
+    let app = spawn_app_with(backend, |c| {
+        c.workers = 1;
+        c.pii_redact_audio = true;
+    })
+    .await;
     let call = spoken_call(
         2,
         &[
@@ -35,7 +45,8 @@ async fn personal_data_is_counted_and_masked_when_the_project_asks(backend: Back
     let plain = app.create_project("Plain").await;
     let masked: Value = app.post_json("/v1/projects", &json!({"name": "Masked", "piiRedaction": "mask"})).await.json().await.unwrap();
 
-    let kept = process(&app, &plain, call.clone()).await;
+    let (kept, kept_audio) = process(&app, &plain, call.clone()).await;
+    assert_eq!(kept_audio, call, "without masking the upload is kept as it came");
     let stats = &kept.pii_statistics;
     assert_eq!(stats.types.get("PERSON_NAME"), Some(&1), "{stats:?} in {:?}", kept.full_text);
     assert_eq!(stats.types.get("PHONE_NUMBER"), Some(&1), "{stats:?} in {:?}", kept.full_text);
@@ -50,7 +61,7 @@ async fn personal_data_is_counted_and_masked_when_the_project_asks(backend: Back
         assert!(span.start_ms >= customer.start_ms && span.end_ms <= customer.end_ms && span.start_ms < span.end_ms, "{span:?}");
     }
 
-    let hidden = process(&app, &masked, call).await;
+    let (hidden, hidden_audio) = process(&app, &masked, call).await;
     assert_eq!(hidden.pii_statistics, kept.pii_statistics, "masking changes what is stored, not what is found");
     assert!(hidden.full_text.contains("[PERSON_NAME]") && hidden.full_text.contains("[PHONE_NUMBER]"), "{:?}", hidden.full_text);
     for text in std::iter::once(&hidden.full_text).chain(hidden.turns.iter().map(|t| &t.text)).chain(hidden.words.iter().map(|w| &w.text)) {
@@ -58,4 +69,23 @@ async fn personal_data_is_counted_and_masked_when_the_project_asks(backend: Back
         assert!(longest_digit_run(text) < 7, "{text:?}");
     }
     assert!(hidden.words.iter().any(|w| w.text == "[PHONE_NUMBER]"), "masked words keep their timing and show the type");
+
+    // The stored audio is the call at 16 kHz with every span silent on both channels, and the
+    // speech around them left as it was.
+    let mut reader = hound::WavReader::new(std::io::Cursor::new(hidden_audio)).unwrap();
+    assert_eq!((reader.spec().sample_rate, reader.spec().channels), (16_000, 2));
+    let samples: Vec<i16> = reader.samples::<i16>().map(Result::unwrap).collect();
+    let frame = |ms: i64| usize::try_from(ms * 16).unwrap() * 2;
+    for span in &hidden.pii_spans {
+        assert!(samples[frame(span.start_ms)..frame(span.end_ms)].iter().all(|&s| s == 0), "{span:?} is silent");
+    }
+    let mut spans = hidden.pii_spans.clone();
+    spans.sort_by_key(|s| s.start_ms);
+    let (name, phone) = (&spans[0], &spans[1]);
+    assert!(phone.start_ms - name.end_ms > 800, "{spans:?}");
+    let between = &samples[frame(name.end_ms + 300)..frame(phone.start_ms - 300)];
+    assert!(between.iter().skip(1).step_by(2).any(|&s| s.abs() > 1000), "\"my phone number is\" is still there");
+    let stored = app.stored_files();
+    assert_eq!(stored.len(), 2, "the plain call's upload and the masked call's redacted copy: {stored:?}");
+    assert_eq!(stored.iter().filter(|f| f.to_string_lossy().ends_with(".redacted.wav")).count(), 1, "{stored:?}");
 }
