@@ -166,21 +166,23 @@ async fn run(command: Command, config: Config) -> anyhow::Result<()> {
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     match command {
         Command::Serve => {
+            let stop = shutdown_signal();
             let app = Application::build(&config, clock).await?;
             tracing::info!(address = %app.local_addr(), database = app.store().backend().name(), "callscope is listening");
-            app.run_until_stopped(shutdown_signal()).await?;
+            app.run_until_stopped(stop).await?;
             tracing::info!("stopped");
         }
         Command::Worker { count } => {
+            let stop = shutdown_signal();
             let store = open_store(&config, clock.clone()).await?;
             let storage = callscope::startup::open_storage(&config)?;
             let count = count.unwrap_or(config.workers).max(1);
             let workers = callscope::startup::build_workers(&config, count, &store, &storage, &clock).await?;
             tracing::info!(count, storage = storage.describe(), "workers running");
-            let (stop, handles) = callscope::startup::spawn_workers(workers);
-            shutdown_signal().await;
+            let (stop_workers, handles) = callscope::startup::spawn_workers(workers);
+            stop.await;
             tracing::info!("stopping workers after their current jobs");
-            let _ = stop.send(true);
+            let _ = stop_workers.send(true);
             for handle in handles {
                 let _ = handle.await;
             }
