@@ -1,0 +1,174 @@
+//! A client for any OpenAI-compatible chat-completions endpoint (OpenAI, vLLM, Ollama, the
+//! llama.cpp server): JSON answers constrained by a JSON Schema (structured output), a timeout
+//! per attempt, retries with exponential backoff on 429 and 5xx (honouring `Retry-After`), and
+//! personal data masked in everything sent unless that is switched off.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+/// Where and how to call.
+#[derive(Debug, Clone)]
+pub struct OpenAiSettings {
+    /// Base URL up to the API version, e.g. `https://api.openai.com/v1` or
+    /// `http://127.0.0.1:8081/v1`.
+    pub base_url: String,
+    /// Model name as the endpoint knows it.
+    pub model: String,
+    /// Bearer token, if the endpoint wants one.
+    pub api_key: Option<String>,
+    /// Limit for one attempt.
+    pub timeout: Duration,
+    /// Attempts after the first.
+    pub max_retries: u32,
+    /// Wait before the first retry; doubles each time (at most 30 s, or what `Retry-After` says).
+    pub retry_base: Duration,
+}
+
+/// Why a completion failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LlmError {
+    /// No answer within the timeout, after every retry.
+    #[error("the LLM endpoint did not answer within {0:?} ({1} attempts)")]
+    Timeout(Duration, u32),
+    /// An HTTP error status (after retries, for 429 and 5xx).
+    #[error("the LLM endpoint answered {status}: {body}")]
+    Status { status: u16, body: String },
+    /// The endpoint could not be reached.
+    #[error("cannot reach the LLM endpoint: {0}")]
+    Transport(String),
+    /// An answer that is not the JSON asked for.
+    #[error("the LLM answered something other than the JSON asked for: {0}")]
+    InvalidOutput(String),
+}
+
+/// The client.
+#[derive(Debug, Clone)]
+pub struct OpenAiClient {
+    http: reqwest::Client,
+    settings: OpenAiSettings,
+    /// Masks personal data in what is sent; `None` sends text as it is.
+    mask: Option<Arc<callscope_pii::Detector>>,
+}
+
+/// What one attempt came to.
+enum Attempt {
+    Done(Value),
+    Retry(LlmError, Option<Duration>),
+    Fail(LlmError),
+}
+
+impl OpenAiClient {
+    /// A client; with `mask`, every message is masked (`[PHONE_NUMBER]`, …) before it leaves.
+    ///
+    /// # Errors
+    /// A TLS set-up failure.
+    pub fn new(settings: OpenAiSettings, mask: Option<Arc<callscope_pii::Detector>>) -> Result<Self, LlmError> {
+        let http = reqwest::Client::builder()
+            .timeout(settings.timeout)
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|e| LlmError::Transport(e.to_string()))?;
+        Ok(Self { http, settings, mask })
+    }
+
+    /// The model's name, for `modelUsed`.
+    pub fn model(&self) -> &str {
+        &self.settings.model
+    }
+
+    fn outgoing(&self, text: &str) -> String {
+        match &self.mask {
+            // The language only tips ambiguous numbers; Polish reads both.
+            Some(detector) => callscope_pii::mask(text, &detector.detect(text, callscope_pii::Lang::Pl)),
+            None => text.to_owned(),
+        }
+    }
+
+    /// Asks for a JSON object matching `schema` (named `name`), with `system` instructions and
+    /// the `user` content.
+    ///
+    /// # Errors
+    /// See [`LlmError`]; only 429, 5xx, timeouts and transport errors are retried.
+    pub async fn chat_json(&self, system: &str, user: &str, name: &str, schema: &Value) -> Result<Value, LlmError> {
+        let body = json!({
+            "model": self.settings.model,
+            "temperature": 0,
+            "messages": [
+                {"role": "system", "content": self.outgoing(system)},
+                {"role": "user", "content": self.outgoing(user)},
+            ],
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": name, "strict": true, "schema": schema},
+            },
+        });
+        let url = format!("{}/chat/completions", self.settings.base_url.trim_end_matches('/'));
+        let attempts = self.settings.max_retries + 1;
+        let mut delay = self.settings.retry_base;
+        for attempt in 1..=attempts {
+            match self.attempt(&url, &body, attempts).await {
+                Attempt::Done(value) => return Ok(value),
+                Attempt::Fail(error) => return Err(error),
+                Attempt::Retry(error, _) if attempt == attempts => return Err(error),
+                Attempt::Retry(error, after) => {
+                    let wait = after.unwrap_or(delay).min(Duration::from_secs(30));
+                    tracing::warn!(%error, attempt, wait_s = wait.as_secs_f64(), "LLM call failed, retrying");
+                    tokio::time::sleep(wait).await;
+                    delay = delay.saturating_mul(2);
+                }
+            }
+        }
+        unreachable!("the loop returns on its last attempt")
+    }
+
+    async fn attempt(&self, url: &str, body: &Value, attempts: u32) -> Attempt {
+        let mut request = self.http.post(url).json(body);
+        if let Some(key) = &self.settings.api_key {
+            request = request.bearer_auth(key);
+        }
+        let response = match request.send().await {
+            Ok(r) => r,
+            Err(e) if e.is_timeout() => return Attempt::Retry(LlmError::Timeout(self.settings.timeout, attempts), None),
+            Err(e) => return Attempt::Retry(LlmError::Transport(e.without_url().to_string()), None),
+        };
+        let status = response.status();
+        let retry_after = response
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .map(Duration::from_secs);
+        let text = match response.text().await {
+            Ok(t) => t,
+            Err(e) if e.is_timeout() => return Attempt::Retry(LlmError::Timeout(self.settings.timeout, attempts), None),
+            Err(e) => return Attempt::Retry(LlmError::Transport(e.without_url().to_string()), None),
+        };
+        if !status.is_success() {
+            let error = LlmError::Status { status: status.as_u16(), body: text.chars().take(300).collect() };
+            return if status.as_u16() == 429 || status.is_server_error() { Attempt::Retry(error, retry_after) } else { Attempt::Fail(error) };
+        }
+        Attempt::Done(match parse_answer(&text) {
+            Ok(v) => v,
+            Err(e) => return Attempt::Fail(e),
+        })
+    }
+}
+
+/// The JSON object in a chat-completions answer's first message.
+fn parse_answer(text: &str) -> Result<Value, LlmError> {
+    let envelope: Value = serde_json::from_str(text).map_err(|e| LlmError::InvalidOutput(format!("not a chat completion: {e}")))?;
+    let content = envelope["choices"][0]["message"]["content"]
+        .as_str()
+        .ok_or_else(|| LlmError::InvalidOutput("no message content".into()))?;
+    // Some servers wrap JSON in a Markdown fence even in JSON mode.
+    let content = content.trim().trim_start_matches("```json").trim_start_matches("```").trim_end_matches("```").trim();
+    let value: Value = serde_json::from_str(content).map_err(|e| LlmError::InvalidOutput(format!("{e}: {}", content.chars().take(200).collect::<String>())))?;
+    if value.is_object() {
+        Ok(value)
+    } else {
+        Err(LlmError::InvalidOutput(format!("expected an object, got {value}")))
+    }
+}
