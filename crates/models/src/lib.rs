@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use sha2::{Digest, Sha256};
 
 mod gazetteer;
+mod lexicon;
 mod manifest;
 
 pub use manifest::{Artifact, ArtifactKind, Member, Output, Package, ARTIFACTS, PROFILES};
@@ -204,6 +205,10 @@ impl Installer {
         if artifact.kind == ArtifactKind::Gazetteer {
             say(&format!("{}: writing word lists", artifact.name));
             gazetteer::write_word_lists(&staging)?;
+        }
+        if artifact.kind == ArtifactKind::Lexicon {
+            say(&format!("{}: writing lexicons", artifact.name));
+            lexicon::write_lexicons(&staging)?;
         }
         let record = staging.join(RECORD);
         fs::write(&record, artifact.fingerprint()).map_err(io_err(&record))?;

@@ -46,6 +46,8 @@ pub enum ArtifactKind {
     Recording,
     /// Word lists (names, places, common words) for PII detection.
     Gazetteer,
+    /// Sentiment lexicons (word valences) for the rules analysis engine.
+    Lexicon,
 }
 
 /// An installable artifact.
@@ -76,6 +78,9 @@ impl Artifact {
         }
         if self.kind == ArtifactKind::Gazetteer {
             h.update(format!("word lists {}\n", crate::gazetteer::LAYOUT));
+        }
+        if self.kind == ArtifactKind::Lexicon {
+            h.update(format!("lexicons {}\n", crate::lexicon::LAYOUT));
         }
         hex::encode(h.finalize())
     }
@@ -285,12 +290,57 @@ pub static ARTIFACTS: &[Artifact] = &[
             },
         ],
     },
+    Artifact {
+        name: "sentiment-lexicons",
+        kind: ArtifactKind::Lexicon,
+        description: "Word valences for sentiment: English VADER (MIT) and Polish polvader with inflected forms (MIT)",
+        packages: &[
+            Package {
+                name: "polvader",
+                version: "1.0.1",
+                file: "polvader-1.0.1-py3-none-any.whl",
+                sha256: "227e0edd639b5b5ee079090a02e9f128a93bd65d04ffc022f4d410982e577f6c",
+            },
+            Package {
+                name: "vadersentiment",
+                version: "3.3.2",
+                file: "vaderSentiment-3.3.2-py2.py3-none-any.whl",
+                sha256: "3bf1d243b98b1afad575b9f22bc2cb1e212b94ff89ca74f8a23a588d024ea311",
+            },
+        ],
+        outputs: &[
+            Output {
+                name: "pl_base.pkl",
+                members: &[Member { package: "polvader", path: "polvader/lexicons/fem_big_imbir_and_nencki_lex_with_kazojc_adjectives.dat" }],
+                size: 174_022,
+                sha256: "df0ec12e0c183cd6a228129252a3d8b753798f9196e10c705c8f8ed99ec5d24b",
+            },
+            Output {
+                name: "pl_forms.pkl",
+                members: &[Member { package: "polvader", path: "polvader/lexicons/derivative_grammatical_forms_of_terms_in_the_final_lexicon.dat" }],
+                size: 4_090_202,
+                sha256: "8e746e2aefaaf17f0f9e07997df78727e939da1ce6994e262dd541188f0fb3cb",
+            },
+            Output {
+                name: "pl_expanded.pkl",
+                members: &[Member { package: "polvader", path: "polvader/lexicons/expanded_lexicon.dat" }],
+                size: 613_919,
+                sha256: "1a00506a9640d10b8b0966e0ae64e1c8652d744a688901939cec0ce2d0f13ef1",
+            },
+            Output {
+                name: "vader_lexicon.txt",
+                members: &[Member { package: "vadersentiment", path: "vaderSentiment/vader_lexicon.txt" }],
+                size: 434_304,
+                sha256: "1ec9c6e9ee19aade328f8beb393a6afa71a5bb3acf7d3cc22d4ef568df374bf5",
+            },
+        ],
+    },
 ];
 
 /// Named sets: `default` is what `serve` needs; `test` adds the small model and the recordings
 /// the tests and quality measurements use.
 pub static PROFILES: &[(&str, &[&str])] = &[
-    ("default", &["whisper-base", "pii-gazetteers"]),
-    ("test", &["whisper-base", "whisper-tiny.en", "pyannote-sample", "pii-gazetteers"]),
-    ("all", &["whisper-base", "whisper-tiny.en", "pyannote-sample", "pii-gazetteers"]),
+    ("default", &["whisper-base", "pii-gazetteers", "sentiment-lexicons"]),
+    ("test", &["whisper-base", "whisper-tiny.en", "pyannote-sample", "pii-gazetteers", "sentiment-lexicons"]),
+    ("all", &["whisper-base", "whisper-tiny.en", "pyannote-sample", "pii-gazetteers", "sentiment-lexicons"]),
 ];
