@@ -5,6 +5,7 @@
 
 pub mod deadline;
 pub mod openai;
+pub mod sentiment;
 
 pub use deadline::resolve_deadline;
 pub use openai::{LlmError, OpenAiClient, OpenAiSettings};
