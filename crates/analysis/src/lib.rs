@@ -1,8 +1,10 @@
-//! Call analysis. So far: resolving the deadlines people say ("by Friday", "do piątku",
-//! "jutro", "15 grudnia", "end of month") to dates against the call's date, and the client for
-//! OpenAI-compatible endpoints (structured output, retries, PII masked before it leaves). The
-//! analysis engines (rules, a local LLM, any OpenAI-compatible endpoint) build on them.
+//! Call analysis. So far, the parts the engines are built from: resolving the deadlines people
+//! say ("by Friday", "do piątku", "jutro", "15 grudnia", "end of month") against the call's date;
+//! action items from commitments and requests; lexicon sentiment in English and Polish; and the
+//! client for OpenAI-compatible endpoints (structured output, retries, PII masked before it
+//! leaves). The engines (rules, a local LLM, any OpenAI-compatible endpoint) come next.
 
+pub mod actions;
 pub mod deadline;
 pub mod openai;
 pub mod sentiment;
