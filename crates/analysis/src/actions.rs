@@ -7,6 +7,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::deadline::resolve_deadline;
+use crate::text::fold;
 
 /// `LOW`, `MEDIUM`, `HIGH` (decisions §5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -100,23 +101,6 @@ const DEADLINE_STARTS: &[&str] = &[
 /// przyszłym tygodniu"), not in "in the system tomorrow".
 const WEAK_STARTS: &[&str] = &["on", "in", "w", "we"];
 const CONDITIONAL: &[&str] = &["if", "unless", "jesli", "jezeli", "gdyby", "jakby"];
-
-fn fold(s: &str) -> String {
-    s.chars()
-        .flat_map(char::to_lowercase)
-        .map(|c| match c {
-            'ą' => 'a',
-            'ć' => 'c',
-            'ę' => 'e',
-            'ł' => 'l',
-            'ń' => 'n',
-            'ó' => 'o',
-            'ś' => 's',
-            'ź' | 'ż' => 'z',
-            c => c,
-        })
-        .collect()
-}
 
 /// Words of a sentence with their byte offsets.
 fn words(sentence: &str) -> Vec<(usize, usize, String)> {

@@ -5,9 +5,11 @@
 //! leaves). The engines (rules, a local LLM, any OpenAI-compatible endpoint) come next.
 
 pub mod actions;
+pub mod classify;
 pub mod deadline;
 pub mod openai;
 pub mod sentiment;
+pub mod text;
 
 pub use deadline::resolve_deadline;
 pub use openai::{LlmError, OpenAiClient, OpenAiSettings};
