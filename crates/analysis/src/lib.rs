@@ -9,6 +9,8 @@ pub mod classify;
 pub mod deadline;
 pub mod openai;
 pub mod sentiment;
+pub mod summary;
+pub mod template;
 pub mod text;
 
 pub use deadline::resolve_deadline;

@@ -1,0 +1,136 @@
+//! Template answers without a model: an answer is given only when the call states it plainly
+//! near the question's words, typed and validated by `answerType`; anything else is
+//! `answered: false` with `value: null` (decisions §6).
+
+use serde_json::{json, Value};
+
+use crate::text::{fold, sentences, stems};
+
+/// A template question.
+#[derive(Debug, Clone)]
+pub struct Question {
+    pub label: String,
+    pub prompt: String,
+    /// `TEXT`, `NUMBER`, `BOOLEAN`, `DATE`, `SINGLE_CHOICE`, `MULTI_CHOICE`.
+    pub answer_type: String,
+    pub options: Vec<String>,
+}
+
+/// One result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    pub label: String,
+    pub value: Value,
+    pub answer_type: String,
+    /// `HIGH`, `MEDIUM`, `LOW`.
+    pub confidence: &'static str,
+    pub evidence: Vec<String>,
+    pub answered: bool,
+}
+
+const YES: &[&str] = &["yes", "yeah", "yep", "correct", "sure", "tak", "zgadza", "oczywiscie", "owszem"];
+const NO: &[&str] = &["no", "nope", "not", "never", "nie", "nigdy"];
+
+fn unanswered(q: &Question) -> Answer {
+    Answer { label: q.label.clone(), value: Value::Null, answer_type: q.answer_type.clone(), confidence: "LOW", evidence: Vec::new(), answered: false }
+}
+
+/// Answers `questions` from the call's turns.
+pub fn answer(questions: &[Question], turns: &[&str]) -> Vec<Answer> {
+    let all: Vec<&str> = turns.iter().flat_map(|t| sentences(t)).collect();
+    questions
+        .iter()
+        .map(|q| {
+            let keys: Vec<String> = stems(&format!("{} {}", q.label, q.prompt));
+            // Sentences that share words with the question.
+            let near: Vec<&str> = all.iter().copied().filter(|s| stems(s).iter().any(|x| keys.contains(x))).collect();
+            let answered = |value: Value, evidence: &str, confidence| Answer {
+                label: q.label.clone(),
+                value,
+                answer_type: q.answer_type.clone(),
+                confidence,
+                evidence: vec![evidence.to_owned()],
+                answered: true,
+            };
+            match q.answer_type.as_str() {
+                "SINGLE_CHOICE" | "MULTI_CHOICE" => {
+                    let mut chosen: Vec<(&String, &str)> = Vec::new();
+                    for option in &q.options {
+                        let option_stems = stems(option);
+                        if option_stems.is_empty() {
+                            continue;
+                        }
+                        if let Some(s) = all.iter().find(|s| {
+                            let st = stems(s);
+                            option_stems.iter().all(|o| st.contains(o))
+                        }) {
+                            chosen.push((option, s));
+                        }
+                    }
+                    match (q.answer_type.as_str(), chosen.as_slice()) {
+                        ("SINGLE_CHOICE", [(option, s)]) => answered(json!(option), s, "MEDIUM"),
+                        ("MULTI_CHOICE", [first, ..]) => Answer {
+                            evidence: chosen.iter().map(|c| c.1.to_owned()).collect(),
+                            ..answered(json!(chosen.iter().map(|c| c.0).collect::<Vec<_>>()), first.1, "MEDIUM")
+                        },
+                        _ => unanswered(q),
+                    }
+                }
+                "NUMBER" => near
+                    .iter()
+                    .find_map(|s| {
+                        s.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+                            .find_map(|n| n.replace(',', ".").trim_matches('.').parse::<f64>().ok())
+                            .map(|n| answered(json!(n), s, "MEDIUM"))
+                    })
+                    .unwrap_or_else(|| unanswered(q)),
+                "BOOLEAN" => near
+                    .iter()
+                    .find_map(|s| {
+                        let words: Vec<String> = s.split(|c: char| !c.is_alphanumeric()).map(fold).collect();
+                        let yes = words.iter().any(|w| YES.contains(&w.as_str()));
+                        let no = words.iter().any(|w| NO.contains(&w.as_str()));
+                        match (yes, no) {
+                            (true, false) => Some(answered(json!(true), s, "LOW")),
+                            (false, true) => Some(answered(json!(false), s, "LOW")),
+                            _ => None,
+                        }
+                    })
+                    .unwrap_or_else(|| unanswered(q)),
+                // Free text and dates need understanding the rules do not have.
+                _ => unanswered(q),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(label: &str, prompt: &str, answer_type: &str, options: &[&str]) -> Question {
+        Question { label: label.into(), prompt: prompt.into(), answer_type: answer_type.into(), options: options.iter().map(|o| o.to_string()).collect() }
+    }
+
+    #[test]
+    fn plain_statements_are_answered_typed_and_the_rest_left_unanswered() {
+        let turns = ["Which plan do you have?", "I have the premium plan and I pay 59 zloty a month.", "Was the problem resolved? Yes, it was resolved."];
+        let answers = answer(
+            &[
+                q("Plan", "Which plan does the customer have?", "SINGLE_CHOICE", &["basic", "premium"]),
+                q("Monthly fee", "How much does the customer pay a month?", "NUMBER", &[]),
+                q("Resolved", "Was the problem resolved?", "BOOLEAN", &[]),
+                q("Reason", "Why did the customer call?", "TEXT", &[]),
+                q("Channel", "Which channels were mentioned?", "MULTI_CHOICE", &["email", "sms"]),
+            ],
+            &turns,
+        );
+        assert_eq!(answers[0].value, json!("premium"));
+        assert_eq!(answers[1].value, json!(59.0));
+        assert_eq!(answers[2].value, json!(true));
+        assert!(answers[2].evidence[0].contains("Yes"));
+        assert!(!answers[3].answered && answers[3].value.is_null());
+        assert!(!answers[4].answered && answers[4].value.is_null(), "no channel mentioned");
+        assert!(answers.iter().all(|a| a.answered != a.value.is_null()), "answered exactly when there is a value");
+    }
+}
