@@ -7,6 +7,7 @@
 pub mod actions;
 pub mod classify;
 pub mod deadline;
+pub mod engine;
 pub mod openai;
 pub mod sentiment;
 pub mod summary;

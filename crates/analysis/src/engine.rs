@@ -1,0 +1,269 @@
+//! The analysis engines behind one interface. [`RulesEngine`] needs no model: lexicon sentiment,
+//! commitment patterns, keyword classification, an extractive summary and plain-statement
+//! template answers. It is what `analysis_engine = "rules"` runs, and what the LLM engines fall
+//! back to when a model fails or answers something invalid.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use crate::actions::{extract_actions, ActionDraft, SpokenTurn};
+use crate::classify::{classify, CategoryInfo, Classification};
+use crate::sentiment::{call_sentiment, CallSentiment, Lexicon};
+use crate::summary::{summarise, title, Summary};
+use crate::template::{answer, Answer, Question};
+
+/// The call's language, which picks the sentiment lexicon.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    En,
+    Pl,
+}
+
+/// The project's active analysis template.
+#[derive(Debug, Clone)]
+pub struct TemplateSpec {
+    pub name: String,
+    pub questions: Vec<Question>,
+}
+
+/// What an engine gets: the transcript (turns with speakers' names), the call's date for
+/// deadlines, the project's categories and template.
+#[derive(Debug, Clone)]
+pub struct AnalysisInput {
+    pub turns: Vec<(String, String)>,
+    pub language: Lang,
+    pub call_date: DateTime<Utc>,
+    pub categories: Vec<CategoryInfo>,
+    pub template: Option<TemplateSpec>,
+}
+
+/// What an engine found.
+#[derive(Debug, Clone)]
+pub struct CallAnalysis {
+    pub title: Option<String>,
+    pub classification: Option<Classification>,
+    pub summary: Summary,
+    pub sentiment: CallSentiment,
+    pub actions: Vec<ActionDraft>,
+    pub template: Option<(String, Vec<Answer>)>,
+    /// Engine and model, e.g. `rules` or `openai:gpt-4o-mini`.
+    pub model_used: String,
+}
+
+/// Why analysis failed.
+#[derive(Debug, thiserror::Error)]
+pub enum AnalysisError {
+    /// A passing failure (an endpoint down): worth retrying.
+    #[error("{0}")]
+    Unavailable(String),
+}
+
+/// An analysis engine.
+#[async_trait]
+pub trait Analyzer: Send + Sync {
+    /// Engine and model, for `modelUsed`.
+    fn model_used(&self) -> String;
+
+    /// Analyses one call.
+    async fn analyze(&self, input: &AnalysisInput) -> Result<CallAnalysis, AnalysisError>;
+}
+
+/// The engine without a model.
+#[derive(Debug, Clone)]
+pub struct RulesEngine {
+    english: Arc<Lexicon>,
+    polish: Arc<Lexicon>,
+}
+
+impl RulesEngine {
+    /// An engine over the two sentiment lexicons.
+    pub fn new(english: Arc<Lexicon>, polish: Arc<Lexicon>) -> Self {
+        Self { english, polish }
+    }
+
+    /// Loads `en_valence.txt` and `pl_valence.txt` from `dir` (the `sentiment-lexicons`
+    /// artifact).
+    ///
+    /// # Errors
+    /// A lexicon that cannot be read.
+    pub fn load(dir: &std::path::Path) -> std::io::Result<Self> {
+        let read = |name: &str| {
+            Lexicon::load(&dir.join(name)).map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", dir.join(name).display())))
+        };
+        Ok(Self::new(Arc::new(read("en_valence.txt")?), Arc::new(read("pl_valence.txt")?)))
+    }
+
+    /// The analysis, synchronously (it takes milliseconds).
+    pub fn run(&self, input: &AnalysisInput) -> CallAnalysis {
+        let texts: Vec<&str> = input.turns.iter().map(|t| t.1.as_str()).collect();
+        let pairs: Vec<(&str, &str)> = input.turns.iter().map(|t| (t.0.as_str(), t.1.as_str())).collect();
+        let spoken: Vec<SpokenTurn<'_>> = pairs.iter().map(|&(speaker, text)| SpokenTurn { speaker, text }).collect();
+        let lexicon = match input.language {
+            Lang::En => &self.english,
+            Lang::Pl => &self.polish,
+        };
+        let actions = extract_actions(&spoken, input.call_date);
+        CallAnalysis {
+            title: title(&pairs),
+            classification: classify(&input.categories, &texts),
+            summary: summarise(&pairs, &actions),
+            sentiment: call_sentiment(lexicon, &texts),
+            template: input.template.as_ref().map(|t| (t.name.clone(), answer(&t.questions, &texts))),
+            actions,
+            model_used: self.model_used(),
+        }
+    }
+}
+
+#[async_trait]
+impl Analyzer for RulesEngine {
+    fn model_used(&self) -> String {
+        "rules".into()
+    }
+
+    async fn analyze(&self, input: &AnalysisInput) -> Result<CallAnalysis, AnalysisError> {
+        Ok(self.run(input))
+    }
+}
+
+/// The call's `summary` block as stored (its `actionItems` are the action item records, joined
+/// when the call is read).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SummaryBlock {
+    pub summary: SummaryView,
+    pub sentiment: SentimentView,
+    pub sentiment_level: String,
+    pub model_used: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SummaryView {
+    pub executive_summary: String,
+    pub key_discussion_points: Vec<String>,
+    pub resolution_provided: String,
+    pub follow_up_required: bool,
+    pub next_steps: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SentimentView {
+    pub overall_sentiment: String,
+    pub sentiment_progression: String,
+    pub confidence: f32,
+    pub evidence: String,
+}
+
+impl CallAnalysis {
+    /// The `summary` block.
+    pub fn summary_block(&self) -> SummaryBlock {
+        SummaryBlock {
+            summary: SummaryView {
+                executive_summary: self.summary.executive_summary.clone(),
+                key_discussion_points: self.summary.key_discussion_points.clone(),
+                resolution_provided: self.summary.resolution_provided.clone(),
+                follow_up_required: self.summary.follow_up_required,
+                next_steps: self.summary.next_steps.clone(),
+            },
+            sentiment: SentimentView {
+                overall_sentiment: self.sentiment.overall.as_str().into(),
+                sentiment_progression: self.sentiment.progression.clone(),
+                confidence: self.sentiment.confidence,
+                evidence: self.sentiment.evidence.clone(),
+            },
+            sentiment_level: self.sentiment.overall.level().into(),
+            model_used: self.model_used.clone(),
+        }
+    }
+
+    /// The `classification` object, `null` without categories.
+    pub fn classification_json(&self) -> serde_json::Value {
+        let Some(c) = &self.classification else { return serde_json::Value::Null };
+        let one = |m: &crate::classify::CategoryMatch| {
+            serde_json::json!({
+                "categoryId": m.category_id,
+                "categoryPath": m.category_path,
+                "categoryNames": m.category_names,
+                "confidence": m.confidence,
+                "evidence": m.evidence,
+                "depth": m.depth,
+            })
+        };
+        serde_json::json!({
+            "primary": c.primary.as_ref().map(one),
+            "secondary": c.secondary.iter().map(one).collect::<Vec<_>>(),
+            "overallConfidence": c.overall_confidence,
+            "reasoning": c.reasoning,
+            "modelUsed": self.model_used,
+        })
+    }
+
+    /// The `templateAnalysis` object, `null` without an active template.
+    pub fn template_json(&self, analyzed_at: DateTime<Utc>) -> serde_json::Value {
+        let Some((name, answers)) = &self.template else { return serde_json::Value::Null };
+        serde_json::json!({
+            "templateName": name,
+            "results": answers.iter().map(|a| serde_json::json!({
+                "label": a.label,
+                "value": a.value,
+                "answerType": a.answer_type,
+                "confidence": a.confidence,
+                "evidence": a.evidence,
+                "answered": a.answered,
+            })).collect::<Vec<_>>(),
+            "modelUsed": self.model_used,
+            "analyzedAt": analyzed_at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone;
+
+    use super::*;
+
+    #[tokio::test]
+    async fn the_rules_engine_fills_every_part_of_the_analysis() {
+        let lexicon = Lexicon::parse("broken\t-2.0\nangry\t-2.5\ngreat\t3.1\nhappy\t2.7\n");
+        let engine = RulesEngine::new(Arc::new(lexicon), Arc::new(Lexicon::default()));
+        let input = AnalysisInput {
+            turns: vec![
+                ("agent".into(), "Good morning, how can I help?".into()),
+                ("customer".into(), "My router is broken again and I am angry about the internet outage.".into()),
+                ("agent".into(), "I will send a technician tomorrow to replace the router.".into()),
+                ("customer".into(), "Great, I am happy with that.".into()),
+            ],
+            language: Lang::En,
+            call_date: Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap(),
+            categories: vec![
+                CategoryInfo { id: "t".into(), parent: None, name: "Technical support".into(), description: Some("router, internet outage".into()) },
+                CategoryInfo { id: "b".into(), parent: None, name: "Billing".into(), description: Some("invoice, payment".into()) },
+            ],
+            template: Some(TemplateSpec {
+                name: "QA".into(),
+                questions: vec![Question { label: "Device".into(), prompt: "Which device failed?".into(), answer_type: "SINGLE_CHOICE".into(), options: vec!["router".into(), "phone".into()] }],
+            }),
+        };
+        let a = engine.analyze(&input).await.unwrap();
+        assert_eq!(a.model_used, "rules");
+        assert_eq!(a.title.as_deref(), Some("My router is broken again and I am angry about the internet outage"));
+        assert_eq!(a.classification.as_ref().unwrap().primary.as_ref().unwrap().category_id, "t");
+        assert_eq!(a.actions.len(), 1);
+        assert_eq!(a.actions[0].deadline_mentioned.as_deref(), Some("tomorrow"));
+        assert_eq!(a.sentiment.progression, "started negative, ended positive");
+        let block = serde_json::to_value(a.summary_block()).unwrap();
+        assert_eq!(block["modelUsed"], "rules");
+        assert!(block["summary"]["followUpRequired"].as_bool().unwrap());
+        assert!(["positive", "neutral", "negative"].contains(&block["sentimentLevel"].as_str().unwrap()));
+        let template = a.template_json(input.call_date);
+        assert_eq!(template["results"][0]["value"], "router");
+        assert_eq!(template["analyzedAt"], "2026-11-18T09:00:00.000Z");
+        assert_eq!(a.classification_json()["primary"]["categoryNames"], serde_json::json!(["Technical support"]));
+    }
+}
