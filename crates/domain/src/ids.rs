@@ -69,6 +69,10 @@ id_type!(
     CategoryId
 );
 id_type!(
+    /// An action item extracted from a call.
+    ActionItemId
+);
+id_type!(
     /// A named list of speaker names.
     SpeakerPresetId
 );

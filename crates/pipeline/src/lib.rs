@@ -17,6 +17,9 @@ use callscope_domain::{Job, JobStage, Language, PiiRedaction, PiiSpan, PiiStatis
 mod pii;
 mod speech;
 
+pub use callscope_analysis::classify::CategoryInfo;
+pub use callscope_analysis::engine::{AnalysisInput, Analyzer, CallAnalysis, Lang as AnalysisLang, RulesEngine, TemplateSpec};
+pub use callscope_analysis::template::Question;
 pub use callscope_pii::Gazetteer;
 pub use pii::{Found, PiiScanner, RulePii};
 pub use speech::{AcousticDiarizer, WhisperTranscriber};
@@ -123,6 +126,8 @@ pub struct CallResult {
     pub pii_spans: Vec<PiiSpan>,
     /// Whether the transcript's personal data was masked.
     pub pii_masked: bool,
+    /// What analysis found (from the masked text when the project masks).
+    pub analysis: CallAnalysis,
 }
 
 /// What the pipeline needs to know about the call's project.
@@ -132,6 +137,12 @@ pub struct CallContext {
     pub preset_speakers: Option<Vec<String>>,
     /// Whether personal data is masked in what is stored.
     pub pii_redaction: PiiRedaction,
+    /// The project's category tree, for classification.
+    pub categories: Vec<CategoryInfo>,
+    /// The project's active analysis template.
+    pub template: Option<TemplateSpec>,
+    /// The date deadlines are resolved against: when the call took place.
+    pub call_date: chrono::DateTime<chrono::Utc>,
 }
 
 /// Settings of the pipeline.
@@ -148,6 +159,7 @@ pub struct Pipeline {
     transcriber: Arc<dyn Transcriber>,
     diarizer: Arc<dyn Diarizer>,
     pii: Arc<dyn PiiScanner>,
+    analyzer: Arc<dyn Analyzer>,
     settings: PipelineSettings,
 }
 
@@ -158,9 +170,10 @@ impl Pipeline {
         transcriber: Arc<dyn Transcriber>,
         diarizer: Arc<dyn Diarizer>,
         pii: Arc<dyn PiiScanner>,
+        analyzer: Arc<dyn Analyzer>,
         settings: PipelineSettings,
     ) -> Self {
-        Self { decoder, transcriber, diarizer, pii, settings }
+        Self { decoder, transcriber, diarizer, pii, analyzer, settings }
     }
 
     /// The pipeline with the real engines around a loaded speech model and gazetteers.
@@ -168,9 +181,10 @@ impl Pipeline {
         transcriber: Arc<WhisperTranscriber>,
         diarizer: AcousticDiarizer,
         pii: RulePii,
+        analyzer: Arc<dyn Analyzer>,
         settings: PipelineSettings,
     ) -> Self {
-        Self::new(Arc::new(AudioDecoder), transcriber, Arc::new(diarizer), Arc::new(pii), settings)
+        Self::new(Arc::new(AudioDecoder), transcriber, Arc::new(diarizer), Arc::new(pii), analyzer, settings)
     }
 
     /// Processes the job's audio, stored at `audio`.
@@ -236,6 +250,20 @@ impl Pipeline {
         let found = self.pii.scan(&texts, job.language);
         let mask = context.pii_redaction == PiiRedaction::Mask;
         let pii = pii::apply(&found, &mut turns, &mut timed, &mut full_text, mask);
+
+        let names: std::collections::HashMap<&str, &str> = speakers.iter().map(|s| (s.speaker_id.as_str(), s.name.as_str())).collect();
+        let input = AnalysisInput {
+            turns: turns.iter().map(|t| (names.get(t.speaker_id.as_str()).copied().unwrap_or("?").to_owned(), t.text.clone())).collect(),
+            language: match job.language {
+                Language::Pl => AnalysisLang::Pl,
+                _ => AnalysisLang::En,
+            },
+            call_date: context.call_date,
+            categories: context.categories.clone(),
+            template: context.template.clone(),
+        };
+        let analysis = self.analyzer.analyze(&input).await.map_err(|e| StageError::Retryable(e.to_string()))?;
+        progress.report(JobStage::Analyzing, 1.0);
         Ok(CallResult {
             audio: decoded,
             speaker_source: source,
@@ -247,6 +275,7 @@ impl Pipeline {
             pii_statistics: pii.statistics,
             pii_spans: pii.spans,
             pii_masked: mask,
+            analysis,
         })
     }
 }

@@ -95,7 +95,7 @@ pub async fn run(config: &Config, file: &Path, language: &str, options: &Options
     let bar = Arc::new(Bar { tty: std::io::stderr().is_terminal(), state: Mutex::new((None, -1)) });
     let started = Instant::now();
     let redaction = if options.redact { PiiRedaction::Mask } else { PiiRedaction::None };
-    let context = CallContext { preset_speakers: None, pii_redaction: redaction };
+    let context = CallContext { pii_redaction: redaction, call_date: chrono::Utc::now(), ..CallContext::default() };
     let result = pipeline.run(&job, file, &context, bar.clone()).await;
     if bar.tty {
         eprintln!();
@@ -121,6 +121,16 @@ pub async fn run(config: &Config, file: &Path, language: &str, options: &Options
             "turns": result.turns,
             "piiStatistics": result.pii_statistics,
             "piiSpans": result.pii_spans,
+            "title": result.analysis.title,
+            "summary": result.analysis.summary_block(),
+            "actionItems": result.analysis.actions.iter().map(|a| json!({
+                "description": a.description,
+                "responsibleParty": a.responsible_party,
+                "deadlineMentioned": a.deadline_mentioned,
+                "dueAt": a.due_at,
+                "priority": a.priority.as_str(),
+                "evidence": a.evidence,
+            })).collect::<Vec<_>>(),
             "speechModel": result.speech_model,
             "processingS": (elapsed * 1000.0).round() / 1000.0,
         });
@@ -143,6 +153,15 @@ pub async fn run(config: &Config, file: &Path, language: &str, options: &Options
                 s.word_count,
                 s.total_duration_s
             )?;
+        }
+        let analysis = &result.analysis;
+        let block = analysis.summary_block();
+        writeln!(out, "title: {}", analysis.title.as_deref().unwrap_or(&filename))?;
+        writeln!(out, "summary: {}", block.summary.executive_summary)?;
+        writeln!(out, "sentiment: {} ({}), {}", block.sentiment.overall_sentiment, block.sentiment_level, block.sentiment.sentiment_progression)?;
+        for a in &analysis.actions {
+            let due = a.deadline_mentioned.as_deref().map(|d| format!(", due {d}")).unwrap_or_default();
+            writeln!(out, "action ({}, {}{due}): {}", a.responsible_party, a.priority.as_str(), a.description)?;
         }
         let pii = &result.pii_statistics;
         if pii.total_detected > 0 {

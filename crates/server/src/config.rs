@@ -78,6 +78,9 @@ pub struct Config {
     /// In projects with `piiRedaction: mask`, also silence personal data in the stored audio
     /// (the call then keeps a 16 kHz WAV with the spans muted instead of the upload).
     pub pii_redact_audio: bool,
+    /// Sentiment lexicons of the rules analysis engine: a name under `models_dir` or a folder
+    /// with `en_valence.txt` and `pl_valence.txt`.
+    pub sentiment_lexicons: String,
 }
 
 /// Shape of log lines.
@@ -122,6 +125,7 @@ impl Default for Config {
             diarization_max_speakers: 4,
             pii_gazetteers: "pii-gazetteers".into(),
             pii_redact_audio: false,
+            sentiment_lexicons: "sentiment-lexicons".into(),
         }
     }
 }
@@ -191,6 +195,16 @@ impl Config {
             given
         } else {
             self.models_dir().join(&self.pii_gazetteers)
+        }
+    }
+
+    /// The sentiment lexicons' folder: a path as given, or a name under the models directory.
+    pub fn sentiment_lexicons_dir(&self) -> PathBuf {
+        let given = PathBuf::from(&self.sentiment_lexicons);
+        if given.is_absolute() || self.sentiment_lexicons.contains('/') {
+            given
+        } else {
+            self.models_dir().join(&self.sentiment_lexicons)
         }
     }
 

@@ -12,7 +12,7 @@ use std::time::Duration;
 use anyhow::Context;
 use callscope_api::{ApiSettings, AppState};
 use callscope_domain::{ApiKeySecret, Clock};
-use callscope_pipeline::{AcousticDiarizer, Pipeline, PipelineSettings, RulePii, WhisperTranscriber};
+use callscope_pipeline::{AcousticDiarizer, Pipeline, PipelineSettings, RulePii, RulesEngine, WhisperTranscriber};
 use callscope_speech::WhisperSettings;
 use callscope_storage::Storage;
 use callscope_store::{Store, StoreOptions};
@@ -153,11 +153,16 @@ pub async fn build_pipeline(config: &Config) -> anyhow::Result<Pipeline> {
     let dir = config.pii_gazetteers_dir();
     let started = std::time::Instant::now();
     let pii = tokio::task::spawn_blocking(move || RulePii::load(&dir)).await??;
-    tracing::info!(load_s = started.elapsed().as_secs_f64(), "PII word lists loaded");
+    let lexicons = config.sentiment_lexicons_dir();
+    let rules = tokio::task::spawn_blocking(move || RulesEngine::load(&lexicons))
+        .await?
+        .context("cannot load the sentiment lexicons (install models with `callscope models install`)")?;
+    tracing::info!(load_s = started.elapsed().as_secs_f64(), "PII word lists and sentiment lexicons loaded");
     Ok(Pipeline::real(
         transcriber,
         AcousticDiarizer::new(config.diarization_max_speakers),
         pii,
+        Arc::new(rules),
         PipelineSettings { max_duration_s: config.max_audio_duration_seconds },
     ))
 }

@@ -124,6 +124,75 @@ pub struct NewCall {
     pub created_at: callscope_domain::Timestamp,
     /// What speech recognition found.
     pub transcript: CallTranscript,
+    /// What analysis found, if it ran.
+    pub analysis: Option<CallAnalysisRecord>,
+}
+
+/// What analysis found about a call, as stored: the JSON objects in the spec's shapes, and the
+/// action items to create with it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CallAnalysisRecord {
+    /// A short title.
+    pub title: Option<String>,
+    /// `positive`, `neutral`, `negative` or `unknown`.
+    pub sentiment_level: String,
+    /// The classification's primary category.
+    pub primary_category: Option<CategoryId>,
+    /// `classification` (null without categories).
+    pub classification: Option<serde_json::Value>,
+    /// The `summary` block, without its action items (they are rows of their own).
+    pub summary: Option<serde_json::Value>,
+    /// `templateAnalysis`.
+    pub template_analysis: Option<serde_json::Value>,
+    /// Action items, in the order of the call's `summary.actionItems`.
+    pub action_items: Vec<NewActionItem>,
+}
+
+/// An action item found by analysis.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewActionItem {
+    pub id: callscope_domain::ActionItemId,
+    pub description: String,
+    pub responsible_party: Option<String>,
+    pub deadline_mentioned: Option<String>,
+    pub due_at: Option<Timestamp>,
+    pub evidence: Option<String>,
+    /// `LOW`, `MEDIUM`, `HIGH`.
+    pub priority: String,
+}
+
+/// A stored action item.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActionItem {
+    pub id: callscope_domain::ActionItemId,
+    pub project_id: ProjectId,
+    pub call_id: CallId,
+    pub transcript_index: i32,
+    pub call_date: Timestamp,
+    pub call_filename: String,
+    pub description: String,
+    pub responsible_party: Option<String>,
+    pub deadline_mentioned: Option<String>,
+    pub due_at: Option<Timestamp>,
+    pub evidence: Option<String>,
+    pub status: String,
+    pub priority: String,
+    pub notes: Option<String>,
+    pub completed_at: Option<Timestamp>,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+}
+
+/// A call's stored analysis with its action items.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredAnalysis {
+    pub title: Option<String>,
+    pub sentiment_level: String,
+    pub primary_category: Option<CategoryId>,
+    pub classification: Option<serde_json::Value>,
+    pub summary: Option<serde_json::Value>,
+    pub template_analysis: Option<serde_json::Value>,
+    pub action_items: Vec<ActionItem>,
 }
 
 /// A call's transcript: text, speaker turns, per-speaker statistics and the timed words.
@@ -400,6 +469,9 @@ pub trait Store: Send + Sync + 'static {
 
     /// The transcript of a call of the project.
     async fn get_call_transcript(&self, project: ProjectId, call: CallId) -> StoreResult<CallTranscript>;
+
+    /// A call's analysis and action items; `NotFound` when the call is not the project's.
+    async fn get_call_analysis(&self, project: ProjectId, call: CallId) -> StoreResult<StoredAnalysis>;
 
     /// The outbox, oldest first (for the dispatcher and tests).
     async fn list_events(&self, project: ProjectId) -> StoreResult<Vec<(String, serde_json::Value)>>;

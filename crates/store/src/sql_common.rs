@@ -19,7 +19,7 @@ use crate::rows::{
     CATEGORY_COLUMNS, JOB_COLUMNS, PRESET_COLUMNS, PROJECT_COLUMNS, TEMPLATE_COLUMNS, WEBHOOK_COLUMNS,
 };
 use callscope_domain::{PiiSpan, PiiStatistics, SpeakerStats, TimedWord, Turn};
-use crate::{CallAudio, CallTranscript, NewCall, NewEvent, Rejection, Store, StoreError};
+use crate::{CallAudio, CallTranscript, NewCall, NewEvent, Rejection, Store, StoreError, StoredAnalysis};
 
 type Tx<'a> = sqlx::Transaction<'a, Db>;
 
@@ -793,6 +793,48 @@ impl Store for SqlStore {
         .bind(Json(&call.transcript.pii_spans))
         .execute(&mut *tx)
         .await?;
+        if let Some(analysis) = &call.analysis {
+            sqlx::query(
+                "update calls set title = $2, sentiment_level = $3, primary_category_id = \
+                 (select id from categories where id = $4 and project_id = $5), \
+                 classification = $6, summary = $7, template_analysis = $8 where id = $1",
+            )
+            .bind(call.id.0)
+            .bind(&analysis.title)
+            .bind(&analysis.sentiment_level)
+            .bind(analysis.primary_category.map(|c| c.0))
+            .bind(project)
+            .bind(analysis.classification.as_ref().map(Json))
+            .bind(analysis.summary.as_ref().map(Json))
+            .bind(analysis.template_analysis.as_ref().map(Json))
+            .execute(&mut *tx)
+            .await?;
+            let call_date = call.recorded_at.unwrap_or(call.created_at);
+            for (index, item) in analysis.action_items.iter().enumerate() {
+                sqlx::query(
+                    "insert into action_items (id, project_id, call_id, transcript_index, call_date, call_filename, \
+                     description, responsible_party, deadline_mentioned, due_at, evidence, status, priority, \
+                     created_at, updated_at) \
+                     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'PENDING', $12, $13, $14)",
+                )
+                .bind(item.id.0)
+                .bind(project)
+                .bind(call.id.0)
+                .bind(i32::try_from(index).unwrap_or(i32::MAX))
+                .bind(call_date)
+                .bind(&call.filename)
+                .bind(&item.description)
+                .bind(&item.responsible_party)
+                .bind(&item.deadline_mentioned)
+                .bind(item.due_at)
+                .bind(&item.evidence)
+                .bind(&item.priority)
+                .bind(now)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            }
+        }
         for event in events {
             insert_event(&mut tx, project, event, now).await?;
         }
@@ -843,6 +885,76 @@ impl Store for SqlStore {
             speech_model,
             pii_statistics: pii_statistics.0,
             pii_spans: pii_spans.0,
+        })
+    }
+
+    async fn get_call_analysis(&self, project: ProjectId, call: CallId) -> StoreResult<StoredAnalysis> {
+        type Row = (Option<String>, String, Option<Uuid>, Option<Json<serde_json::Value>>, Option<Json<serde_json::Value>>, Option<Json<serde_json::Value>>);
+        let row: Option<Row> = sqlx::query_as(
+            "select title, sentiment_level, primary_category_id, classification, summary, template_analysis \
+             from calls where id = $1 and project_id = $2",
+        )
+        .bind(call.0)
+        .bind(project.0)
+        .fetch_optional(&self.pool)
+        .await?;
+        let (title, sentiment_level, primary, classification, summary, template_analysis) = row.ok_or(StoreError::NotFound("call"))?;
+        type ItemRow = (
+            Uuid,
+            i32,
+            Timestamp,
+            String,
+            String,
+            Option<String>,
+            Option<String>,
+            Option<Timestamp>,
+            Option<String>,
+            String,
+            String,
+            Option<String>,
+            Option<Timestamp>,
+            Timestamp,
+            Timestamp,
+        );
+        let items: Vec<ItemRow> = sqlx::query_as(
+            "select id, transcript_index, call_date, call_filename, description, responsible_party, deadline_mentioned, \
+             due_at, evidence, status, priority, notes, completed_at, created_at, updated_at \
+             from action_items where call_id = $1 and project_id = $2 order by transcript_index",
+        )
+        .bind(call.0)
+        .bind(project.0)
+        .fetch_all(&self.pool)
+        .await?;
+        let action_items = items
+            .into_iter()
+            .map(|r| crate::ActionItem {
+                id: callscope_domain::ActionItemId(r.0),
+                project_id: project,
+                call_id: call,
+                transcript_index: r.1,
+                call_date: r.2,
+                call_filename: r.3,
+                description: r.4,
+                responsible_party: r.5,
+                deadline_mentioned: r.6,
+                due_at: r.7,
+                evidence: r.8,
+                status: r.9,
+                priority: r.10,
+                notes: r.11,
+                completed_at: r.12,
+                created_at: r.13,
+                updated_at: r.14,
+            })
+            .collect();
+        Ok(StoredAnalysis {
+            title,
+            sentiment_level,
+            primary_category: primary.map(CategoryId),
+            classification: classification.map(|j| j.0),
+            summary: summary.map(|j| j.0),
+            template_analysis: template_analysis.map(|j| j.0),
+            action_items,
         })
     }
 

@@ -215,6 +215,27 @@ fn new_call() -> callscope_store::NewCall {
             pii_statistics: callscope_domain::PiiStatistics::of(&pii_spans),
             pii_spans,
         },
+        analysis: Some(callscope_store::CallAnalysisRecord {
+            title: Some("Zwrot za czajnik".into()),
+            sentiment_level: "negative".into(),
+            // Not a category of the project: stored as none.
+            primary_category: Some(callscope_domain::CategoryId::new()),
+            classification: None,
+            summary: Some(serde_json::json!({"summary": {"executiveSummary": "Klient chce zwrotu."}, "sentimentLevel": "negative"})),
+            template_analysis: None,
+            action_items: ["Wyślę formularz", "Zadzwonię jutro"]
+                .into_iter()
+                .map(|d| callscope_store::NewActionItem {
+                    id: callscope_domain::ActionItemId::new(),
+                    description: d.into(),
+                    responsible_party: Some("agent".into()),
+                    deadline_mentioned: Some("jutro".into()),
+                    due_at: Some(chrono::Utc::now()),
+                    evidence: Some(format!("{d}.")),
+                    priority: "HIGH".into(),
+                })
+                .collect(),
+        }),
     }
 }
 
@@ -258,8 +279,20 @@ async fn a_job_whose_worker_stopped_is_taken_over_and_completes_once(backend: Ba
     assert!(counts.is_empty(), "the call exists, uncategorized");
     let transcript = store.get_call_transcript(project.id, call.id).await.unwrap();
     assert_eq!(transcript, call.transcript, "the transcript reads back as written");
+    let analysis = store.get_call_analysis(project.id, call.id).await.unwrap();
+    let written = call.analysis.as_ref().unwrap();
+    assert_eq!((analysis.title.as_deref(), analysis.sentiment_level.as_str()), (Some("Zwrot za czajnik"), "negative"));
+    assert_eq!(analysis.primary_category, None, "a category from elsewhere is not stored");
+    assert_eq!(analysis.summary, written.summary);
+    assert_eq!(analysis.classification, None);
+    let items: Vec<(i32, &str, &str, &str)> =
+        analysis.action_items.iter().map(|a| (a.transcript_index, a.description.as_str(), a.status.as_str(), a.call_filename.as_str())).collect();
+    assert_eq!(items, [(0, "Wyślę formularz", "PENDING", "call.wav"), (1, "Zadzwonię jutro", "PENDING", "call.wav")]);
+    assert!((analysis.action_items[0].call_date - call.created_at).num_milliseconds().abs() <= 1, "callDate is the call's date");
+    assert_eq!(analysis.action_items[1].id, written.action_items[1].id);
     let other = store.create_project(org.id, &new_project("other")).await.unwrap();
     assert!(matches!(store.get_call_transcript(other.id, call.id).await, Err(callscope_store::StoreError::NotFound(_))));
+    assert!(matches!(store.get_call_analysis(other.id, call.id).await, Err(callscope_store::StoreError::NotFound(_))));
     assert!(store.claim_job("worker-c", lease).await.unwrap().is_none(), "nothing left to do");
 }
 

@@ -13,10 +13,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use callscope_domain::{CallId, Clock, Job, JobId, JobStage};
-use callscope_pipeline::{CallContext, CallResult, Pipeline, Progress, StageError};
+use callscope_domain::{ActionItemId, CallId, CategoryId, Clock, Job, JobId, JobStage};
+use callscope_pipeline::{CallContext, CallResult, CategoryInfo, Pipeline, Progress, Question, StageError, TemplateSpec};
 use callscope_storage::{Storage, StorageError};
-use callscope_store::{CallTranscript, NewCall, NewEvent, Store, StoreResult};
+use callscope_store::{CallAnalysisRecord, CallTranscript, NewActionItem, NewCall, NewEvent, Store, StoreResult};
 use serde_json::json;
 use tokio::sync::watch;
 
@@ -186,9 +186,42 @@ impl Worker {
                 .await
                 .map_err(|e| StageError::Retryable(format!("could not read the project: {e}")))?
                 .ok_or_else(|| StageError::Fatal("the call's project no longer exists".into()))?;
+            let categories = self
+                .store
+                .list_categories(job.project_id)
+                .await
+                .map_err(|e| StageError::Retryable(format!("could not read the categories: {e}")))?;
+            let templates = self
+                .store
+                .list_templates(job.project_id)
+                .await
+                .map_err(|e| StageError::Retryable(format!("could not read the analysis templates: {e}")))?;
             let context = CallContext {
                 preset_speakers: presets.into_iter().find(|p| p.is_default).map(|p| p.speakers),
                 pii_redaction: project.pii_redaction,
+                categories: categories
+                    .into_iter()
+                    .map(|c| CategoryInfo {
+                        id: c.id.to_string(),
+                        parent: c.parent_id.map(|p| p.to_string()),
+                        name: c.name,
+                        description: c.description,
+                    })
+                    .collect(),
+                template: templates.into_iter().find(|t| t.is_active).map(|t| TemplateSpec {
+                    name: t.name,
+                    questions: t
+                        .fields
+                        .into_iter()
+                        .map(|f| Question {
+                            label: f.label,
+                            prompt: f.prompt,
+                            answer_type: serde_json::to_value(f.answer_type).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default(),
+                            options: f.options,
+                        })
+                        .collect(),
+                }),
+                call_date: job.recorded_at.unwrap_or_else(|| self.clock.now()),
             };
             self.pipeline.run(job, copy.path(), &context, progress.clone()).await
         };
@@ -244,7 +277,32 @@ impl Worker {
                 pii_statistics: result.pii_statistics.clone(),
                 pii_spans: result.pii_spans.clone(),
             },
+            analysis: None,
         };
+        let analysis = &result.analysis;
+        let action_items: Vec<NewActionItem> = analysis
+            .actions
+            .iter()
+            .map(|a| NewActionItem {
+                id: ActionItemId::new(),
+                description: a.description.clone(),
+                responsible_party: Some(a.responsible_party.clone()),
+                deadline_mentioned: a.deadline_mentioned.clone(),
+                due_at: a.due_at,
+                evidence: Some(a.evidence.clone()),
+                priority: a.priority.as_str().into(),
+            })
+            .collect();
+        let primary = analysis.classification.as_ref().and_then(|c| c.primary.as_ref());
+        call.analysis = Some(CallAnalysisRecord {
+            title: analysis.title.clone(),
+            sentiment_level: analysis.sentiment.overall.level().into(),
+            primary_category: primary.and_then(|p| p.category_id.parse().ok()).map(CategoryId),
+            classification: analysis.classification.as_ref().map(|_| analysis.classification_json()),
+            summary: serde_json::to_value(analysis.summary_block()).ok(),
+            template_analysis: analysis.template.as_ref().map(|_| analysis.template_json(now)),
+            action_items: action_items.clone(),
+        });
         if let Some(stored) = &redacted {
             call.storage_path = stored.key.clone();
             call.size_bytes = i64::try_from(stored.size).unwrap_or(i64::MAX);
@@ -262,15 +320,43 @@ impl Worker {
                 "language": call.language,
                 "sizeBytes": call.size_bytes,
                 "durationS": call.duration_s,
-                "sentimentLevel": "unknown",
-                "primaryCategory": null,
-                "actionItemsCount": 0,
+                "sentimentLevel": analysis.sentiment.overall.level(),
+                "primaryCategory": primary.map(|p| json!({"id": p.category_id, "name": p.category_names.last(), "path": p.category_names})),
+                "actionItemsCount": action_items.len(),
                 "createdAt": now.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
-                "title": call.filename,
+                "title": analysis.title.clone().unwrap_or_else(|| call.filename.clone()),
                 "jobId": job.id,
             }),
         };
-        if self.store.complete_job(job.id, &self.id, &call, &[event]).await? {
+        let call_date = job.recorded_at.unwrap_or(now);
+        let stamp = |t: chrono::DateTime<chrono::Utc>| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        let mut events = vec![event];
+        for (index, item) in action_items.iter().enumerate() {
+            events.push(NewEvent {
+                kind: "action_item.created",
+                payload: json!({
+                    "id": item.id,
+                    "projectId": job.project_id,
+                    "transcriptId": call.id,
+                    "transcriptIndex": index,
+                    "callDate": stamp(call_date),
+                    "callFilename": call.filename,
+                    "description": item.description,
+                    "responsibleParty": item.responsible_party,
+                    "deadlineMentioned": item.deadline_mentioned,
+                    "dueAt": item.due_at.map(stamp),
+                    "evidence": item.evidence,
+                    "status": "PENDING",
+                    "priority": item.priority,
+                    "notes": null,
+                    "completedAt": null,
+                    "createdAt": stamp(now),
+                    "updatedAt": stamp(now),
+                    "isOverdue": item.due_at.is_some_and(|d| d < now),
+                }),
+            });
+        }
+        if self.store.complete_job(job.id, &self.id, &call, &events).await? {
             if redacted.is_some() {
                 // The call now points at the redacted copy: the original goes.
                 if let Err(error) = self.storage.delete(&job.storage_path).await {

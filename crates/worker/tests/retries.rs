@@ -11,7 +11,7 @@ use async_trait::async_trait;
 use callscope_audio::DecodedAudio;
 use callscope_domain::{JobId, JobStatus, Language, NewJob, NewProject, ProjectId, SystemClock};
 use callscope_pipeline::{
-    AcousticDiarizer, AudioDecoder, Decoder, Gazetteer, Pipeline, PipelineSettings, Progress, RulePii, StageError, Transcriber, Transcript,
+    AcousticDiarizer, AudioDecoder, Decoder, Gazetteer, Pipeline, PipelineSettings, Progress, RulePii, RulesEngine, StageError, Transcriber, Transcript,
 };
 use callscope_storage::Storage;
 use callscope_store::testing::TestDatabase;
@@ -95,6 +95,7 @@ fn worker(setup: &Setup, decoder: Flaky, retry_base: Duration) -> Worker {
         Arc::new(Deaf),
         Arc::new(AcousticDiarizer::new(2)),
         Arc::new(RulePii::new(Arc::new(Gazetteer::default()))),
+        Arc::new(RulesEngine::new(Arc::default(), Arc::default())),
         PipelineSettings { max_duration_s: 60.0 },
     );
     let settings = WorkerSettings {

@@ -13,6 +13,7 @@ mod errors;
 mod openapi;
 mod ops;
 mod presets;
+mod analysis;
 mod pii;
 mod processing;
 mod projects;
