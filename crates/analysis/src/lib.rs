@@ -8,6 +8,7 @@ pub mod actions;
 pub mod classify;
 pub mod deadline;
 pub mod engine;
+pub mod llm_engine;
 pub mod openai;
 pub mod sentiment;
 pub mod summary;

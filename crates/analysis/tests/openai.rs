@@ -2,65 +2,14 @@
 //! answers from a script: the request it sends, structured output, retries on 429 and 500,
 //! timeouts, answers that are not the JSON asked for, and masking of personal data.
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
-use axum::routing::post;
-use axum::Json;
 use callscope_analysis::{LlmError, OpenAiClient, OpenAiSettings};
 use serde_json::{json, Value};
 
-/// One scripted answer: status, `Retry-After`, delay, and the message content.
-#[derive(Clone)]
-struct Reply {
-    status: u16,
-    retry_after: Option<&'static str>,
-    delay: Duration,
-    content: String,
-}
-
-fn ok(content: &str) -> Reply {
-    Reply { status: 200, retry_after: None, delay: Duration::ZERO, content: content.into() }
-}
-
-#[derive(Default)]
-struct Script {
-    replies: Mutex<VecDeque<Reply>>,
-    seen: Mutex<Vec<(HeaderMap, Value)>>,
-}
-
-async fn completions(State(script): State<Arc<Script>>, headers: HeaderMap, Json(body): Json<Value>) -> Response {
-    script.seen.lock().unwrap().push((headers, body));
-    let reply = script.replies.lock().unwrap().pop_front().unwrap_or_else(|| ok("{}"));
-    tokio::time::sleep(reply.delay).await;
-    let status = StatusCode::from_u16(reply.status).unwrap();
-    if reply.status != 200 {
-        let mut response = (status, "try later").into_response();
-        if let Some(after) = reply.retry_after {
-            response.headers_mut().insert("retry-after", after.parse().unwrap());
-        }
-        return response;
-    }
-    Json(json!({
-        "id": "chatcmpl-1",
-        "object": "chat.completion",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": reply.content}, "finish_reason": "stop"}],
-    }))
-    .into_response()
-}
-
-async fn server(replies: Vec<Reply>) -> (String, Arc<Script>) {
-    let script = Arc::new(Script { replies: Mutex::new(replies.into()), ..Script::default() });
-    let app = axum::Router::new().route("/v1/chat/completions", post(completions)).with_state(script.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    (format!("http://{address}/v1"), script)
-}
+mod support;
+use support::{ok, server, Reply};
 
 fn client(base_url: &str, timeout: Duration, mask: bool) -> OpenAiClient {
     let settings = OpenAiSettings {

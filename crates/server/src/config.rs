@@ -81,6 +81,35 @@ pub struct Config {
     /// Sentiment lexicons of the rules analysis engine: a name under `models_dir` or a folder
     /// with `en_valence.txt` and `pl_valence.txt`.
     pub sentiment_lexicons: String,
+    /// Analysis engine: `rules` (no model) or `openai` (any OpenAI-compatible endpoint; the rules
+    /// engine is its fallback).
+    pub analysis_engine: AnalysisEngine,
+    /// Base URL of the OpenAI-compatible API, up to the version (`https://api.openai.com/v1`,
+    /// `http://127.0.0.1:8081/v1`).
+    pub llm_base_url: String,
+    /// Model name as the endpoint knows it.
+    pub llm_model: String,
+    /// Bearer token for the endpoint (empty: none). Masked when shown.
+    pub llm_api_key: String,
+    /// Limit for one request, in seconds.
+    pub llm_timeout_seconds: u64,
+    /// Retries after a 429, a 5xx or a timeout.
+    pub llm_max_retries: u32,
+    /// Longest transcript sent in one request, in characters; longer calls are analysed in parts.
+    pub llm_context_chars: usize,
+    /// Mask personal data in everything sent to the endpoint (on unless you turn it off, e.g.
+    /// for an endpoint on your own machines).
+    pub llm_mask_pii: bool,
+}
+
+/// Which engine analyses calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AnalysisEngine {
+    /// Lexicons and patterns, no model.
+    Rules,
+    /// An OpenAI-compatible chat-completions endpoint.
+    Openai,
 }
 
 /// Shape of log lines.
@@ -126,6 +155,14 @@ impl Default for Config {
             pii_gazetteers: "pii-gazetteers".into(),
             pii_redact_audio: false,
             sentiment_lexicons: "sentiment-lexicons".into(),
+            analysis_engine: AnalysisEngine::Rules,
+            llm_base_url: "http://127.0.0.1:8081/v1".into(),
+            llm_model: "qwen2.5-1.5b-instruct".into(),
+            llm_api_key: String::new(),
+            llm_timeout_seconds: 120,
+            llm_max_retries: 3,
+            llm_context_chars: 24_000,
+            llm_mask_pii: true,
         }
     }
 }
@@ -228,7 +265,8 @@ impl Config {
 
     /// The configuration with secrets masked, for showing and logging.
     pub fn redacted(&self) -> Self {
-        Self { database_url: mask_url_password(&self.database_url), ..self.clone() }
+        let llm_api_key = if self.llm_api_key.is_empty() { String::new() } else { "********".into() };
+        Self { database_url: mask_url_password(&self.database_url), llm_api_key, ..self.clone() }
     }
 
     /// The redacted configuration as TOML.

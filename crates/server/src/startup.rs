@@ -12,7 +12,11 @@ use std::time::Duration;
 use anyhow::Context;
 use callscope_api::{ApiSettings, AppState};
 use callscope_domain::{ApiKeySecret, Clock};
-use callscope_pipeline::{AcousticDiarizer, Pipeline, PipelineSettings, RulePii, RulesEngine, WhisperTranscriber};
+use callscope_analysis::llm_engine::LlmEngine;
+use callscope_analysis::{OpenAiClient, OpenAiSettings};
+use callscope_pipeline::{AcousticDiarizer, Analyzer, Pipeline, PipelineSettings, RulePii, RulesEngine, WhisperTranscriber};
+
+use crate::config::AnalysisEngine;
 use callscope_speech::WhisperSettings;
 use callscope_storage::Storage;
 use callscope_store::{Store, StoreOptions};
@@ -152,17 +156,34 @@ pub async fn build_pipeline(config: &Config) -> anyhow::Result<Pipeline> {
     let transcriber = load_transcriber(config).await?;
     let dir = config.pii_gazetteers_dir();
     let started = std::time::Instant::now();
-    let pii = tokio::task::spawn_blocking(move || RulePii::load(&dir)).await??;
+    let gazetteer = Arc::new(tokio::task::spawn_blocking(move || callscope_pipeline::Gazetteer::load(&dir)).await??);
+    let pii = RulePii::new(gazetteer.clone());
     let lexicons = config.sentiment_lexicons_dir();
     let rules = tokio::task::spawn_blocking(move || RulesEngine::load(&lexicons))
         .await?
         .context("cannot load the sentiment lexicons (install models with `callscope models install`)")?;
     tracing::info!(load_s = started.elapsed().as_secs_f64(), "PII word lists and sentiment lexicons loaded");
+    let analyzer: Arc<dyn Analyzer> = match config.analysis_engine {
+        AnalysisEngine::Rules => Arc::new(rules),
+        AnalysisEngine::Openai => {
+            let settings = OpenAiSettings {
+                base_url: config.llm_base_url.clone(),
+                model: config.llm_model.clone(),
+                api_key: Some(config.llm_api_key.clone()).filter(|k| !k.is_empty()),
+                timeout: Duration::from_secs(config.llm_timeout_seconds.max(1)),
+                max_retries: config.llm_max_retries,
+                retry_base: Duration::from_secs(1),
+            };
+            let mask = config.llm_mask_pii.then(|| Arc::new(callscope_pii::Detector::new(gazetteer.clone())));
+            tracing::info!(endpoint = %config.llm_base_url, model = %config.llm_model, mask_pii = config.llm_mask_pii, "analysis through an OpenAI-compatible endpoint");
+            Arc::new(LlmEngine::new(OpenAiClient::new(settings, mask)?, rules, config.llm_context_chars))
+        }
+    };
     Ok(Pipeline::real(
         transcriber,
         AcousticDiarizer::new(config.diarization_max_speakers),
         pii,
-        Arc::new(rules),
+        analyzer,
         PipelineSettings { max_duration_s: config.max_audio_duration_seconds },
     ))
 }

@@ -59,11 +59,14 @@ fn print_config_layers_file_and_environment_and_masks_secrets() {
         .current_dir(dir.path())
         .env("CALLSCOPE_RATE_LIMIT_PER_MINUTE", "5")
         .env("CALLSCOPE_DATABASE_URL", "postgres://app:hunter2@db.internal:5432/callscope")
+        .env("CALLSCOPE_LLM_API_KEY", "sk-live-secret")
         .env_remove("CALLSCOPE_CONFIG")
         .env_remove("CALLSCOPE_DATA_DIR")
         .output()
         .unwrap();
     let shown = stdout(&output);
+    assert!(shown.contains("llm_api_key = \"********\""), "{shown}");
+    assert!(!shown.contains("sk-live-secret"), "the LLM key is never shown");
     assert!(shown.contains("listen = \"0.0.0.0:9999\""), "{shown}");
     assert!(shown.contains("rate_limit_per_minute = 5"), "{shown}");
     assert!(shown.contains("postgres://app:********@db.internal:5432/callscope"), "{shown}");

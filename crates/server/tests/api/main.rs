@@ -14,6 +14,7 @@ mod openapi;
 mod ops;
 mod presets;
 mod analysis;
+mod llm;
 mod pii;
 mod processing;
 mod projects;

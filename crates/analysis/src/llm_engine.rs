@@ -1,0 +1,454 @@
+//! The LLM engine over any OpenAI-compatible endpoint: the transcript, categories and template
+//! go out (personal data masked unless switched off, by the client); a JSON object constrained by
+//! a schema comes back. Every quote it gives as evidence must occur in the transcript (allowing
+//! for small differences) or it is dropped and the confidence lowered; categories must be the
+//! project's; template answers must have their type; deadlines are resolved here, not by the
+//! model. Long calls are analysed in parts and the parts merged. When the endpoint fails or
+//! answers something unusable, the rules engine's result is used, and `modelUsed` says so.
+
+use async_trait::async_trait;
+use serde_json::{json, Value};
+
+use crate::actions::{ActionDraft, Priority};
+use crate::classify::{CategoryInfo, CategoryMatch, Classification};
+use crate::deadline::resolve_deadline;
+use crate::engine::{AnalysisError, AnalysisInput, Analyzer, CallAnalysis, RulesEngine};
+use crate::openai::OpenAiClient;
+use crate::sentiment::{CallSentiment, Overall};
+use crate::summary::Summary;
+use crate::template::Answer;
+use crate::text::fold;
+
+/// The engine.
+#[derive(Debug, Clone)]
+pub struct LlmEngine {
+    client: OpenAiClient,
+    fallback: RulesEngine,
+    /// Longest transcript sent in one request, in characters.
+    context_chars: usize,
+}
+
+const SYSTEM: &str = "You analyse a recorded customer phone call for a contact centre. Answer only with the JSON object the schema describes. Quote evidence verbatim from the transcript. Use only the category ids given. List as action items only what a speaker committed to do or was asked to do, with the speaker's name as responsibleParty and the deadline words exactly as said (null if none). Answer template questions only from what the call says; otherwise answered false and value null. Write the summary in the call's language.";
+
+fn schema() -> Value {
+    let string = json!({"type": "string"});
+    let strings = json!({"type": "array", "items": {"type": "string"}});
+    json!({
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["title", "summary", "sentiment", "classification", "actionItems", "templateAnswers"],
+        "properties": {
+            "title": string,
+            "summary": {"type": "object", "additionalProperties": false,
+                "required": ["executiveSummary", "keyDiscussionPoints", "resolutionProvided", "followUpRequired", "nextSteps"],
+                "properties": {"executiveSummary": string, "keyDiscussionPoints": strings, "resolutionProvided": string,
+                    "followUpRequired": {"type": "boolean"}, "nextSteps": strings}},
+            "sentiment": {"type": "object", "additionalProperties": false,
+                "required": ["overallSentiment", "sentimentProgression", "confidence", "evidence"],
+                "properties": {"overallSentiment": {"enum": ["very_positive", "positive", "neutral", "mixed", "negative", "very_negative"]},
+                    "sentimentProgression": string, "confidence": {"type": "number"}, "evidence": string}},
+            "classification": {"type": "object", "additionalProperties": false,
+                "required": ["primaryCategoryId", "secondaryCategoryIds", "confidence", "evidence", "reasoning"],
+                "properties": {"primaryCategoryId": {"type": ["string", "null"]}, "secondaryCategoryIds": strings,
+                    "confidence": {"type": "number"}, "evidence": string, "reasoning": string}},
+            "actionItems": {"type": "array", "items": {"type": "object", "additionalProperties": false,
+                "required": ["description", "responsibleParty", "deadlineMentioned", "priority", "evidence"],
+                "properties": {"description": string, "responsibleParty": string, "deadlineMentioned": {"type": ["string", "null"]},
+                    "priority": {"enum": ["LOW", "MEDIUM", "HIGH"]}, "evidence": string}}},
+            "templateAnswers": {"type": "array", "items": {"type": "object", "additionalProperties": false,
+                "required": ["label", "value", "answered", "confidence", "evidence"],
+                "properties": {"label": string, "value": {}, "answered": {"type": "boolean"},
+                    "confidence": {"enum": ["HIGH", "MEDIUM", "LOW"]}, "evidence": strings}}},
+        },
+    })
+}
+
+/// Whether `quote` occurs in `transcript`: verbatim after folding case, diacritics and
+/// punctuation, or with at least 80 % of its words in order within a window of the same length.
+pub fn grounded(quote: &str, transcript: &str) -> bool {
+    let norm = |s: &str| fold(s).split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_owned).collect::<Vec<_>>();
+    let (q, t) = (norm(quote), norm(transcript));
+    if q.is_empty() {
+        return false;
+    }
+    if t.windows(q.len()).any(|w| w == q.as_slice()) {
+        return true;
+    }
+    let need = (q.len() * 4).div_ceil(5);
+    let span = q.len() + q.len() / 4 + 1;
+    (0..t.len()).any(|start| {
+        let window = &t[start..(start + span).min(t.len())];
+        let mut at = 0;
+        let mut hits = 0;
+        for w in &q {
+            if let Some(p) = window[at..].iter().position(|x| x == w) {
+                hits += 1;
+                at += p + 1;
+            }
+        }
+        hits >= need
+    })
+}
+
+fn transcript_text(turns: &[(String, String)]) -> String {
+    turns.iter().map(|(who, text)| format!("{who}: {text}")).collect::<Vec<_>>().join("\n")
+}
+
+fn request(input: &AnalysisInput, turns: &[(String, String)]) -> String {
+    let by_id: std::collections::HashMap<&str, &CategoryInfo> = input.categories.iter().map(|c| (c.id.as_str(), c)).collect();
+    let path = |c: &CategoryInfo| {
+        let mut names = vec![c.name.clone()];
+        let mut at = c;
+        while let Some(p) = at.parent.as_deref().and_then(|p| by_id.get(p)) {
+            names.push(p.name.clone());
+            at = p;
+            if names.len() > 20 {
+                break;
+            }
+        }
+        names.reverse();
+        names.join(" > ")
+    };
+    let mut out = String::new();
+    if input.categories.is_empty() {
+        out.push_str("Categories: none (primaryCategoryId null).\n");
+    } else {
+        out.push_str("Categories (id: path — description):\n");
+        for c in &input.categories {
+            out.push_str(&format!("- {}: {} — {}\n", c.id, path(c), c.description.as_deref().unwrap_or("")));
+        }
+    }
+    match &input.template {
+        Some(t) => {
+            out.push_str(&format!("Template \"{}\" questions (label [type; options]: question):\n", t.name));
+            for q in &t.questions {
+                out.push_str(&format!("- {} [{}; {}]: {}\n", q.label, q.answer_type, q.options.join(", "), q.prompt));
+            }
+        }
+        None => out.push_str("Template: none (templateAnswers empty).\n"),
+    }
+    out.push_str("Transcript:\n");
+    out.push_str(&transcript_text(turns));
+    out
+}
+
+/// Splits the turns into parts of at most `budget` characters (a turn longer than that is a
+/// part of its own).
+fn parts(turns: &[(String, String)], budget: usize) -> Vec<Vec<(String, String)>> {
+    let mut out: Vec<Vec<(String, String)>> = vec![Vec::new()];
+    let mut size = 0;
+    for t in turns {
+        let len = t.0.len() + t.1.len() + 3;
+        if size + len > budget && !out.last().is_some_and(Vec::is_empty) {
+            out.push(Vec::new());
+            size = 0;
+        }
+        out.last_mut().expect("one part at least").push(t.clone());
+        size += len;
+    }
+    out
+}
+
+fn overall(s: &str) -> Option<Overall> {
+    Some(match s {
+        "very_positive" => Overall::VeryPositive,
+        "positive" => Overall::Positive,
+        "neutral" => Overall::Neutral,
+        "mixed" => Overall::Mixed,
+        "negative" => Overall::Negative,
+        "very_negative" => Overall::VeryNegative,
+        _ => return None,
+    })
+}
+
+/// Checks a template answer against its question's type.
+fn typed(value: &Value, answer_type: &str, options: &[String]) -> Option<Value> {
+    match (answer_type, value) {
+        ("TEXT", Value::String(s)) if !s.trim().is_empty() => Some(value.clone()),
+        ("NUMBER", Value::Number(_)) => Some(value.clone()),
+        ("NUMBER", Value::String(s)) => s.trim().replace(',', ".").parse::<f64>().ok().map(|n| json!(n)),
+        ("BOOLEAN", Value::Bool(_)) => Some(value.clone()),
+        ("DATE", Value::String(s)) => chrono::NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d").ok().map(|d| json!(d.to_string())),
+        ("SINGLE_CHOICE", Value::String(s)) => options.iter().find(|o| o.eq_ignore_ascii_case(s.trim())).map(|o| json!(o)),
+        ("MULTI_CHOICE", Value::Array(items)) => {
+            let chosen: Option<Vec<&String>> =
+                items.iter().map(|i| i.as_str().and_then(|s| options.iter().find(|o| o.eq_ignore_ascii_case(s.trim())))).collect();
+            chosen.filter(|c| !c.is_empty()).map(|c| json!(c))
+        }
+        _ => None,
+    }
+}
+
+/// One part's answer, checked.
+struct PartResult {
+    analysis: CallAnalysis,
+    dropped_quotes: usize,
+}
+
+impl LlmEngine {
+    /// An engine over `client`, falling back to `fallback`; parts of at most `context_chars`.
+    pub fn new(client: OpenAiClient, fallback: RulesEngine, context_chars: usize) -> Self {
+        Self { client, fallback, context_chars: context_chars.max(1000) }
+    }
+
+    fn check(&self, input: &AnalysisInput, answer: &Value, transcript: &str) -> Result<PartResult, String> {
+        let s = |v: &Value| v.as_str().unwrap_or("").trim().to_owned();
+        let mut dropped = 0;
+        let mut keep = |quote: &str| {
+            let ok = !quote.trim().is_empty() && grounded(quote, transcript);
+            if !ok && !quote.trim().is_empty() {
+                dropped += 1;
+            }
+            ok
+        };
+        let sentiment = &answer["sentiment"];
+        let overall = overall(sentiment["overallSentiment"].as_str().unwrap_or("")).ok_or("no valid overallSentiment")?;
+        let evidence = s(&sentiment["evidence"]);
+        let evidence_ok = keep(&evidence);
+        let mut confidence = sentiment["confidence"].as_f64().unwrap_or(0.5).clamp(0.0, 1.0) as f32;
+        if !evidence_ok {
+            confidence *= 0.7;
+        }
+        let sentiment = CallSentiment {
+            overall,
+            score: 0.0,
+            progression: s(&sentiment["sentimentProgression"]),
+            confidence,
+            evidence: if evidence_ok { evidence } else { String::new() },
+        };
+        let summary = &answer["summary"];
+        let strings = |v: &Value| v.as_array().map(|a| a.iter().filter_map(|x| x.as_str().map(|t| t.trim().to_owned())).filter(|t| !t.is_empty()).collect()).unwrap_or_default();
+        let mut actions = Vec::new();
+        for item in answer["actionItems"].as_array().into_iter().flatten() {
+            let description = s(&item["description"]);
+            let evidence = s(&item["evidence"]);
+            if description.is_empty() || !keep(&evidence) {
+                continue;
+            }
+            let deadline = item["deadlineMentioned"].as_str().map(str::trim).filter(|d| !d.is_empty()).map(str::to_owned);
+            let due_at = deadline.as_deref().and_then(|d| resolve_deadline(d, input.call_date));
+            let priority = match item["priority"].as_str() {
+                Some("HIGH") => Priority::High,
+                Some("MEDIUM") => Priority::Medium,
+                _ => Priority::Low,
+            };
+            let turn = input.turns.iter().position(|t| grounded(&evidence, &t.1)).unwrap_or(0);
+            actions.push(ActionDraft { description, responsible_party: s(&item["responsibleParty"]), deadline_mentioned: deadline, due_at, priority, evidence, turn });
+        }
+        let classification = if input.categories.is_empty() {
+            None
+        } else {
+            let c = &answer["classification"];
+            let by_id: std::collections::HashMap<&str, &CategoryInfo> = input.categories.iter().map(|c| (c.id.as_str(), c)).collect();
+            let evidence = s(&c["evidence"]);
+            let evidence_ok = keep(&evidence);
+            let mut confidence = c["confidence"].as_f64().unwrap_or(0.5).clamp(0.0, 1.0) as f32;
+            if !evidence_ok {
+                confidence *= 0.7;
+            }
+            let matched = |id: &str, confidence: f32, evidence: &str| {
+                let node = by_id.get(id)?;
+                let mut chain = vec![*node];
+                while let Some(p) = chain.last().and_then(|n| n.parent.as_deref()).and_then(|p| by_id.get(p)) {
+                    if chain.len() > 20 {
+                        break;
+                    }
+                    chain.push(p);
+                }
+                chain.reverse();
+                Some(CategoryMatch {
+                    category_id: id.to_owned(),
+                    category_path: chain.iter().map(|n| n.id.clone()).collect(),
+                    category_names: chain.iter().map(|n| n.name.clone()).collect(),
+                    confidence,
+                    evidence: evidence.to_owned(),
+                    depth: chain.len() - 1,
+                })
+            };
+            let shown = if evidence_ok { evidence.as_str() } else { "" };
+            let primary = c["primaryCategoryId"].as_str().and_then(|id| matched(id, confidence, shown));
+            let secondary = c["secondaryCategoryIds"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|v| v.as_str())
+                .filter(|id| primary.as_ref().is_none_or(|p| !p.category_path.iter().any(|x| x == id)))
+                .filter_map(|id| matched(id, confidence * 0.6, ""))
+                .take(3)
+                .collect();
+            Some(Classification { overall_confidence: primary.as_ref().map_or(0.0, |p| p.confidence), primary, secondary, reasoning: s(&c["reasoning"]) })
+        };
+        let template = input.template.as_ref().map(|t| {
+            let answers = t
+                .questions
+                .iter()
+                .map(|q| {
+                    let given = answer["templateAnswers"].as_array().into_iter().flatten().find(|a| a["label"].as_str() == Some(q.label.as_str()));
+                    let unanswered = Answer { label: q.label.clone(), value: Value::Null, answer_type: q.answer_type.clone(), confidence: "LOW", evidence: Vec::new(), answered: false };
+                    let Some(a) = given.filter(|a| a["answered"].as_bool() == Some(true)) else { return unanswered };
+                    let Some(value) = typed(&a["value"], &q.answer_type, &q.options) else { return unanswered };
+                    let quotes: Vec<String> = strings(&a["evidence"]);
+                    let total = quotes.len();
+                    let evidence: Vec<String> = quotes.into_iter().filter(|q| keep(q)).collect();
+                    let confidence = match (a["confidence"].as_str(), evidence.len() < total) {
+                        (Some("HIGH"), false) => "HIGH",
+                        (Some("HIGH"), true) | (Some("MEDIUM"), false) => "MEDIUM",
+                        _ => "LOW",
+                    };
+                    Answer { label: q.label.clone(), value, answer_type: q.answer_type.clone(), confidence, evidence, answered: true }
+                })
+                .collect();
+            (t.name.clone(), answers)
+        });
+        let title: String = s(&answer["title"]).chars().take(79).collect();
+        Ok(PartResult {
+            analysis: CallAnalysis {
+                title: (!title.is_empty()).then_some(title),
+                classification,
+                summary: Summary {
+                    executive_summary: s(&summary["executiveSummary"]),
+                    key_discussion_points: strings(&summary["keyDiscussionPoints"]),
+                    resolution_provided: s(&summary["resolutionProvided"]),
+                    follow_up_required: summary["followUpRequired"].as_bool().unwrap_or(!actions.is_empty()),
+                    next_steps: strings(&summary["nextSteps"]),
+                },
+                sentiment,
+                actions,
+                template,
+                model_used: format!("openai:{}", self.client.model()),
+            },
+            dropped_quotes: dropped,
+        })
+    }
+
+    async fn try_analyze(&self, input: &AnalysisInput) -> Result<CallAnalysis, String> {
+        let mut results = Vec::new();
+        for part in parts(&input.turns, self.context_chars) {
+            let answer = self.client.chat_json(SYSTEM, &request(input, &part), "call_analysis", &schema()).await.map_err(|e| e.to_string())?;
+            let transcript = transcript_text(&part);
+            let checked = self.check(input, &answer, &transcript)?;
+            if checked.dropped_quotes > 0 {
+                tracing::info!(dropped = checked.dropped_quotes, "quotes not found in the transcript were dropped");
+            }
+            results.push(checked.analysis);
+        }
+        Ok(merge(results))
+    }
+}
+
+/// Merges the analyses of consecutive parts of one call.
+fn merge(mut parts: Vec<CallAnalysis>) -> CallAnalysis {
+    if parts.len() == 1 {
+        return parts.remove(0);
+    }
+    let first = parts[0].clone();
+    let last = parts[parts.len() - 1].clone();
+    let rank = |o: Overall| match o {
+        Overall::VeryNegative => -2.0,
+        Overall::Negative => -1.0,
+        Overall::Neutral | Overall::Mixed => 0.0,
+        Overall::Positive => 1.0,
+        Overall::VeryPositive => 2.0,
+    };
+    let mean: f32 = parts.iter().map(|p| rank(p.sentiment.overall)).sum::<f32>() / parts.len() as f32;
+    let spread = parts.iter().any(|p| rank(p.sentiment.overall) < 0.0) && parts.iter().any(|p| rank(p.sentiment.overall) > 0.0);
+    let overall = match mean {
+        m if m >= 1.5 => Overall::VeryPositive,
+        m if m >= 0.5 => Overall::Positive,
+        m if m <= -1.5 => Overall::VeryNegative,
+        m if m <= -0.5 => Overall::Negative,
+        _ if spread => Overall::Mixed,
+        _ => Overall::Neutral,
+    };
+    let best_classification = parts
+        .iter()
+        .filter_map(|p| p.classification.clone())
+        .max_by(|a, b| a.overall_confidence.total_cmp(&b.overall_confidence));
+    let mut actions: Vec<ActionDraft> = Vec::new();
+    for a in parts.iter().flat_map(|p| p.actions.iter()) {
+        if !actions.iter().any(|x| fold(&x.description) == fold(&a.description)) {
+            actions.push(a.clone());
+        }
+    }
+    let template = first.template.as_ref().map(|(name, answers)| {
+        let merged = answers
+            .iter()
+            .enumerate()
+            .map(|(i, a)| parts.iter().filter_map(|p| p.template.as_ref().and_then(|t| t.1.get(i))).find(|x| x.answered).cloned().unwrap_or_else(|| a.clone()))
+            .collect();
+        (name.clone(), merged)
+    });
+    CallAnalysis {
+        title: first.title.clone(),
+        classification: best_classification,
+        summary: Summary {
+            executive_summary: parts.iter().map(|p| p.summary.executive_summary.as_str()).filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" "),
+            key_discussion_points: parts.iter().flat_map(|p| p.summary.key_discussion_points.clone()).take(8).collect(),
+            resolution_provided: last.summary.resolution_provided.clone(),
+            follow_up_required: parts.iter().any(|p| p.summary.follow_up_required) || !actions.is_empty(),
+            next_steps: parts.iter().flat_map(|p| p.summary.next_steps.clone()).collect(),
+        },
+        sentiment: CallSentiment {
+            overall,
+            score: mean / 2.0,
+            progression: format!("{} → {}", first.sentiment.overall.as_str(), last.sentiment.overall.as_str()),
+            confidence: parts.iter().map(|p| p.sentiment.confidence).sum::<f32>() / parts.len() as f32,
+            evidence: parts.iter().map(|p| p.sentiment.evidence.clone()).find(|e| !e.is_empty()).unwrap_or_default(),
+        },
+        actions,
+        template,
+        model_used: first.model_used.clone(),
+    }
+}
+
+#[async_trait]
+impl Analyzer for LlmEngine {
+    fn model_used(&self) -> String {
+        format!("openai:{}", self.client.model())
+    }
+
+    async fn analyze(&self, input: &AnalysisInput) -> Result<CallAnalysis, AnalysisError> {
+        match self.try_analyze(input).await {
+            Ok(analysis) => Ok(analysis),
+            Err(error) => {
+                tracing::warn!(%error, "the LLM analysis failed; using the rules engine");
+                Ok(self.fallback.run(input))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotes_are_found_despite_case_punctuation_and_small_differences() {
+        let t = "customer: My router is broken, and the internet keeps dropping!\\nagent: I will send a technician tomorrow.";
+        assert!(grounded("my router is broken and the internet keeps dropping", t));
+        assert!(grounded("I'll send a technician tomorrow", t), "one word differs");
+        assert!(!grounded("The customer asked for a refund of 200 dollars", t));
+        assert!(!grounded("", t));
+    }
+
+    #[test]
+    fn answers_are_typed_or_refused() {
+        let options = vec!["Fibre".to_owned(), "Mobile".to_owned()];
+        assert_eq!(typed(&json!("fibre"), "SINGLE_CHOICE", &options), Some(json!("Fibre")));
+        assert_eq!(typed(&json!("Cable"), "SINGLE_CHOICE", &options), None);
+        assert_eq!(typed(&json!(["Mobile", "Fibre"]), "MULTI_CHOICE", &options), Some(json!(["Mobile", "Fibre"])));
+        assert_eq!(typed(&json!("12,5"), "NUMBER", &[]), Some(json!(12.5)));
+        assert_eq!(typed(&json!("yes"), "BOOLEAN", &[]), None);
+        assert_eq!(typed(&json!("2026-12-15"), "DATE", &[]), Some(json!("2026-12-15")));
+        assert_eq!(typed(&json!("15 grudnia"), "DATE", &[]), None);
+        assert_eq!(typed(&json!("  "), "TEXT", &[]), None);
+    }
+
+    #[test]
+    fn long_calls_are_split_at_turns() {
+        let turns: Vec<(String, String)> = (0..10).map(|i| ("a".to_owned(), "x".repeat(300 + i))).collect();
+        let split = parts(&turns, 1000);
+        assert!(split.len() >= 4 && split.iter().all(|p| !p.is_empty()));
+        assert_eq!(split.iter().map(Vec::len).sum::<usize>(), 10);
+    }
+}

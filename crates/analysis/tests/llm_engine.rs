@@ -1,0 +1,153 @@
+//! The LLM engine against a scripted chat-completions server on loopback: what it sends, how
+//! it checks what comes back (quotes must be in the transcript, categories the project's,
+//! answers of their type), how long calls are split and merged, and the fallback to the rules
+//! engine when the answer is unusable.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use callscope_analysis::classify::CategoryInfo;
+use callscope_analysis::engine::{AnalysisInput, Analyzer, Lang, RulesEngine, TemplateSpec};
+use callscope_analysis::llm_engine::LlmEngine;
+use callscope_analysis::template::Question;
+use callscope_analysis::{OpenAiClient, OpenAiSettings};
+use chrono::TimeZone;
+use serde_json::json;
+
+mod support;
+use support::{ok, server};
+
+fn engine(url: &str, context_chars: usize) -> LlmEngine {
+    let settings = OpenAiSettings {
+        base_url: url.into(),
+        model: "test-model".into(),
+        api_key: None,
+        timeout: Duration::from_secs(5),
+        max_retries: 0,
+        retry_base: Duration::from_millis(10),
+    };
+    let rules = RulesEngine::new(Arc::default(), Arc::default());
+    LlmEngine::new(OpenAiClient::new(settings, None).unwrap(), rules, context_chars)
+}
+
+fn input() -> AnalysisInput {
+    AnalysisInput {
+        turns: vec![
+            ("agent".into(), "Thank you for calling, how can I help?".into()),
+            ("customer".into(), "My router is broken and the internet keeps dropping.".into()),
+            ("agent".into(), "I will send a technician on Friday to replace the router.".into()),
+            ("customer".into(), "Thank you, that is great.".into()),
+        ],
+        language: Lang::En,
+        call_date: chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap(),
+        categories: vec![
+            CategoryInfo { id: "c-tech".into(), parent: None, name: "Technical".into(), description: Some("faults".into()) },
+            CategoryInfo { id: "c-router".into(), parent: Some("c-tech".into()), name: "Router".into(), description: None },
+        ],
+        template: Some(TemplateSpec {
+            name: "QA".into(),
+            questions: vec![
+                Question { label: "Device".into(), prompt: "Which device?".into(), answer_type: "SINGLE_CHOICE".into(), options: vec!["Router".into(), "Phone".into()] },
+                Question { label: "Visits".into(), prompt: "How many visits?".into(), answer_type: "NUMBER".into(), options: vec![] },
+            ],
+        }),
+    }
+}
+
+fn answer() -> serde_json::Value {
+    json!({
+        "title": "Broken router, technician on Friday",
+        "summary": {"executiveSummary": "The customer's router is broken; a technician comes on Friday.", "keyDiscussionPoints": ["router fault"],
+            "resolutionProvided": "Technician visit", "followUpRequired": true, "nextSteps": ["Technician visit on Friday"]},
+        "sentiment": {"overallSentiment": "positive", "sentimentProgression": "negative to positive", "confidence": 0.8,
+            "evidence": "Thank you, that is great."},
+        "classification": {"primaryCategoryId": "c-router", "secondaryCategoryIds": ["c-unknown", "c-tech"], "confidence": 0.9,
+            "evidence": "My router is broken", "reasoning": "router fault"},
+        "actionItems": [
+            {"description": "Send a technician to replace the router", "responsibleParty": "agent", "deadlineMentioned": "on Friday",
+             "priority": "MEDIUM", "evidence": "I will send a technician on Friday to replace the router."},
+            {"description": "Refund 200 dollars", "responsibleParty": "agent", "deadlineMentioned": null, "priority": "HIGH",
+             "evidence": "We will refund you 200 dollars today."}
+        ],
+        "templateAnswers": [
+            {"label": "Device", "value": "router", "answered": true, "confidence": "HIGH", "evidence": ["My router is broken"]},
+            {"label": "Visits", "value": "several", "answered": true, "confidence": "HIGH", "evidence": []}
+        ],
+    })
+}
+
+#[tokio::test]
+async fn an_answer_is_checked_against_the_transcript_and_the_project() {
+    let (url, script) = server(vec![ok(&answer().to_string())]).await;
+    let a = engine(&url, 20_000).analyze(&input()).await.unwrap();
+    assert_eq!(a.model_used, "openai:test-model");
+    assert_eq!(a.title.as_deref(), Some("Broken router, technician on Friday"));
+    let c = a.classification.as_ref().unwrap();
+    let primary = c.primary.as_ref().unwrap();
+    assert_eq!((primary.category_path.clone(), primary.depth), (vec!["c-tech".to_owned(), "c-router".to_owned()], 1));
+    assert!(c.secondary.is_empty(), "an unknown id and the primary's own ancestor are not secondary matches");
+    let descriptions: Vec<&str> = a.actions.iter().map(|x| x.description.as_str()).collect();
+    assert_eq!(descriptions, ["Send a technician to replace the router"], "an item whose quote is not in the call is dropped");
+    assert_eq!(a.actions[0].due_at.unwrap().to_rfc3339(), "2026-11-20T23:59:59+00:00", "the deadline is resolved here, not by the model");
+    assert_eq!(a.actions[0].turn, 2);
+    let (_, answers) = a.template.as_ref().unwrap();
+    assert_eq!(answers[0].value, json!("Router"), "a choice is normalised to the option");
+    assert!(!answers[1].answered && answers[1].value.is_null(), "\"several\" is not a NUMBER");
+    assert_eq!(a.sentiment.overall.as_str(), "positive");
+
+    let sent = &script.seen.lock().unwrap()[0].1;
+    let user = sent["messages"][1]["content"].as_str().unwrap();
+    assert!(user.contains("c-router: Technical > Router"), "{user}");
+    assert!(user.contains("customer: My router is broken"), "{user}");
+    assert!(user.contains("Device [SINGLE_CHOICE; Router, Phone]"), "{user}");
+    assert_eq!(sent["response_format"]["json_schema"]["name"], "call_analysis");
+}
+
+#[tokio::test]
+async fn a_made_up_quote_lowers_the_confidence_it_came_with() {
+    let mut made_up = answer();
+    made_up["sentiment"]["evidence"] = json!("I am absolutely furious with your company.");
+    made_up["classification"]["evidence"] = json!("The customer wants to cancel the contract.");
+    let (url, _) = server(vec![ok(&made_up.to_string())]).await;
+    let a = engine(&url, 20_000).analyze(&input()).await.unwrap();
+    assert!(a.sentiment.evidence.is_empty() && (a.sentiment.confidence - 0.56).abs() < 1e-3, "{:?}", a.sentiment);
+    let primary = a.classification.unwrap().primary.unwrap();
+    assert!(primary.evidence.is_empty() && (primary.confidence - 0.63).abs() < 1e-3, "{primary:?}");
+}
+
+#[tokio::test]
+async fn an_unusable_answer_falls_back_to_the_rules_engine() {
+    for reply in ["Here is my analysis: the call went well.", r#"{"title": "no other fields"}"#] {
+        let (url, _) = server(vec![ok(reply)]).await;
+        let a = engine(&url, 20_000).analyze(&input()).await.unwrap();
+        assert_eq!(a.model_used, "rules", "{reply}");
+        assert_eq!(a.actions.len(), 1, "the rules engine still finds the promise");
+    }
+    // An endpoint that is down: the rules too.
+    let a = engine("http://127.0.0.1:9/v1", 20_000).analyze(&input()).await.unwrap();
+    assert_eq!(a.model_used, "rules");
+}
+
+#[tokio::test]
+async fn a_long_call_is_analysed_in_parts_and_merged() {
+    let mut first = answer();
+    first["actionItems"] = json!([]);
+    first["sentiment"]["overallSentiment"] = json!("negative");
+    first["sentiment"]["evidence"] = json!("My router is broken and the internet keeps dropping.");
+    let second = answer();
+    let (url, script) = server(vec![ok(&first.to_string()), ok(&second.to_string())]).await;
+    let a = engine(&url, 1000).analyze(&AnalysisInput {
+        turns: {
+            let mut turns = input().turns;
+            turns.insert(2, ("customer".into(), "It has been like this for weeks. ".repeat(25)));
+            turns
+        },
+        ..input()
+    })
+    .await
+    .unwrap();
+    assert_eq!(script.seen.lock().unwrap().len(), 2, "two parts, two requests");
+    assert_eq!(a.actions.len(), 1);
+    assert_eq!(a.sentiment.progression, "negative → positive");
+    assert_eq!(a.sentiment.overall.as_str(), "mixed");
+}

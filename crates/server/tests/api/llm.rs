@@ -1,0 +1,81 @@
+//! Analysis through an OpenAI-compatible endpoint (`analysis_engine = "openai"`): a
+//! chat-completions server on a loopback port records what it is sent and answers with a fixed
+//! analysis. Personal data never reaches it (masked by default), and the stored summary says
+//! which model made it.
+
+use std::sync::{Arc, Mutex};
+
+use axum::extract::State;
+use axum::routing::post;
+use axum::Json;
+use callscope_domain::{CallId, ProjectId};
+use callscope_store::Backend;
+use serde_json::{json, Value};
+
+use crate::helpers::{spawn_app_with, spoken_call};
+
+both_backends!(text_sent_to_an_external_llm_is_masked_and_its_analysis_stored);
+
+type Seen = Arc<Mutex<Vec<Value>>>;
+
+async fn completions(State(seen): State<Seen>, Json(body): Json<Value>) -> Json<Value> {
+    seen.lock().unwrap().push(body);
+    let analysis = json!({
+        "title": "Caller leaves contact details",
+        "summary": {"executiveSummary": "The caller gave their name and phone number.", "keyDiscussionPoints": ["contact details"],
+            "resolutionProvided": "", "followUpRequired": false, "nextSteps": []},
+        "sentiment": {"overallSentiment": "neutral", "sentimentProgression": "neutral throughout", "confidence": 0.7, "evidence": ""},
+        "classification": {"primaryCategoryId": null, "secondaryCategoryIds": [], "confidence": 0, "evidence": "", "reasoning": ""},
+        "actionItems": [],
+        "templateAnswers": [],
+    });
+    Json(json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": analysis.to_string()}, "finish_reason": "stop"}]}))
+}
+
+async fn text_sent_to_an_external_llm_is_masked_and_its_analysis_stored(backend: Backend) {
+    let seen: Seen = Arc::default();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let router = axum::Router::new().route("/v1/chat/completions", post(completions)).with_state(seen.clone());
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+
+    let app = spawn_app_with(backend, |c| {
+        c.workers = 1;
+        c.analysis_engine = callscope::config::AnalysisEngine::Openai;
+        c.llm_base_url = base_url;
+        c.llm_model = "test-model".into();
+        c.llm_max_retries = 0;
+    })
+    .await;
+    let project = app.create_project("Plain").await;
+    let project_id = project["id"].as_str().unwrap();
+    let call = spoken_call(
+        2,
+        &[
+            (0, "en-us", "Thank you for calling. Can I have your name and phone number, please?"),
+            (1, "en-gb", "My name is John Smith. My phone number is two one two, five five five, zero one four seven."),
+        ],
+    );
+    let accepted: Value = app.upload(project_id, "channel_roles=agent,customer", "call.wav", call).await.json().await.unwrap();
+    let job = app.wait_for_job(project_id, accepted["jobId"].as_str().unwrap()).await;
+    assert_eq!(job["status"], "COMPLETED", "{job}");
+    let call_id = CallId(job["transcriptId"].as_str().unwrap().parse().unwrap());
+    let project = ProjectId(project_id.parse().unwrap());
+    let transcript = app.store.get_call_transcript(project, call_id).await.unwrap();
+    assert!(transcript.full_text.contains("Smith"), "the project keeps the values: {:?}", transcript.full_text);
+
+    let requests = seen.lock().unwrap().clone();
+    assert_eq!(requests.len(), 1);
+    let sent = requests[0]["messages"][1]["content"].as_str().unwrap();
+    assert!(sent.contains("[PERSON_NAME]") && sent.contains("[PHONE_NUMBER]"), "{sent}");
+    assert!(!sent.contains("Smith") && !sent.contains("John"), "{sent}");
+    assert!(sent.split(|c: char| !c.is_ascii_digit()).all(|run| run.len() < 3), "no digits of the number: {sent}");
+    assert_eq!(requests[0]["model"], "test-model");
+
+    let analysis = app.store.get_call_analysis(project, call_id).await.unwrap();
+    let summary = analysis.summary.unwrap();
+    assert_eq!(summary["modelUsed"], "openai:test-model");
+    assert_eq!(summary["summary"]["executiveSummary"], "The caller gave their name and phone number.");
+    assert_eq!(analysis.title.as_deref(), Some("Caller leaves contact details"));
+    assert_eq!(analysis.sentiment_level, "neutral");
+}
