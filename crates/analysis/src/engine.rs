@@ -155,8 +155,14 @@ pub struct SummaryView {
 pub struct SentimentView {
     pub overall_sentiment: String,
     pub sentiment_progression: String,
-    pub confidence: f32,
+    pub confidence: f64,
     pub evidence: String,
+}
+
+/// A confidence as JSON shows it: two decimals (an `f32` widened to `f64` would show
+/// 0.6000000238418579).
+fn round2(x: f32) -> f64 {
+    (f64::from(x) * 100.0).round() / 100.0
 }
 
 impl CallAnalysis {
@@ -173,7 +179,7 @@ impl CallAnalysis {
             sentiment: SentimentView {
                 overall_sentiment: self.sentiment.overall.as_str().into(),
                 sentiment_progression: self.sentiment.progression.clone(),
-                confidence: self.sentiment.confidence,
+                confidence: round2(self.sentiment.confidence),
                 evidence: self.sentiment.evidence.clone(),
             },
             sentiment_level: self.sentiment.overall.level().into(),
@@ -189,7 +195,7 @@ impl CallAnalysis {
                 "categoryId": m.category_id,
                 "categoryPath": m.category_path,
                 "categoryNames": m.category_names,
-                "confidence": m.confidence,
+                "confidence": round2(m.confidence),
                 "evidence": m.evidence,
                 "depth": m.depth,
             })
@@ -197,7 +203,7 @@ impl CallAnalysis {
         serde_json::json!({
             "primary": c.primary.as_ref().map(one),
             "secondary": c.secondary.iter().map(one).collect::<Vec<_>>(),
-            "overallConfidence": c.overall_confidence,
+            "overallConfidence": round2(c.overall_confidence),
             "reasoning": c.reasoning,
             "modelUsed": self.model_used,
         })

@@ -12,7 +12,7 @@ both_backends!(personal_data_is_counted_and_masked_when_the_project_asks);
 
 /// Uploads `call` into `project`, waits for it, and returns the stored transcript and the
 /// stored audio's bytes.
-async fn process(app: &TestApp, project: &Value, call: Vec<u8>) -> (CallTranscript, Vec<u8>) {
+async fn process(app: &TestApp, project: &Value, call: Vec<u8>) -> (CallTranscript, Vec<u8>, CallId) {
     let project_id = project["id"].as_str().unwrap();
     let accepted: Value = app.upload(project_id, "channel_roles=agent,customer", "call.wav", call).await.json().await.unwrap();
     let job = app.wait_for_job(project_id, accepted["jobId"].as_str().unwrap()).await;
@@ -22,7 +22,7 @@ async fn process(app: &TestApp, project: &Value, call: Vec<u8>) -> (CallTranscri
     assert_eq!(audio.status(), 200);
     let audio = audio.bytes().await.unwrap().to_vec();
     let call_id = CallId(call_id.parse().unwrap());
-    (app.store.get_call_transcript(ProjectId(project_id.parse().unwrap()), call_id).await.unwrap(), audio)
+    (app.store.get_call_transcript(ProjectId(project_id.parse().unwrap()), call_id).await.unwrap(), audio, call_id)
 }
 
 fn longest_digit_run(text: &str) -> usize {
@@ -45,7 +45,7 @@ async fn personal_data_is_counted_and_masked_when_the_project_asks(backend: Back
     let plain = app.create_project("Plain").await;
     let masked: Value = app.post_json("/v1/projects", &json!({"name": "Masked", "piiRedaction": "mask"})).await.json().await.unwrap();
 
-    let (kept, kept_audio) = process(&app, &plain, call.clone()).await;
+    let (kept, kept_audio, _) = process(&app, &plain, call.clone()).await;
     assert_eq!(kept_audio, call, "without masking the upload is kept as it came");
     let stats = &kept.pii_statistics;
     assert_eq!(stats.types.get("PERSON_NAME"), Some(&1), "{stats:?} in {:?}", kept.full_text);
@@ -61,7 +61,7 @@ async fn personal_data_is_counted_and_masked_when_the_project_asks(backend: Back
         assert!(span.start_ms >= customer.start_ms && span.end_ms <= customer.end_ms && span.start_ms < span.end_ms, "{span:?}");
     }
 
-    let (hidden, hidden_audio) = process(&app, &masked, call).await;
+    let (hidden, hidden_audio, hidden_call) = process(&app, &masked, call).await;
     assert_eq!(hidden.pii_statistics, kept.pii_statistics, "masking changes what is stored, not what is found");
     assert!(hidden.full_text.contains("[PERSON_NAME]") && hidden.full_text.contains("[PHONE_NUMBER]"), "{:?}", hidden.full_text);
     for text in std::iter::once(&hidden.full_text).chain(hidden.turns.iter().map(|t| &t.text)).chain(hidden.words.iter().map(|w| &w.text)) {
@@ -69,6 +69,17 @@ async fn personal_data_is_counted_and_masked_when_the_project_asks(backend: Back
         assert!(longest_digit_run(text) < 7, "{text:?}");
     }
     assert!(hidden.words.iter().any(|w| w.text == "[PHONE_NUMBER]"), "masked words keep their timing and show the type");
+    // Analysis reads the masked transcript: the summary and title carry no values either.
+    let analysis = app.store.get_call_analysis(ProjectId(masked["id"].as_str().unwrap().parse().unwrap()), hidden_call).await.unwrap();
+    let summary = analysis.summary.unwrap();
+    let stored = format!(
+        "{} | {} | {} | {}",
+        analysis.title.unwrap_or_default(),
+        summary["summary"]["executiveSummary"],
+        summary["summary"]["keyDiscussionPoints"],
+        summary["sentiment"]["evidence"]
+    );
+    assert!(!stored.contains("Smith") && !stored.contains("John") && longest_digit_run(&stored) < 7, "{stored}");
 
     // The stored audio is the call at 16 kHz with every span silent on both channels, and the
     // speech around them left as it was.
