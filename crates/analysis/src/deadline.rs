@@ -204,9 +204,24 @@ pub fn resolve_day(text: &str, call: NaiveDate) -> Option<NaiveDate> {
         } else {
             continue;
         };
-        let n = if i > 0 { count(&w[i - 1]) } else { None };
+        // "five working days", "trzech dni roboczych": weekdays only.
+        let working_before = i > 0 && matches!(w[i - 1].as_str(), "working" | "business");
+        let working_after = w.get(i + 1).is_some_and(|x| x.starts_with("robocz"));
+        let working = unit == 1 && (working_before || working_after);
+        let n = if working_before { if i > 1 { count(&w[i - 2]) } else { None } } else if i > 0 { count(&w[i - 1]) } else { None };
         let relative = w[..i].iter().any(|x| matches!(x.as_str(), "in" | "within" | "za" | "ciagu" | "next" | "couple"))
             || (n.is_none() && i > 0 && w[i - 1] == "za");
+        if relative && working {
+            let mut day = call;
+            let mut left = n.unwrap_or(1);
+            while left > 0 {
+                day = day + Days::new(1);
+                if day.weekday().num_days_from_monday() < 5 {
+                    left -= 1;
+                }
+            }
+            return Some(day);
+        }
         if relative && !(unit == 7 && next && n.is_none()) && !(unit == 30 && next && n.is_none()) {
             return Some(call + Days::new(n.unwrap_or(1) * unit));
         }
@@ -291,6 +306,7 @@ mod tests {
         assert_eq!(day("2026-12-01").as_deref(), Some("2026-12-01 Tue"));
         assert_eq!(day("12/01/2027").as_deref(), Some("2027-01-12 Tue"), "day first, as in Europe");
         assert_eq!(day("within the hour").as_deref(), Some("2026-11-18 Wed"));
+        assert_eq!(day("within five working days").as_deref(), Some("2026-11-25 Wed"), "weekends do not count");
         assert_eq!(day("as soon as possible"), None);
         assert_eq!(day("later"), None);
     }
@@ -309,6 +325,7 @@ mod tests {
         assert_eq!(day("za tydzień").as_deref(), Some("2026-11-25 Wed"));
         assert_eq!(day("w ciągu trzech dni").as_deref(), Some("2026-11-21 Sat"));
         assert_eq!(day("za dwa tygodnie").as_deref(), Some("2026-12-02 Wed"));
+        assert_eq!(day("w ciągu trzech dni roboczych").as_deref(), Some("2026-11-23 Mon"));
         assert_eq!(day("do końca miesiąca").as_deref(), Some("2026-11-30 Mon"));
         assert_eq!(day("15 grudnia").as_deref(), Some("2026-12-15 Tue"));
         assert_eq!(day("do piętnastego stycznia").as_deref(), Some("2027-01-15 Fri"));

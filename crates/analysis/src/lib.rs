@@ -10,6 +10,7 @@ pub mod deadline;
 pub mod engine;
 pub mod llm_engine;
 pub mod openai;
+pub mod quality;
 pub mod sentiment;
 pub mod summary;
 pub mod template;
