@@ -321,7 +321,8 @@ impl Worker {
                 "sizeBytes": call.size_bytes,
                 "durationS": call.duration_s,
                 "sentimentLevel": analysis.sentiment.overall.level(),
-                "primaryCategory": primary.map(|p| json!({"id": p.category_id, "name": p.category_names.last(), "path": p.category_names})),
+                // The list's `primaryCategory` is a string: the category's name.
+                "primaryCategory": primary.and_then(|p| p.category_names.last()),
                 "actionItemsCount": action_items.len(),
                 "createdAt": now.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
                 "title": analysis.title.clone().unwrap_or_else(|| call.filename.clone()),
