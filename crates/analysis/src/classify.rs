@@ -50,7 +50,8 @@ fn keywords(c: &CategoryInfo) -> HashMap<String, f32> {
     k
 }
 
-fn chain<'a>(by_id: &HashMap<&str, &'a CategoryInfo>, c: &'a CategoryInfo) -> Vec<&'a CategoryInfo> {
+/// The category and its ancestors, root first (a cycle stops the walk).
+pub(crate) fn chain<'a>(by_id: &HashMap<&str, &'a CategoryInfo>, c: &'a CategoryInfo) -> Vec<&'a CategoryInfo> {
     let mut path = vec![c];
     let mut at = c;
     while let Some(parent) = at.parent.as_deref().and_then(|p| by_id.get(p)) {

@@ -9,24 +9,11 @@
 
 use chrono::{DateTime, Datelike, Days, NaiveDate, TimeZone, Utc, Weekday};
 
+use crate::text::fold;
+
 /// Lowercase, Polish diacritics removed, words only.
 fn words(text: &str) -> Vec<String> {
-    let folded: String = text
-        .chars()
-        .flat_map(char::to_lowercase)
-        .map(|c| match c {
-            'ą' => 'a',
-            'ć' => 'c',
-            'ę' => 'e',
-            'ł' => 'l',
-            'ń' => 'n',
-            'ó' => 'o',
-            'ś' => 's',
-            'ź' | 'ż' => 'z',
-            c => c,
-        })
-        .collect();
-    folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_owned).collect()
+    fold(text).split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_owned).collect()
 }
 
 fn weekday(w: &str) -> Option<Weekday> {

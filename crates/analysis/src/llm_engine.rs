@@ -10,7 +10,7 @@ use async_trait::async_trait;
 use serde_json::{json, Value};
 
 use crate::actions::{ActionDraft, Priority};
-use crate::classify::{CategoryInfo, CategoryMatch, Classification};
+use crate::classify::{chain, CategoryInfo, CategoryMatch, Classification};
 use crate::deadline::resolve_deadline;
 use crate::engine::{AnalysisError, AnalysisInput, Analyzer, CallAnalysis, RulesEngine};
 use crate::openai::OpenAiClient;
@@ -96,19 +96,7 @@ fn transcript_text(turns: &[(String, String)]) -> String {
 
 fn request(input: &AnalysisInput, turns: &[(String, String)]) -> String {
     let by_id: std::collections::HashMap<&str, &CategoryInfo> = input.categories.iter().map(|c| (c.id.as_str(), c)).collect();
-    let path = |c: &CategoryInfo| {
-        let mut names = vec![c.name.clone()];
-        let mut at = c;
-        while let Some(p) = at.parent.as_deref().and_then(|p| by_id.get(p)) {
-            names.push(p.name.clone());
-            at = p;
-            if names.len() > 20 {
-                break;
-            }
-        }
-        names.reverse();
-        names.join(" > ")
-    };
+    let path = |c: &CategoryInfo| chain(&by_id, c).iter().map(|n| n.name.as_str()).collect::<Vec<_>>().join(" > ");
     let mut out = String::new();
     if input.categories.is_empty() {
         out.push_str("Categories: none (primaryCategoryId null).\n");
@@ -247,15 +235,7 @@ impl LlmEngine {
                 confidence *= 0.7;
             }
             let matched = |id: &str, confidence: f32, evidence: &str| {
-                let node = by_id.get(id)?;
-                let mut chain = vec![*node];
-                while let Some(p) = chain.last().and_then(|n| n.parent.as_deref()).and_then(|p| by_id.get(p)) {
-                    if chain.len() > 20 {
-                        break;
-                    }
-                    chain.push(p);
-                }
-                chain.reverse();
+                let chain = chain(&by_id, by_id.get(id)?);
                 Some(CategoryMatch {
                     category_id: id.to_owned(),
                     category_path: chain.iter().map(|n| n.id.clone()).collect(),

@@ -10,7 +10,7 @@ use std::path::Path;
 use crate::{io_err, ModelsError};
 
 /// Bumped when the files written here change, so that installed copies are rebuilt.
-pub(crate) const LAYOUT: u32 = 1;
+pub(crate) const LAYOUT: u32 = 2;
 
 /// Words and their rank (1 = most frequent); a word listed twice keeps its best rank.
 type Ranked = HashMap<String, u32>;
@@ -85,7 +85,7 @@ fn write_list(path: &Path, words: &Ranked) -> Result<(), ModelsError> {
 
 /// Writes the `.txt` lists beside the assembled files in `dir`.
 pub(crate) fn write_word_lists(dir: &Path) -> Result<(), ModelsError> {
-    for name in ["pl_first_names", "pl_last_names", "pl_places", "pl_common_words"] {
+    for name in ["pl_first_names", "pl_last_names", "pl_common_words"] {
         let words = read_record_trie(&dir.join(format!("{name}.marisa")))?;
         write_list(&dir.join(format!("{name}.txt")), &words)?;
     }

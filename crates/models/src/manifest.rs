@@ -44,7 +44,7 @@ pub enum ArtifactKind {
     Whisper,
     /// Recordings with references, for tests and quality measurements.
     Recording,
-    /// Word lists (names, places, common words) for PII detection.
+    /// Word lists (names, common words) for PII detection.
     Gazetteer,
     /// Sentiment lexicons (word valences) for the rules analysis engine.
     Lexicon,
@@ -218,7 +218,7 @@ pub static ARTIFACTS: &[Artifact] = &[
     Artifact {
         name: "pii-gazetteers",
         kind: ArtifactKind::Gazetteer,
-        description: "Names, places and common words, Polish (PESEL registry, TERYT, SGJP inflections) and English (US census, zxcvbn)",
+        description: "Names and common words, Polish (PESEL registry, SGJP inflections) and English (US census, zxcvbn)",
         packages: &[
             Package {
                 name: "zxcvbn-pl",
@@ -251,12 +251,6 @@ pub static ARTIFACTS: &[Artifact] = &[
                 members: &[Member { package: "zxcvbn-pl", path: "zxcvbn_pl/data/pl_last_names.marisa" }],
                 size: 999_928,
                 sha256: "a8f5c4615483bc6c8a5282ab2c876c67b55fa52e3fc65f83273d13538cbc39fa",
-            },
-            Output {
-                name: "pl_places.marisa",
-                members: &[Member { package: "zxcvbn-pl", path: "zxcvbn_pl/data/pl_places.marisa" }],
-                size: 2_486_808,
-                sha256: "be1944c0e3b72c27b24e722e5e2f859ff446600c3c6674d1fcecbc12e4a9ab7f",
             },
             Output {
                 name: "pl_common_words.marisa",

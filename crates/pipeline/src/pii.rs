@@ -29,14 +29,6 @@ pub struct RulePii {
 }
 
 impl RulePii {
-    /// A scanner over the gazetteers in `dir` (the `pii-gazetteers` artifact).
-    ///
-    /// # Errors
-    /// A missing or unreadable word list.
-    pub fn load(dir: &std::path::Path) -> Result<Self, callscope_pii::GazetteerError> {
-        Ok(Self::new(Arc::new(callscope_pii::Gazetteer::load(dir)?)))
-    }
-
     /// A scanner over a loaded gazetteer.
     pub fn new(gazetteer: Arc<callscope_pii::Gazetteer>) -> Self {
         Self { detector: callscope_pii::Detector::new(gazetteer) }

@@ -215,34 +215,29 @@ impl Config {
         }
     }
 
-    /// The Whisper model directory: a path as given, or a name under the models directory.
+    /// An artifact setting's folder: a path as given, or a name under the models directory.
+    fn artifact_dir(&self, setting: &str) -> PathBuf {
+        let given = PathBuf::from(setting);
+        if given.is_absolute() || setting.contains('/') {
+            given
+        } else {
+            self.models_dir().join(setting)
+        }
+    }
+
+    /// The Whisper model directory.
     pub fn speech_model_dir(&self) -> PathBuf {
-        let given = PathBuf::from(&self.speech_model);
-        if given.is_absolute() || self.speech_model.contains('/') {
-            given
-        } else {
-            self.models_dir().join(&self.speech_model)
-        }
+        self.artifact_dir(&self.speech_model)
     }
 
-    /// The PII word lists' folder: a path as given, or a name under the models directory.
+    /// The PII word lists' folder.
     pub fn pii_gazetteers_dir(&self) -> PathBuf {
-        let given = PathBuf::from(&self.pii_gazetteers);
-        if given.is_absolute() || self.pii_gazetteers.contains('/') {
-            given
-        } else {
-            self.models_dir().join(&self.pii_gazetteers)
-        }
+        self.artifact_dir(&self.pii_gazetteers)
     }
 
-    /// The sentiment lexicons' folder: a path as given, or a name under the models directory.
+    /// The sentiment lexicons' folder.
     pub fn sentiment_lexicons_dir(&self) -> PathBuf {
-        let given = PathBuf::from(&self.sentiment_lexicons);
-        if given.is_absolute() || self.sentiment_lexicons.contains('/') {
-            given
-        } else {
-            self.models_dir().join(&self.sentiment_lexicons)
-        }
+        self.artifact_dir(&self.sentiment_lexicons)
     }
 
     /// Threads for one transcription: as configured, else the cores available to the process.
