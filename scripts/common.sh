@@ -12,14 +12,17 @@ as_root() {
     say "need root for: $*"; return 1; fi
 }
 
-# Debian packages the build needs: a C/C++ toolchain (bundled SQLite, CTranslate2), CMake
-# (CTranslate2), OpenBLAS (its float32 matrix products) and pkg-config.
+# Debian packages the build needs: a C/C++ toolchain (bundled SQLite, CTranslate2, llama.cpp),
+# CMake (CTranslate2, llama.cpp), libclang (bindgen, for llama.cpp's bindings), OpenBLAS (its
+# float32 matrix products) and pkg-config.
 ensure_system_packages() {
   local missing=()
   command -v cc >/dev/null || missing+=(build-essential)
   command -v c++ >/dev/null || missing+=(g++)
   command -v cmake >/dev/null || missing+=(cmake)
   command -v pkg-config >/dev/null || missing+=(pkg-config)
+  # The unversioned libclang.so comes with the -dev package, as do the headers bindgen needs.
+  compgen -G '/usr/lib/llvm-*/lib/libclang.so' >/dev/null || missing+=(libclang-dev)
   command -v curl >/dev/null || missing+=(curl)
   pkg-config --exists openblas 2>/dev/null || missing+=(libopenblas-dev)
   # OpenBLAS links libgfortran; its unversioned .so comes with the Fortran compiler.
