@@ -1,0 +1,298 @@
+//! One llama.cpp model and one context on a thread of their own. Requests arrive over a bounded
+//! channel; each is a templated prompt, an optional grammar and sampling settings, and is
+//! answered with the text and token counts. A request whose caller has gone away (a client
+//! timeout) is abandoned between tokens.
+
+use std::num::NonZeroU32;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
+use std::sync::Arc;
+use std::time::Instant;
+
+use llama_cpp_2::context::params::LlamaContextParams;
+use llama_cpp_2::context::LlamaContext;
+use llama_cpp_2::llama_backend::LlamaBackend;
+use llama_cpp_2::llama_batch::LlamaBatch;
+use llama_cpp_2::model::params::LlamaModelParams;
+use llama_cpp_2::model::{LlamaChatMessage, LlamaChatTemplate, LlamaModel};
+use llama_cpp_2::sampling::LlamaSampler;
+use tokio::sync::oneshot;
+
+/// How the engine runs.
+#[derive(Debug, Clone)]
+pub struct EngineSettings {
+    /// Context length in tokens (prompt and answer together).
+    pub context: u32,
+    /// CPU threads for generation and prompt processing.
+    pub threads: i32,
+    /// Prompt tokens decoded per batch.
+    pub batch: u32,
+    /// Requests that may wait while one runs; more are refused as busy.
+    pub queue: usize,
+}
+
+/// One chat message.
+#[derive(Debug, Clone)]
+pub struct Message {
+    /// `system`, `user` or `assistant`.
+    pub role: String,
+    /// Its text.
+    pub content: String,
+}
+
+/// What to generate.
+#[derive(Debug, Clone)]
+pub struct Generation {
+    /// The conversation, to be put through the model's chat template.
+    pub messages: Vec<Message>,
+    /// A GBNF grammar the answer must match (root rule `root`).
+    pub grammar: Option<String>,
+    /// Most tokens to generate; `None` fills what the context leaves.
+    pub max_tokens: Option<u32>,
+    /// 0 samples greedily.
+    pub temperature: f32,
+    /// Seed for sampling at a temperature above 0.
+    pub seed: u32,
+    /// Strings that end the answer (not included in it).
+    pub stop: Vec<String>,
+}
+
+/// Why generation stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Finish {
+    /// The model ended its answer (or a stop string came).
+    Stop,
+    /// The token limit was reached.
+    Length,
+}
+
+/// A generated answer.
+#[derive(Debug, Clone)]
+pub struct Completion {
+    /// The answer's text.
+    pub text: String,
+    /// Why it ended.
+    pub finish: Finish,
+    /// Tokens in the prompt.
+    pub prompt_tokens: usize,
+    /// Tokens generated.
+    pub completion_tokens: usize,
+}
+
+/// Why a generation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum GenerateError {
+    /// The prompt alone does not fit the context.
+    #[error("the prompt is {prompt} tokens; this model's context holds {context}")]
+    TooLong { prompt: usize, context: u32 },
+    /// The grammar does not compile.
+    #[error("invalid grammar: {0}")]
+    Grammar(String),
+    /// The model's chat template could not be applied.
+    #[error("chat template: {0}")]
+    Template(String),
+    /// llama.cpp failed to decode.
+    #[error("llama.cpp: {0}")]
+    Decode(String),
+    /// The engine thread is gone.
+    #[error("the engine has stopped")]
+    Stopped,
+}
+
+/// A queued request.
+struct Job {
+    generation: Generation,
+    reply: oneshot::Sender<Result<Completion, GenerateError>>,
+}
+
+/// The handle requests go through.
+#[derive(Clone)]
+pub struct EngineHandle {
+    jobs: SyncSender<Job>,
+    /// The model's name as reported to clients.
+    pub model: String,
+    /// Context length in tokens.
+    pub context: u32,
+    busy: Arc<AtomicBool>,
+}
+
+/// The queue is full.
+#[derive(Debug)]
+pub struct Busy;
+
+impl EngineHandle {
+    /// Whether a request is being generated now.
+    pub fn busy(&self) -> bool {
+        self.busy.load(Ordering::Relaxed)
+    }
+
+    /// Queues `generation`; the receiver gets the result.
+    ///
+    /// # Errors
+    /// [`Busy`] when the queue is full.
+    pub fn submit(&self, generation: Generation) -> Result<oneshot::Receiver<Result<Completion, GenerateError>>, Busy> {
+        let (reply, rx) = oneshot::channel();
+        match self.jobs.try_send(Job { generation, reply }) {
+            Ok(()) => Ok(rx),
+            Err(TrySendError::Full(_)) => Err(Busy),
+            Err(TrySendError::Disconnected(job)) => {
+                let _ = job.reply.send(Err(GenerateError::Stopped));
+                Ok(rx)
+            }
+        }
+    }
+}
+
+/// Loads the model at `path` and starts the engine thread.
+///
+/// # Errors
+/// A model that cannot be loaded, or a context that cannot be made.
+pub fn start(path: &Path, name: String, settings: EngineSettings, verbose: bool) -> anyhow::Result<EngineHandle> {
+    let mut backend = LlamaBackend::init()?;
+    if !verbose {
+        backend.void_logs();
+    }
+    let started = Instant::now();
+    let model = LlamaModel::load_from_file(&backend, path, &LlamaModelParams::default())
+        .map_err(|e| anyhow::anyhow!("cannot load {}: {e}", path.display()))?;
+    tracing::info!(model = %path.display(), params = model.n_params(), load_s = started.elapsed().as_secs_f64(), "model loaded");
+    // The sidecar serves one model for its whole life.
+    let backend: &'static LlamaBackend = Box::leak(Box::new(backend));
+    let model: &'static LlamaModel = Box::leak(Box::new(model));
+    let context_len = settings.context.min(model.n_ctx_train().max(512));
+    let params = LlamaContextParams::default()
+        .with_n_ctx(NonZeroU32::new(context_len))
+        .with_n_batch(settings.batch)
+        .with_n_ubatch(settings.batch)
+        .with_n_threads(settings.threads)
+        .with_n_threads_batch(settings.threads);
+    let ctx = model.new_context(backend, params).map_err(|e| anyhow::anyhow!("cannot make a context: {e}"))?;
+    let template = model.chat_template(None).or_else(|_| LlamaChatTemplate::new("chatml")).map_err(|e| anyhow::anyhow!("chat template: {e}"))?;
+    let (jobs, rx) = sync_channel(settings.queue);
+    let batch = settings.batch as usize;
+    let busy = Arc::new(AtomicBool::new(false));
+    let flag = busy.clone();
+    std::thread::Builder::new()
+        .name("llama".into())
+        .spawn(move || run(model, ctx, &template, batch, &rx, &flag))
+        .map_err(|e| anyhow::anyhow!("cannot start the engine thread: {e}"))?;
+    Ok(EngineHandle { jobs, model: name, context: context_len, busy })
+}
+
+fn run(model: &LlamaModel, mut ctx: LlamaContext<'_>, template: &LlamaChatTemplate, batch: usize, jobs: &Receiver<Job>, busy: &AtomicBool) {
+    while let Ok(job) = jobs.recv() {
+        if job.reply.is_closed() {
+            continue;
+        }
+        busy.store(true, Ordering::Relaxed);
+        let result = generate(model, &mut ctx, template, batch, &job.generation, &job.reply);
+        busy.store(false, Ordering::Relaxed);
+        if let Err(error) = &result {
+            tracing::warn!(%error, "generation failed");
+        }
+        let _ = job.reply.send(result);
+    }
+}
+
+/// Puts `messages` through the chat template, ending with the assistant's turn opened.
+fn prompt(model: &LlamaModel, template: &LlamaChatTemplate, messages: &[Message]) -> Result<String, GenerateError> {
+    let chat = messages
+        .iter()
+        .map(|m| LlamaChatMessage::new(m.role.clone(), m.content.clone()))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| GenerateError::Template(e.to_string()))?;
+    model.apply_chat_template(template, &chat, true).map_err(|e| GenerateError::Template(e.to_string()))
+}
+
+fn generate(
+    model: &LlamaModel,
+    ctx: &mut LlamaContext<'_>,
+    template: &LlamaChatTemplate,
+    batch_size: usize,
+    job: &Generation,
+    reply: &oneshot::Sender<Result<Completion, GenerateError>>,
+) -> Result<Completion, GenerateError> {
+    let started = Instant::now();
+    let text = prompt(model, template, &job.messages)?;
+    let vocab = model.vocab();
+    let tokens = vocab.tokenize(text.as_bytes(), true, true);
+    let n_ctx = ctx.n_ctx();
+    if tokens.is_empty() || tokens.len() + 1 >= n_ctx as usize {
+        return Err(GenerateError::TooLong { prompt: tokens.len(), context: n_ctx });
+    }
+    let room = n_ctx as usize - tokens.len();
+    let limit = job.max_tokens.map_or(room, |m| (m as usize).min(room)).max(1);
+
+    let mut samplers = Vec::new();
+    if let Some(grammar) = &job.grammar {
+        samplers.push(LlamaSampler::grammar(model, grammar, "root").map_err(|e| GenerateError::Grammar(e.to_string()))?);
+    }
+    if job.temperature > 0.0 {
+        samplers.push(LlamaSampler::temp(job.temperature));
+        samplers.push(LlamaSampler::dist(job.seed));
+    } else {
+        samplers.push(LlamaSampler::greedy());
+    }
+    let mut sampler = LlamaSampler::chain_simple(samplers);
+
+    ctx.clear_kv_cache();
+    let mut batch = LlamaBatch::new(batch_size.max(1), 1);
+    let last = tokens.len() - 1;
+    for (chunk_index, chunk) in tokens.chunks(batch_size.max(1)).enumerate() {
+        batch.clear();
+        for (i, token) in chunk.iter().enumerate() {
+            let pos = chunk_index * batch_size + i;
+            batch.add(*token, pos as i32, &[0], pos == last).map_err(|e| GenerateError::Decode(e.to_string()))?;
+        }
+        ctx.decode(&mut batch).map_err(|e| GenerateError::Decode(e.to_string()))?;
+        if reply.is_closed() {
+            return Err(GenerateError::Stopped);
+        }
+    }
+    let prompt_s = started.elapsed().as_secs_f64();
+
+    let mut out = Vec::new();
+    let mut generated = 0;
+    let mut pos = tokens.len();
+    let mut finish = Finish::Length;
+    let mut index = batch.n_tokens() - 1;
+    while generated < limit {
+        let token = sampler.sample(ctx, index);
+        if vocab.is_eog(token) {
+            finish = Finish::Stop;
+            break;
+        }
+        out.extend(vocab.token_to_piece(token, false, None));
+        generated += 1;
+        if !job.stop.is_empty() {
+            let so_far = String::from_utf8_lossy(&out);
+            if let Some(at) = job.stop.iter().filter(|s| !s.is_empty()).filter_map(|s| so_far.find(s.as_str())).min() {
+                out.truncate(at);
+                finish = Finish::Stop;
+                break;
+            }
+        }
+        if generated == limit || pos + 1 >= n_ctx as usize {
+            break;
+        }
+        if reply.is_closed() {
+            return Err(GenerateError::Stopped);
+        }
+        batch.clear();
+        batch.add(token, pos as i32, &[0], true).map_err(|e| GenerateError::Decode(e.to_string()))?;
+        pos += 1;
+        ctx.decode(&mut batch).map_err(|e| GenerateError::Decode(e.to_string()))?;
+        index = 0;
+    }
+    let total_s = started.elapsed().as_secs_f64();
+    tracing::info!(
+        prompt_tokens = tokens.len(),
+        completion_tokens = generated,
+        prompt_tok_s = tokens.len() as f64 / prompt_s.max(1e-6),
+        gen_tok_s = generated as f64 / (total_s - prompt_s).max(1e-6),
+        total_s,
+        "generated"
+    );
+    Ok(Completion { text: String::from_utf8_lossy(&out).into_owned(), finish, prompt_tokens: tokens.len(), completion_tokens: generated })
+}
