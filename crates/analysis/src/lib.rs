@@ -1,8 +1,9 @@
-//! Call analysis. So far, the parts the engines are built from: resolving the deadlines people
-//! say ("by Friday", "do piątku", "jutro", "15 grudnia", "end of month") against the call's date;
-//! action items from commitments and requests; lexicon sentiment in English and Polish; and the
-//! client for OpenAI-compatible endpoints (structured output, retries, PII masked before it
-//! leaves). The engines (rules, a local LLM, any OpenAI-compatible endpoint) come next.
+//! Call analysis: resolving the deadlines people say ("by Friday", "do piątku", "jutro",
+//! "15 grudnia", "end of month") against the call's date; action items from commitments and
+//! requests; lexicon sentiment in English and Polish; classification, summaries and template
+//! answers. Two engines: rules (no model) and the LLM engine over any OpenAI-compatible endpoint
+//! (structured output, retries, quotes checked against the transcript, PII masked before it
+//! leaves), which also drives the local model that `callscope-llm` serves.
 
 pub mod actions;
 pub mod classify;

@@ -26,6 +26,8 @@ pub struct LlmEngine {
     fallback: RulesEngine,
     /// Longest transcript sent in one request, in characters.
     context_chars: usize,
+    /// The engine's name in `modelUsed`: `openai`, or `local` for the sidecar.
+    kind: &'static str,
 }
 
 const SYSTEM: &str = "You analyse a recorded customer phone call for a contact centre. Answer only with the JSON object the schema describes. Quote evidence verbatim from the transcript. Use only the category ids given. List as action items only what a speaker committed to do or was asked to do, with the speaker's name as responsibleParty and the deadline words exactly as said (null if none). Answer template questions only from what the call says; otherwise answered false and value null. Write the summary in the call's language.";
@@ -176,7 +178,14 @@ struct PartResult {
 impl LlmEngine {
     /// An engine over `client`, falling back to `fallback`; parts of at most `context_chars`.
     pub fn new(client: OpenAiClient, fallback: RulesEngine, context_chars: usize) -> Self {
-        Self { client, fallback, context_chars: context_chars.max(1000) }
+        Self { client, fallback, context_chars: context_chars.max(1000), kind: "openai" }
+    }
+
+    /// The same engine reported as `kind` in `modelUsed` (`local` for the embedded model).
+    #[must_use]
+    pub fn named(mut self, kind: &'static str) -> Self {
+        self.kind = kind;
+        self
     }
 
     fn check(&self, input: &AnalysisInput, answer: &Value, transcript: &str) -> Result<PartResult, String> {
@@ -295,7 +304,7 @@ impl LlmEngine {
                 sentiment,
                 actions,
                 template,
-                model_used: format!("openai:{}", self.client.model()),
+                model_used: format!("{}:{}", self.kind, self.client.model()),
             },
             dropped_quotes: dropped,
         })
@@ -384,7 +393,7 @@ fn merge(mut parts: Vec<CallAnalysis>) -> CallAnalysis {
 #[async_trait]
 impl Analyzer for LlmEngine {
     fn model_used(&self) -> String {
-        format!("openai:{}", self.client.model())
+        format!("{}:{}", self.kind, self.client.model())
     }
 
     async fn analyze(&self, input: &AnalysisInput) -> Result<CallAnalysis, AnalysisError> {

@@ -24,6 +24,8 @@ pub struct OpenAiSettings {
     pub max_retries: u32,
     /// Wait before the first retry; doubles each time (at most 30 s, or what `Retry-After` says).
     pub retry_base: Duration,
+    /// Longest answer asked for, in tokens (`max_tokens`); `None` leaves it to the endpoint.
+    pub max_tokens: Option<u32>,
 }
 
 /// Why a completion failed.
@@ -93,7 +95,7 @@ impl OpenAiClient {
     /// # Errors
     /// See [`LlmError`]; only 429, 5xx, timeouts and transport errors are retried.
     pub async fn chat_json(&self, system: &str, user: &str, name: &str, schema: &Value) -> Result<Value, LlmError> {
-        let body = json!({
+        let mut body = json!({
             "model": self.settings.model,
             "temperature": 0,
             "messages": [
@@ -105,6 +107,9 @@ impl OpenAiClient {
                 "json_schema": {"name": name, "strict": true, "schema": schema},
             },
         });
+        if let Some(max) = self.settings.max_tokens {
+            body["max_tokens"] = json!(max);
+        }
         let url = format!("{}/chat/completions", self.settings.base_url.trim_end_matches('/'));
         let attempts = self.settings.max_retries + 1;
         let mut delay = self.settings.retry_base;

@@ -54,6 +54,8 @@ pub struct Report {
     pub deadlines_right: usize,
     pub sentiment_right: usize,
     pub seconds: f64,
+    /// Calls an LLM engine left to its rules fallback (its answer failed or was unusable).
+    pub fallbacks: usize,
     /// What went wrong, a line each.
     pub mistakes: Vec<String>,
 }
@@ -106,6 +108,10 @@ pub async fn evaluate(engine: &dyn Analyzer, corpus: &str) -> Result<Report, Str
         let analysis = engine.analyze(&input).await.map_err(|e| e.to_string())?;
         report.seconds += started.elapsed().as_secs_f64();
         report.calls += 1;
+        if analysis.model_used != engine.model_used() {
+            report.fallbacks += 1;
+            report.mistakes.push(format!("{}: answered by {} (fallback)", call.id, analysis.model_used));
+        }
         let got = analysis.classification.as_ref().and_then(|c| c.primary.as_ref()).map(|p| p.category_id.clone());
         if got.as_deref() == Some(call.category.as_str()) {
             report.categories_right += 1;

@@ -25,6 +25,7 @@ fn engine(url: &str, context_chars: usize) -> LlmEngine {
         timeout: Duration::from_secs(5),
         max_retries: 0,
         retry_base: Duration::from_millis(10),
+        max_tokens: None,
     };
     let rules = RulesEngine::new(Arc::default(), Arc::default());
     LlmEngine::new(OpenAiClient::new(settings, None).unwrap(), rules, context_chars)
