@@ -81,9 +81,22 @@ pub struct Config {
     /// Sentiment lexicons of the rules analysis engine: a name under `models_dir` or a folder
     /// with `en_valence.txt` and `pl_valence.txt`.
     pub sentiment_lexicons: String,
-    /// Analysis engine: `rules` (no model) or `openai` (any OpenAI-compatible endpoint; the rules
-    /// engine is its fallback).
+    /// Analysis engine: `local` (a GGUF model run by llama.cpp in a sidecar process, the
+    /// default), `openai` (any OpenAI-compatible endpoint) or `rules` (no model; also the
+    /// fallback of the other two).
     pub analysis_engine: AnalysisEngine,
+    /// The local engine's model: a name under `models_dir` (a folder with `model.gguf`) or the
+    /// path of a GGUF file or such a folder.
+    pub local_llm_model: String,
+    /// Its context length in tokens (prompt and answer); longer calls are analysed in parts.
+    pub local_llm_context: u32,
+    /// CPU threads it uses (0: every core the process may use).
+    pub local_llm_threads: usize,
+    /// Limit for one request to it, in seconds (generation on a CPU is slow, and requests queue).
+    pub local_llm_timeout_seconds: u64,
+    /// The `callscope-llm` program (empty: the one beside the `callscope` executable, else the
+    /// one on `PATH`).
+    pub local_llm_binary: String,
     /// Base URL of the OpenAI-compatible API, up to the version (`https://api.openai.com/v1`,
     /// `http://127.0.0.1:8081/v1`).
     pub llm_base_url: String,
@@ -106,6 +119,8 @@ pub struct Config {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum AnalysisEngine {
+    /// A GGUF model run by llama.cpp in a sidecar process.
+    Local,
     /// Lexicons and patterns, no model.
     Rules,
     /// An OpenAI-compatible chat-completions endpoint.
@@ -155,7 +170,12 @@ impl Default for Config {
             pii_gazetteers: "pii-gazetteers".into(),
             pii_redact_audio: false,
             sentiment_lexicons: "sentiment-lexicons".into(),
-            analysis_engine: AnalysisEngine::Rules,
+            analysis_engine: AnalysisEngine::Local,
+            local_llm_model: "qwen2.5-coder-1.5b".into(),
+            local_llm_context: 8192,
+            local_llm_threads: 0,
+            local_llm_timeout_seconds: 900,
+            local_llm_binary: String::new(),
             llm_base_url: "http://127.0.0.1:8081/v1".into(),
             llm_model: "qwen2.5-1.5b-instruct".into(),
             llm_api_key: String::new(),
@@ -238,6 +258,17 @@ impl Config {
     /// The sentiment lexicons' folder.
     pub fn sentiment_lexicons_dir(&self) -> PathBuf {
         self.artifact_dir(&self.sentiment_lexicons)
+    }
+
+    /// The local engine's GGUF file: the setting itself when it names a file, else `model.gguf`
+    /// in the artifact folder it names.
+    pub fn local_llm_file(&self) -> PathBuf {
+        let dir = self.artifact_dir(&self.local_llm_model);
+        if dir.extension().is_some_and(|e| e.eq_ignore_ascii_case("gguf")) {
+            dir
+        } else {
+            dir.join("model.gguf")
+        }
     }
 
     /// Threads for one transcription: as configured, else the cores available to the process.

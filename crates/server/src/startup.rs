@@ -165,6 +165,11 @@ pub async fn build_pipeline(config: &Config) -> anyhow::Result<Pipeline> {
     tracing::info!(load_s = started.elapsed().as_secs_f64(), "PII word lists and sentiment lexicons loaded");
     let analyzer: Arc<dyn Analyzer> = match config.analysis_engine {
         AnalysisEngine::Rules => Arc::new(rules),
+        AnalysisEngine::Local => {
+            // Nothing leaves the machine, so nothing is masked on the way (a project with
+            // `piiRedaction: mask` has its transcript masked before analysis anyway).
+            Arc::new(crate::local_llm::LocalEngine::start(config, rules, None).await?)
+        }
         AnalysisEngine::Openai => {
             let settings = OpenAiSettings {
                 base_url: config.llm_base_url.clone(),
@@ -173,6 +178,7 @@ pub async fn build_pipeline(config: &Config) -> anyhow::Result<Pipeline> {
                 timeout: Duration::from_secs(config.llm_timeout_seconds.max(1)),
                 max_retries: config.llm_max_retries,
                 retry_base: Duration::from_secs(1),
+                max_tokens: None,
             };
             let mask = config.llm_mask_pii.then(|| Arc::new(callscope_pii::Detector::new(gazetteer.clone())));
             tracing::info!(endpoint = %config.llm_base_url, model = %config.llm_model, mask_pii = config.llm_mask_pii, "analysis through an OpenAI-compatible endpoint");

@@ -95,16 +95,32 @@ fn every_setting_is_in_the_example_file() {
     }
 }
 
+/// An installed test artifact (`callscope models install --profile test`).
+fn artifact(name: &str) -> std::path::PathBuf {
+    std::env::var_os("CALLSCOPE_TEST_MODELS_DIR").map_or_else(callscope_models::default_dir, std::path::PathBuf::from).join(name)
+}
+
+/// Whether a process is gone (exited, or a zombie nobody has reaped yet).
+fn gone(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')))
+}
+
 #[test]
 fn serve_bootstraps_logs_no_key_and_stops_on_sigterm() {
     let dir = tempfile::tempdir().unwrap();
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    // The default analysis engine is the local one: its sidecar starts with the server (here
+    // with the smallest model) and stops with it.
     let child = Command::new(env!("CARGO_BIN_EXE_callscope"))
         .arg("serve")
         .current_dir(dir.path())
         .env("CALLSCOPE_DATA_DIR", dir.path().join("data"))
         .env("CALLSCOPE_LISTEN", format!("127.0.0.1:{port}"))
         .env("CALLSCOPE_LOG_FORMAT", "json")
+        .env("CALLSCOPE_LOCAL_LLM_MODEL", artifact("smollm2-135m"))
+        .env("CALLSCOPE_LOCAL_LLM_THREADS", "1")
+        .env("CALLSCOPE_LOCAL_LLM_CONTEXT", "2048")
+        .env_remove("CALLSCOPE_ANALYSIS_ENGINE")
         .env_remove("CALLSCOPE_DATABASE_URL")
         .env_remove("CALLSCOPE_CONFIG")
         .stderr(Stdio::piped())
@@ -128,4 +144,16 @@ fn serve_bootstraps_logs_no_key_and_stops_on_sigterm() {
     assert!(!log.contains(&key), "the key itself is never logged");
     assert!(log.lines().all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok()), "json logs: {log}");
     assert!(log.contains("shutting down"));
+    let started = log
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|l| l["message"] == "local LLM started")
+        .unwrap_or_else(|| panic!("the local LLM sidecar started: {log}"));
+    assert_eq!(started["url"].as_str().map(|u| u.starts_with("http://127.0.0.1:")), Some(true), "{started}");
+    let pid = u32::try_from(started["pid"].as_u64().expect("the sidecar's pid is logged")).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !gone(pid) {
+        assert!(Instant::now() < deadline, "the sidecar {pid} outlived the server");
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }

@@ -56,6 +56,7 @@ fn spawn_worker(db: &TestDatabase, data_dir: &Path, log: &Path) -> Child {
         .env("CALLSCOPE_LOG_FORMAT", "json")
         .env("CALLSCOPE_SPEECH_MODEL", speech_model())
         .env("CALLSCOPE_SPEECH_THREADS", "1")
+        .env("CALLSCOPE_ANALYSIS_ENGINE", "rules")
         .env_remove("CALLSCOPE_CONFIG")
         .env_remove("CALLSCOPE_STORAGE_URL")
         .stdout(Stdio::null())

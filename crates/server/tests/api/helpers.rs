@@ -47,6 +47,8 @@ pub async fn spawn_app_with(backend: Backend, adjust: impl FnOnce(&mut Config)) 
         // The smallest real model; tests run side by side, so one thread each.
         speech_model: test_artifact("whisper-tiny.en").display().to_string(),
         speech_threads: 1,
+        // Analysis without a model unless a test asks for one (tests/api/local_llm.rs does).
+        analysis_engine: callscope::config::AnalysisEngine::Rules,
         ..Config::default()
     };
     adjust(&mut config);
