@@ -233,6 +233,7 @@ impl From<StoreError> for ApiError {
             StoreError::NotFound(what) => ApiError::not_found(what),
             StoreError::Rejected(rejection) => match rejection {
                 Rejection::ParentNotFound => ApiError::invalid("parentId", "is not a category of this project"),
+                Rejection::UnknownCategory => ApiError::invalid("categoryId", "is not a category of this project"),
                 Rejection::DuplicateCategory => ApiError::Conflict(
                     ErrorCode::DuplicateCategory,
                     "a sibling category has the same name (names are compared ignoring case)".into(),

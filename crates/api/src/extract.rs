@@ -59,6 +59,33 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
     }
 }
 
+/// A JSON body that may be left out: an empty body is `None`; anything else must be JSON, as
+/// for [`ApiJson`].
+#[derive(Debug)]
+pub struct OptionalApiJson<T>(pub Option<T>);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for OptionalApiJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
+        let json = is_json(request.headers());
+        let bytes = Bytes::from_request(request, state).await.map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::PayloadTooLarge(format!("JSON bodies are limited to {} bytes", crate::MAX_JSON_BYTES))
+            } else {
+                ApiError::BadRequest(format!("could not read the body: {rejection}"))
+            }
+        })?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(Self(None));
+        }
+        if !json {
+            return Err(ApiError::UnsupportedMediaType("expected a JSON body with Content-Type: application/json".into()));
+        }
+        parse_json(&bytes).map(|v| Self(Some(v)))
+    }
+}
+
 fn is_json(headers: &HeaderMap) -> bool {
     let Some(value) = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()) else {
         return false;

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{CallId, JobId, Language, ProjectId, Timestamp, ValidationErrors, Validator};
+use crate::{CallId, JobId, Language, ProjectId, TemplateId, Timestamp, ValidationErrors, Validator};
 
 /// Most speaker roles in `channel_roles`.
 pub const CHANNEL_ROLES_MAX: usize = 8;
@@ -26,6 +26,17 @@ pub enum JobStatus {
     Completed,
     /// Gave up: `errorMessage` says why.
     Failed,
+}
+
+/// What a job does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum JobKind {
+    /// An upload: decode, transcribe, find speakers and PII, analyse, store a new call.
+    Transcribe,
+    /// Re-run the analysis of a stored call (`transcriptId`).
+    Reanalyze,
 }
 
 /// Which step a job is at.
@@ -71,6 +82,7 @@ macro_rules! text_enum {
     };
 }
 
+text_enum!(JobKind { Transcribe = "TRANSCRIBE", Reanalyze = "REANALYZE" });
 text_enum!(JobStatus { Pending = "PENDING", Processing = "PROCESSING", Completed = "COMPLETED", Failed = "FAILED" });
 text_enum!(JobStage {
     Queued = "QUEUED",
@@ -94,6 +106,11 @@ pub struct Job {
     /// Its project.
     #[serde(skip)]
     pub project_id: ProjectId,
+    /// What it does (beyond the spec: uploads are `TRANSCRIBE`).
+    pub kind: JobKind,
+    /// The template a re-analysis was asked to use (else the project's active one).
+    #[serde(skip)]
+    pub template_id: Option<TemplateId>,
     /// Life-cycle state.
     pub status: JobStatus,
     /// Current step.

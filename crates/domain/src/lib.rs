@@ -23,7 +23,7 @@ pub use ids::{
     ActionItemId, ApiKeyId, CallId, CategoryId, JobId, OrgId, ProjectId, SpeakerPresetId, TaxonomyId, TemplateFieldId, TemplateId,
     WebhookId,
 };
-pub use job::{parse_channel_roles, Job, JobStage, JobStatus, NewJob};
+pub use job::{parse_channel_roles, Job, JobKind, JobStage, JobStatus, NewJob};
 pub use pii::{PiiSpan, PiiStatistics};
 pub use preset::{PresetInput, SpeakerPreset};
 pub use template::{AnalysisTemplate, AnswerType, FieldInput, TemplateField, TemplateInput};

@@ -251,18 +251,7 @@ impl Pipeline {
         let mask = context.pii_redaction == PiiRedaction::Mask;
         let pii = pii::apply(&found, &mut turns, &mut timed, &mut full_text, mask);
 
-        let names: std::collections::HashMap<&str, &str> = speakers.iter().map(|s| (s.speaker_id.as_str(), s.name.as_str())).collect();
-        let input = AnalysisInput {
-            turns: turns.iter().map(|t| (names.get(t.speaker_id.as_str()).copied().unwrap_or("?").to_owned(), t.text.clone())).collect(),
-            language: match job.language {
-                Language::Pl => AnalysisLang::Pl,
-                _ => AnalysisLang::En,
-            },
-            call_date: context.call_date,
-            categories: context.categories.clone(),
-            template: context.template.clone(),
-        };
-        let analysis = self.analyzer.analyze(&input).await.map_err(|e| StageError::Retryable(e.to_string()))?;
+        let analysis = self.analyze(&turns, &speakers, job.language, context).await?;
         progress.report(JobStage::Analyzing, 1.0);
         Ok(CallResult {
             audio: decoded,
@@ -277,6 +266,43 @@ impl Pipeline {
             pii_masked: mask,
             analysis,
         })
+    }
+}
+
+impl Pipeline {
+    /// Analyses a transcript: each turn under its speaker's name.
+    async fn analyze(&self, turns: &[Turn], speakers: &[SpeakerStats], language: Language, context: &CallContext) -> Result<CallAnalysis, StageError> {
+        let names: std::collections::HashMap<&str, &str> = speakers.iter().map(|s| (s.speaker_id.as_str(), s.name.as_str())).collect();
+        let input = AnalysisInput {
+            turns: turns.iter().map(|t| (names.get(t.speaker_id.as_str()).copied().unwrap_or("?").to_owned(), t.text.clone())).collect(),
+            language: match language {
+                Language::Pl => AnalysisLang::Pl,
+                _ => AnalysisLang::En,
+            },
+            call_date: context.call_date,
+            categories: context.categories.clone(),
+            template: context.template.clone(),
+        };
+        self.analyzer.analyze(&input).await.map_err(|e| StageError::Retryable(e.to_string()))
+    }
+
+    /// Re-runs only the analysis, on a stored call's transcript (as stored: masked text stays
+    /// masked).
+    ///
+    /// # Errors
+    /// The analysis engine failing (retryable).
+    pub async fn reanalyze(
+        &self,
+        turns: &[Turn],
+        speakers: &[SpeakerStats],
+        language: Language,
+        context: &CallContext,
+        progress: Arc<dyn Progress>,
+    ) -> Result<CallAnalysis, StageError> {
+        progress.report(JobStage::Analyzing, 0.0);
+        let analysis = self.analyze(turns, speakers, language, context).await?;
+        progress.report(JobStage::Analyzing, 1.0);
+        Ok(analysis)
     }
 }
 

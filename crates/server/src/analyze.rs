@@ -73,6 +73,8 @@ pub async fn run(config: &Config, file: &Path, language: &str, options: &Options
     let job = Job {
         id: JobId::new(),
         project_id: ProjectId::new(),
+        kind: callscope_domain::JobKind::Transcribe,
+        template_id: None,
         status: JobStatus::Processing,
         stage: JobStage::Queued,
         progress: 0.0,

@@ -82,6 +82,9 @@ pub enum Rejection {
     /// The move would put a category under itself or a descendant.
     #[error("a category cannot move under itself or its descendants")]
     CategoryCycle,
+    /// `categoryId` is not a category of the project.
+    #[error("categoryId is not a category of this project")]
+    UnknownCategory,
 }
 
 /// An event to put in the outbox.
@@ -212,6 +215,27 @@ pub struct CallTranscript {
     pub pii_statistics: callscope_domain::PiiStatistics,
     /// Where the personal data was.
     pub pii_spans: Vec<callscope_domain::PiiSpan>,
+}
+
+/// A call as lists show it (decisions §4's call summary), plus when it last changed and where
+/// its audio is.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(missing_docs)]
+pub struct CallSummary {
+    pub id: CallId,
+    pub filename: String,
+    pub language: callscope_domain::Language,
+    pub size_bytes: i64,
+    pub duration_s: Option<f64>,
+    pub sentiment_level: String,
+    /// The primary category's name.
+    pub primary_category: Option<String>,
+    pub action_items_count: i64,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+    pub title: Option<String>,
+    /// Object-store key of the audio.
+    pub storage_path: String,
 }
 
 /// A stored call's audio, as the audio endpoints show it.
@@ -463,6 +487,30 @@ pub trait Store: Send + Sync + 'static {
 
     /// Creates the call, completes the job and writes `events` to the outbox, in one transaction.
     async fn complete_job(&self, id: JobId, worker: &str, call: &NewCall, events: &[NewEvent]) -> StoreResult<bool>;
+
+    /// Queues a re-analysis of the project's call (a `REANALYZE` job with the call's file facts,
+    /// its language and its date), with `template` or else the template active when it runs.
+    async fn create_reanalysis_job(&self, project: ProjectId, call: CallId, template: Option<TemplateId>) -> StoreResult<Job>;
+
+    /// Completes a re-analysis: the call's title, sentiment, summary and template answers are
+    /// replaced, and its classification too unless it was chosen by hand; its action items are
+    /// replaced (an `action_item.deleted` event for each old one); `events` go to the outbox. One
+    /// transaction.
+    async fn complete_reanalysis(&self, id: JobId, worker: &str, analysis: &CallAnalysisRecord, events: &[NewEvent]) -> StoreResult<bool>;
+
+    /// Sets (or with `None` clears) the call's category by hand: `classification` replaces the
+    /// stored one, the call is marked so that re-analysis keeps it, and `call.category_changed`
+    /// goes to the outbox. Returns the previous primary category.
+    async fn set_call_category(
+        &self,
+        project: ProjectId,
+        call: CallId,
+        category: Option<CategoryId>,
+        classification: Option<&serde_json::Value>,
+    ) -> StoreResult<Option<CategoryId>>;
+
+    /// A call of the project as lists show it.
+    async fn get_call_summary(&self, project: ProjectId, call: CallId) -> StoreResult<CallSummary>;
 
     /// The audio facts of a call of the project.
     async fn get_call_audio(&self, project: ProjectId, call: CallId) -> StoreResult<CallAudio>;

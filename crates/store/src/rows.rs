@@ -208,6 +208,8 @@ pub(crate) const WEBHOOK_COLUMNS: &str = "id, project_id, url, events, active, c
 pub(crate) struct JobRow {
     pub id: Uuid,
     pub project_id: Uuid,
+    pub kind: String,
+    pub template_id: Option<Uuid>,
     pub status: String,
     pub stage: String,
     pub progress: f64,
@@ -233,6 +235,8 @@ impl JobRow {
         Ok(Job {
             id: self.id.into(),
             project_id: self.project_id.into(),
+            kind: parse_stored("jobs.kind", &self.kind)?,
+            template_id: self.template_id.map(callscope_domain::TemplateId),
             status: parse_stored("jobs.status", &self.status)?,
             stage: parse_stored("jobs.stage", &self.stage)?,
             progress: self.progress,
@@ -255,6 +259,6 @@ impl JobRow {
     }
 }
 
-pub(crate) const JOB_COLUMNS: &str = "id, project_id, status, stage, progress, attempts, error_message, \
+pub(crate) const JOB_COLUMNS: &str = "id, project_id, kind, template_id, status, stage, progress, attempts, error_message, \
     original_filename, content_type, size_bytes, sha256, storage_path, language, channel_roles, recorded_at, \
     transcript_id, submitted_at, started_at, completed_at, updated_at";

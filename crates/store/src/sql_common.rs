@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 use callscope_domain::{
     insert_at, name_key, would_cycle, AnalysisTemplate, ApiKey, ApiKeyId, Category, CategoryId, CategoryMove,
-    CallId, CategoryPatch, Job, JobId, JobStage, JobStatus, KeyDigest, NewJob, NewCategory, NewProject, OrgId, Organization, Page, PageRequest, PresetInput, Principal,
+    CallId, CategoryPatch, Job, JobId, JobKind, JobStage, JobStatus, KeyDigest, NewJob, NewCategory, NewProject, OrgId, Organization, Page, PageRequest, PresetInput, Principal,
     Project, ProjectId, ProjectPatch, SpeakerPreset, SpeakerPresetId, TemplateId, TemplateInput, Timestamp, Webhook,
     WebhookId,
 };
@@ -19,7 +19,7 @@ use crate::rows::{
     CATEGORY_COLUMNS, JOB_COLUMNS, PRESET_COLUMNS, PROJECT_COLUMNS, TEMPLATE_COLUMNS, WEBHOOK_COLUMNS,
 };
 use callscope_domain::{PiiSpan, PiiStatistics, SpeakerStats, TimedWord, Turn};
-use crate::{CallAudio, CallTranscript, NewCall, NewEvent, Rejection, Store, StoreError, StoredAnalysis};
+use crate::{CallAnalysisRecord, CallAudio, CallSummary, CallTranscript, NewCall, NewEvent, Rejection, Store, StoreError, StoredAnalysis};
 
 type Tx<'a> = sqlx::Transaction<'a, Db>;
 
@@ -638,12 +638,13 @@ impl Store for SqlStore {
 
     async fn find_duplicate_job(&self, project: ProjectId, sha256: &str) -> StoreResult<Option<Job>> {
         let row: Option<JobRow> = sqlx::query_as(&format!(
-            "select {JOB_COLUMNS} from jobs where project_id = $1 and sha256 = $2 and status <> $3 \
+            "select {JOB_COLUMNS} from jobs where project_id = $1 and sha256 = $2 and status <> $3 and kind = $4 \
              order by submitted_at, id limit 1"
         ))
         .bind(project.0)
         .bind(sha256)
         .bind(JobStatus::Failed.as_str())
+        .bind(JobKind::Transcribe.as_str())
         .fetch_optional(&self.pool)
         .await?;
         row.map(JobRow::into_domain).transpose()
@@ -810,36 +811,182 @@ impl Store for SqlStore {
             .execute(&mut *tx)
             .await?;
             let call_date = call.recorded_at.unwrap_or(call.created_at);
-            for (index, item) in analysis.action_items.iter().enumerate() {
-                sqlx::query(
-                    "insert into action_items (id, project_id, call_id, transcript_index, call_date, call_filename, \
-                     description, responsible_party, deadline_mentioned, due_at, evidence, status, priority, \
-                     created_at, updated_at) \
-                     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'PENDING', $12, $13, $14)",
-                )
-                .bind(item.id.0)
-                .bind(project)
-                .bind(call.id.0)
-                .bind(i32::try_from(index).unwrap_or(i32::MAX))
-                .bind(call_date)
-                .bind(&call.filename)
-                .bind(&item.description)
-                .bind(&item.responsible_party)
-                .bind(&item.deadline_mentioned)
-                .bind(item.due_at)
-                .bind(&item.evidence)
-                .bind(&item.priority)
-                .bind(now)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?;
-            }
+            insert_action_items(&mut tx, project, call.id.0, call_date, &call.filename, &analysis.action_items, now).await?;
         }
         for event in events {
             insert_event(&mut tx, project, event, now).await?;
         }
         tx.commit().await?;
         Ok(true)
+    }
+
+    async fn create_reanalysis_job(&self, project: ProjectId, call: CallId, template: Option<TemplateId>) -> StoreResult<Job> {
+        let now = self.clock.now();
+        let row: Option<JobRow> = sqlx::query_as(&format!(
+            "insert into jobs (id, project_id, kind, template_id, transcript_id, status, stage, original_filename, \
+             content_type, size_bytes, sha256, storage_path, language, recorded_at, run_at, submitted_at, updated_at) \
+             select $1, project_id, $2, $3, id, $4, $5, filename, content_type, size_bytes, sha256, storage_path, \
+             language, coalesce(recorded_at, created_at), $6, $6, $6 from calls where id = $7 and project_id = $8 \
+             returning {JOB_COLUMNS}"
+        ))
+        .bind(Uuid::now_v7())
+        .bind(JobKind::Reanalyze.as_str())
+        .bind(template.map(|t| t.0))
+        .bind(JobStatus::Pending.as_str())
+        .bind(JobStage::Queued.as_str())
+        .bind(now)
+        .bind(call.0)
+        .bind(project.0)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.ok_or(StoreError::NotFound("call"))?.into_domain()
+    }
+
+    async fn complete_reanalysis(&self, id: JobId, worker: &str, analysis: &CallAnalysisRecord, events: &[NewEvent]) -> StoreResult<bool> {
+        let now = self.clock.now();
+        let mut tx = self.pool.begin().await?;
+        let row: Option<(Uuid, Option<Uuid>)> = sqlx::query_as(
+            "update jobs set status = $3, stage = $4, progress = 1, error_message = null, \
+             completed_at = $5, updated_at = $5, lease_until = null \
+             where id = $1 and worker_id = $2 and status = $6 and kind = $7 returning project_id, transcript_id",
+        )
+        .bind(id.0)
+        .bind(worker)
+        .bind(JobStatus::Completed.as_str())
+        .bind(JobStage::Done.as_str())
+        .bind(now)
+        .bind(JobStatus::Processing.as_str())
+        .bind(JobKind::Reanalyze.as_str())
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some((project, Some(call))) = row else {
+            return Ok(false);
+        };
+        // The call may have been deleted while the job waited: the job is done, with nothing to do.
+        let facts: Option<(String, Option<Timestamp>, Timestamp)> =
+            sqlx::query_as("select filename, recorded_at, created_at from calls where id = $1 and project_id = $2")
+                .bind(call)
+                .bind(project)
+                .fetch_optional(&mut *tx)
+                .await?;
+        let Some((filename, recorded_at, created_at)) = facts else {
+            tx.commit().await?;
+            return Ok(true);
+        };
+        sqlx::query(
+            "update calls set title = $2, sentiment_level = $3, summary = $4, template_analysis = $5, updated_at = $6, \
+             primary_category_id = case when category_manual then primary_category_id else \
+             (select id from categories where id = $7 and project_id = $8) end, \
+             classification = case when category_manual then classification else $9 end \
+             where id = $1",
+        )
+        .bind(call)
+        .bind(&analysis.title)
+        .bind(&analysis.sentiment_level)
+        .bind(analysis.summary.as_ref().map(Json))
+        .bind(analysis.template_analysis.as_ref().map(Json))
+        .bind(now)
+        .bind(analysis.primary_category.map(|c| c.0))
+        .bind(project)
+        .bind(analysis.classification.as_ref().map(Json))
+        .execute(&mut *tx)
+        .await?;
+        let old: Vec<(Uuid,)> = sqlx::query_as("delete from action_items where call_id = $1 returning id")
+            .bind(call)
+            .fetch_all(&mut *tx)
+            .await?;
+        for (item,) in old {
+            let event = NewEvent { kind: "action_item.deleted", payload: serde_json::json!({ "id": item }) };
+            insert_event(&mut tx, project, &event, now).await?;
+        }
+        insert_action_items(&mut tx, project, call, recorded_at.unwrap_or(created_at), &filename, &analysis.action_items, now).await?;
+        for event in events {
+            insert_event(&mut tx, project, event, now).await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    async fn set_call_category(
+        &self,
+        project: ProjectId,
+        call: CallId,
+        category: Option<CategoryId>,
+        classification: Option<&serde_json::Value>,
+    ) -> StoreResult<Option<CategoryId>> {
+        let now = self.clock.now();
+        let mut tx = self.pool.begin().await?;
+        // A write first: it takes the row's lock (the database's, on SQLite) before the read.
+        let touched = sqlx::query("update calls set updated_at = $3 where id = $1 and project_id = $2")
+            .bind(call.0)
+            .bind(project.0)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        if touched.rows_affected() == 0 {
+            return Err(StoreError::NotFound("call"));
+        }
+        let (previous,): (Option<Uuid>,) = sqlx::query_as("select primary_category_id from calls where id = $1")
+            .bind(call.0)
+            .fetch_one(&mut *tx)
+            .await?;
+        if let Some(category) = category {
+            let known: Option<(Uuid,)> = sqlx::query_as("select id from categories where id = $1 and project_id = $2")
+                .bind(category.0)
+                .bind(project.0)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if known.is_none() {
+                return Err(StoreError::Rejected(Rejection::UnknownCategory));
+            }
+        }
+        sqlx::query(
+            "update calls set primary_category_id = $3, classification = $4, category_manual = true, updated_at = $5 \
+             where id = $1 and project_id = $2",
+        )
+        .bind(call.0)
+        .bind(project.0)
+        .bind(category.map(|c| c.0))
+        .bind(classification.map(Json))
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        let event = NewEvent {
+            kind: "call.category_changed",
+            payload: serde_json::json!({ "callId": call.0, "previousCategoryId": previous, "categoryId": category.map(|c| c.0) }),
+        };
+        insert_event(&mut tx, project.0, &event, now).await?;
+        tx.commit().await?;
+        Ok(previous.map(CategoryId))
+    }
+
+    async fn get_call_summary(&self, project: ProjectId, call: CallId) -> StoreResult<CallSummary> {
+        type Row = (String, String, i64, Option<f64>, String, Option<String>, i64, Timestamp, Timestamp, Option<String>, String);
+        let row: Option<Row> = sqlx::query_as(
+            "select c.filename, c.language, c.size_bytes, c.duration_s, c.sentiment_level, k.name, \
+             (select count(*) from action_items a where a.call_id = c.id), c.created_at, c.updated_at, c.title, c.storage_path \
+             from calls c left join categories k on k.id = c.primary_category_id where c.id = $1 and c.project_id = $2",
+        )
+        .bind(call.0)
+        .bind(project.0)
+        .fetch_optional(&self.pool)
+        .await?;
+        let (filename, language, size_bytes, duration_s, sentiment_level, primary_category, action_items_count, created_at, updated_at, title, storage_path) =
+            row.ok_or(StoreError::NotFound("call"))?;
+        Ok(CallSummary {
+            id: call,
+            filename,
+            language: crate::parse_stored("calls.language", &language)?,
+            size_bytes,
+            duration_s,
+            sentiment_level,
+            primary_category,
+            action_items_count,
+            created_at,
+            updated_at,
+            title,
+            storage_path,
+        })
     }
 
     async fn get_call_audio(&self, project: ProjectId, call: CallId) -> StoreResult<CallAudio> {
@@ -970,6 +1117,43 @@ impl Store for SqlStore {
 
 fn lease_delta(lease: std::time::Duration) -> chrono::TimeDelta {
     chrono::TimeDelta::from_std(lease).unwrap_or(chrono::TimeDelta::MAX)
+}
+
+/// Writes a call's action items, numbered in order, all PENDING.
+async fn insert_action_items(
+    tx: &mut Tx<'_>,
+    project: Uuid,
+    call: Uuid,
+    call_date: Timestamp,
+    filename: &str,
+    items: &[crate::NewActionItem],
+    now: Timestamp,
+) -> StoreResult<()> {
+    for (index, item) in items.iter().enumerate() {
+        sqlx::query(
+            "insert into action_items (id, project_id, call_id, transcript_index, call_date, call_filename, \
+             description, responsible_party, deadline_mentioned, due_at, evidence, status, priority, \
+             created_at, updated_at) \
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'PENDING', $12, $13, $14)",
+        )
+        .bind(item.id.0)
+        .bind(project)
+        .bind(call)
+        .bind(i32::try_from(index).unwrap_or(i32::MAX))
+        .bind(call_date)
+        .bind(filename)
+        .bind(&item.description)
+        .bind(&item.responsible_party)
+        .bind(&item.deadline_mentioned)
+        .bind(item.due_at)
+        .bind(&item.evidence)
+        .bind(&item.priority)
+        .bind(now)
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
 }
 
 async fn insert_event(tx: &mut Tx<'_>, project: Uuid, event: &NewEvent, now: Timestamp) -> StoreResult<()> {

@@ -13,10 +13,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use callscope_domain::{ActionItemId, CallId, CategoryId, Clock, Job, JobId, JobStage};
-use callscope_pipeline::{CallContext, CallResult, CategoryInfo, Pipeline, Progress, Question, StageError, TemplateSpec};
+use callscope_domain::{ActionItemId, CallId, CategoryId, Clock, Job, JobId, JobKind, JobStage, ProjectId, Timestamp};
+use callscope_pipeline::{CallAnalysis, CallContext, CallResult, CategoryInfo, Pipeline, Progress, Question, StageError, TemplateSpec};
 use callscope_storage::{Storage, StorageError};
-use callscope_store::{CallAnalysisRecord, CallTranscript, NewActionItem, NewCall, NewEvent, Store, StoreResult};
+use callscope_store::{CallAnalysisRecord, CallTranscript, NewActionItem, NewCall, NewEvent, Store, StoreError, StoreResult};
 use serde_json::json;
 use tokio::sync::watch;
 
@@ -125,6 +125,7 @@ impl Worker {
         }
         let end = match self.process(&job).await {
             Attempt::Done(result) => self.complete(&job, result).await?,
+            Attempt::Reanalyzed(analysis) => self.complete_reanalysis(&job, &analysis).await?,
             Attempt::LeaseLost => JobEnd::LeaseLost,
             Attempt::Failed(StageError::Fatal(message)) => self.fail(&job, &message).await?,
             Attempt::Failed(StageError::Retryable(message)) if job.attempts < self.settings.max_attempts => {
@@ -171,69 +172,100 @@ impl Worker {
             })
         };
         let work = async {
-            let copy = self.storage.local_copy(&job.storage_path, &self.settings.scratch_dir).await.map_err(|e| match e {
-                StorageError::NotFound(_) => StageError::Fatal("the uploaded audio is missing from storage".into()),
-                other => StageError::Retryable(format!("could not read the audio: {other}")),
-            })?;
-            let presets = self
-                .store
-                .list_presets(job.project_id)
-                .await
-                .map_err(|e| StageError::Retryable(format!("could not read the speaker presets: {e}")))?;
-            let project = self
-                .store
-                .project_of_job(job.project_id)
-                .await
-                .map_err(|e| StageError::Retryable(format!("could not read the project: {e}")))?
-                .ok_or_else(|| StageError::Fatal("the call's project no longer exists".into()))?;
-            let categories = self
-                .store
-                .list_categories(job.project_id)
-                .await
-                .map_err(|e| StageError::Retryable(format!("could not read the categories: {e}")))?;
-            let templates = self
-                .store
-                .list_templates(job.project_id)
-                .await
-                .map_err(|e| StageError::Retryable(format!("could not read the analysis templates: {e}")))?;
-            let context = CallContext {
-                preset_speakers: presets.into_iter().find(|p| p.is_default).map(|p| p.speakers),
-                pii_redaction: project.pii_redaction,
-                categories: categories
-                    .into_iter()
-                    .map(|c| CategoryInfo {
-                        id: c.id.to_string(),
-                        parent: c.parent_id.map(|p| p.to_string()),
-                        name: c.name,
-                        description: c.description,
-                    })
-                    .collect(),
-                template: templates.into_iter().find(|t| t.is_active).map(|t| TemplateSpec {
-                    name: t.name,
-                    questions: t
-                        .fields
-                        .into_iter()
-                        .map(|f| Question {
-                            label: f.label,
-                            prompt: f.prompt,
-                            answer_type: serde_json::to_value(f.answer_type).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default(),
-                            options: f.options,
-                        })
-                        .collect(),
-                }),
-                call_date: job.recorded_at.unwrap_or_else(|| self.clock.now()),
-            };
-            self.pipeline.run(job, copy.path(), &context, progress.clone()).await
+            let context = self.context(job).await?;
+            match job.kind {
+                JobKind::Transcribe => {
+                    let copy = self.storage.local_copy(&job.storage_path, &self.settings.scratch_dir).await.map_err(|e| match e {
+                        StorageError::NotFound(_) => StageError::Fatal("the uploaded audio is missing from storage".into()),
+                        other => StageError::Retryable(format!("could not read the audio: {other}")),
+                    })?;
+                    let result = self.pipeline.run(job, copy.path(), &context, progress.clone()).await?;
+                    Ok(Attempt::Done(Box::new(result)))
+                }
+                JobKind::Reanalyze => {
+                    let call = job.transcript_id.ok_or_else(|| StageError::Fatal("the re-analysis names no call".into()))?;
+                    let transcript = self.store.get_call_transcript(job.project_id, call).await.map_err(|e| match e {
+                        StoreError::NotFound(_) => StageError::Fatal("the call no longer exists".into()),
+                        other => StageError::Retryable(format!("could not read the transcript: {other}")),
+                    })?;
+                    let analysis =
+                        self.pipeline.reanalyze(&transcript.turns, &transcript.speakers, job.language, &context, progress.clone()).await?;
+                    Ok(Attempt::Reanalyzed(Box::new(analysis)))
+                }
+            }
         };
         let outcome = tokio::select! {
-            result = work => match result {
-                Ok(result) => Attempt::Done(Box::new(result)),
-                Err(error) => Attempt::Failed(error),
-            },
+            result = work => result.unwrap_or_else(Attempt::Failed),
             _ = lost_rx.wait_for(|lost| *lost) => Attempt::LeaseLost,
         };
         heartbeat.abort();
         outcome
+    }
+
+    /// What the pipeline needs to know of the job's project: the default speaker preset, PII
+    /// redaction, the category tree and the template (the one a re-analysis asked for, else the
+    /// active one).
+    async fn context(&self, job: &Job) -> Result<CallContext, StageError> {
+        let presets = self
+            .store
+            .list_presets(job.project_id)
+            .await
+            .map_err(|e| StageError::Retryable(format!("could not read the speaker presets: {e}")))?;
+        let project = self
+            .store
+            .project_of_job(job.project_id)
+            .await
+            .map_err(|e| StageError::Retryable(format!("could not read the project: {e}")))?
+            .ok_or_else(|| StageError::Fatal("the call's project no longer exists".into()))?;
+        let categories = self
+            .store
+            .list_categories(job.project_id)
+            .await
+            .map_err(|e| StageError::Retryable(format!("could not read the categories: {e}")))?;
+        let templates = self
+            .store
+            .list_templates(job.project_id)
+            .await
+            .map_err(|e| StageError::Retryable(format!("could not read the analysis templates: {e}")))?;
+        let template = match job.template_id {
+            Some(id) => Some(
+                templates.into_iter().find(|t| t.id == id).ok_or_else(|| StageError::Fatal("the analysis template no longer exists".into()))?,
+            ),
+            None => templates.into_iter().find(|t| t.is_active),
+        };
+        Ok(CallContext {
+            preset_speakers: presets.into_iter().find(|p| p.is_default).map(|p| p.speakers),
+            pii_redaction: project.pii_redaction,
+            categories: categories
+                .into_iter()
+                .map(|c| CategoryInfo { id: c.id.to_string(), parent: c.parent_id.map(|p| p.to_string()), name: c.name, description: c.description })
+                .collect(),
+            template: template.map(|t| TemplateSpec {
+                name: t.name,
+                questions: t
+                    .fields
+                    .into_iter()
+                    .map(|f| Question {
+                        label: f.label,
+                        prompt: f.prompt,
+                        answer_type: serde_json::to_value(f.answer_type).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default(),
+                        options: f.options,
+                    })
+                    .collect(),
+            }),
+            call_date: job.recorded_at.unwrap_or_else(|| self.clock.now()),
+        })
+    }
+
+    async fn complete_reanalysis(&self, job: &Job, analysis: &CallAnalysis) -> StoreResult<JobEnd> {
+        let now = self.clock.now();
+        let record = analysis_record(analysis, now);
+        let Some(call) = job.transcript_id else {
+            return self.fail(job, "the re-analysis names no call").await;
+        };
+        let call_date = job.recorded_at.unwrap_or(now);
+        let events = item_events(job.project_id, call, &job.original_filename, call_date, &record.action_items, now);
+        Ok(if self.store.complete_reanalysis(job.id, &self.id, &record, &events).await? { JobEnd::Completed } else { JobEnd::LeaseLost })
     }
 
     async fn complete(&self, job: &Job, result: Box<CallResult>) -> StoreResult<JobEnd> {
@@ -280,29 +312,10 @@ impl Worker {
             analysis: None,
         };
         let analysis = &result.analysis;
-        let action_items: Vec<NewActionItem> = analysis
-            .actions
-            .iter()
-            .map(|a| NewActionItem {
-                id: ActionItemId::new(),
-                description: a.description.clone(),
-                responsible_party: Some(a.responsible_party.clone()),
-                deadline_mentioned: a.deadline_mentioned.clone(),
-                due_at: a.due_at,
-                evidence: Some(a.evidence.clone()),
-                priority: a.priority.as_str().into(),
-            })
-            .collect();
+        let record = analysis_record(analysis, now);
+        let action_items = record.action_items.clone();
         let primary = analysis.classification.as_ref().and_then(|c| c.primary.as_ref());
-        call.analysis = Some(CallAnalysisRecord {
-            title: analysis.title.clone(),
-            sentiment_level: analysis.sentiment.overall.level().into(),
-            primary_category: primary.and_then(|p| p.category_id.parse().ok()).map(CategoryId),
-            classification: analysis.classification.as_ref().map(|_| analysis.classification_json()),
-            summary: serde_json::to_value(analysis.summary_block()).ok(),
-            template_analysis: analysis.template.as_ref().map(|_| analysis.template_json(now)),
-            action_items: action_items.clone(),
-        });
+        call.analysis = Some(record);
         if let Some(stored) = &redacted {
             call.storage_path = stored.key.clone();
             call.size_bytes = i64::try_from(stored.size).unwrap_or(i64::MAX);
@@ -329,34 +342,8 @@ impl Worker {
                 "jobId": job.id,
             }),
         };
-        let call_date = job.recorded_at.unwrap_or(now);
-        let stamp = |t: chrono::DateTime<chrono::Utc>| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
         let mut events = vec![event];
-        for (index, item) in action_items.iter().enumerate() {
-            events.push(NewEvent {
-                kind: "action_item.created",
-                payload: json!({
-                    "id": item.id,
-                    "projectId": job.project_id,
-                    "transcriptId": call.id,
-                    "transcriptIndex": index,
-                    "callDate": stamp(call_date),
-                    "callFilename": call.filename,
-                    "description": item.description,
-                    "responsibleParty": item.responsible_party,
-                    "deadlineMentioned": item.deadline_mentioned,
-                    "dueAt": item.due_at.map(stamp),
-                    "evidence": item.evidence,
-                    "status": "PENDING",
-                    "priority": item.priority,
-                    "notes": null,
-                    "completedAt": null,
-                    "createdAt": stamp(now),
-                    "updatedAt": stamp(now),
-                    "isOverdue": item.due_at.is_some_and(|d| d < now),
-                }),
-            });
-        }
+        events.extend(item_events(job.project_id, call.id, &call.filename, job.recorded_at.unwrap_or(now), &action_items, now));
         if self.store.complete_job(job.id, &self.id, &call, &events).await? {
             if redacted.is_some() {
                 // The call now points at the redacted copy: the original goes.
@@ -388,8 +375,68 @@ impl Worker {
     }
 }
 
+/// What the analysis found, as the store keeps it.
+fn analysis_record(analysis: &CallAnalysis, now: Timestamp) -> CallAnalysisRecord {
+    let action_items = analysis
+        .actions
+        .iter()
+        .map(|a| NewActionItem {
+            id: ActionItemId::new(),
+            description: a.description.clone(),
+            responsible_party: Some(a.responsible_party.clone()),
+            deadline_mentioned: a.deadline_mentioned.clone(),
+            due_at: a.due_at,
+            evidence: Some(a.evidence.clone()),
+            priority: a.priority.as_str().into(),
+        })
+        .collect();
+    let primary = analysis.classification.as_ref().and_then(|c| c.primary.as_ref());
+    CallAnalysisRecord {
+        title: analysis.title.clone(),
+        sentiment_level: analysis.sentiment.overall.level().into(),
+        primary_category: primary.and_then(|p| p.category_id.parse().ok()).map(CategoryId),
+        classification: analysis.classification.as_ref().map(|_| analysis.classification_json()),
+        summary: serde_json::to_value(analysis.summary_block()).ok(),
+        template_analysis: analysis.template.as_ref().map(|_| analysis.template_json(now)),
+        action_items,
+    }
+}
+
+/// An `action_item.created` event for each new item, with the item as the API shows it.
+fn item_events(project: ProjectId, call: CallId, filename: &str, call_date: Timestamp, items: &[NewActionItem], now: Timestamp) -> Vec<NewEvent> {
+    let stamp = |t: Timestamp| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    items
+        .iter()
+        .enumerate()
+        .map(|(index, item)| NewEvent {
+            kind: "action_item.created",
+            payload: json!({
+                "id": item.id,
+                "projectId": project,
+                "transcriptId": call,
+                "transcriptIndex": index,
+                "callDate": stamp(call_date),
+                "callFilename": filename,
+                "description": item.description,
+                "responsibleParty": item.responsible_party,
+                "deadlineMentioned": item.deadline_mentioned,
+                "dueAt": item.due_at.map(stamp),
+                "evidence": item.evidence,
+                "status": "PENDING",
+                "priority": item.priority,
+                "notes": null,
+                "completedAt": null,
+                "createdAt": stamp(now),
+                "updatedAt": stamp(now),
+                "isOverdue": item.due_at.is_some_and(|d| d < now),
+            }),
+        })
+        .collect()
+}
+
 enum Attempt {
     Done(Box<CallResult>),
+    Reanalyzed(Box<CallAnalysis>),
     Failed(StageError),
     LeaseLost,
 }

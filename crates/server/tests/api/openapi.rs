@@ -48,6 +48,9 @@ const ROUTES: &[(&str, &str)] = &[
     ("PATCH", "/v1/projects/{projectId}/webhooks/{id}/toggle"),
     ("POST", "/v1/projects/{projectId}/calls/upload"),
     ("GET", "/v1/projects/{projectId}/calls/jobs/{id}"),
+    ("GET", "/v1/projects/{projectId}/calls/{id}"),
+    ("PATCH", "/v1/projects/{projectId}/calls/{id}/category"),
+    ("POST", "/v1/projects/{projectId}/calls/{id}/reanalyze"),
     ("GET", "/v1/projects/{projectId}/calls/{id}/audio"),
     ("GET", "/v1/projects/{projectId}/calls/{id}/audio/content"),
 ];

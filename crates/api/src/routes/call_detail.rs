@@ -1,0 +1,312 @@
+//! One call: its detail (the spec's Call detail), setting its category by hand (decisions §4)
+//! and queueing a re-analysis (decisions §6).
+
+use axum::extract::State;
+use axum::http::{header, StatusCode};
+use axum::Json;
+use callscope_domain::{CallId, Category, CategoryId, Job, SpeakerStats, TemplateId, Timestamp, Turn};
+use callscope_store::{ActionItem, CallSummary};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::error::Problem;
+use crate::extract::{ApiJson, ApiPath, IdPath, OptionalApiJson, ProjectScope};
+use crate::views::{nullable, rfc3339};
+use crate::{ApiError, AppState};
+
+/// A call with its transcript and analysis.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CallDetailView {
+    /// The call's id (also `transcriptId` elsewhere).
+    pub id: Uuid,
+    /// The uploaded file's name.
+    pub filename: String,
+    /// `pl` or `en`.
+    pub language: String,
+    /// Bytes of the stored audio.
+    pub size_bytes: i64,
+    /// Length in seconds.
+    pub duration_s: Option<f64>,
+    /// `positive`, `neutral`, `negative` or `unknown`.
+    pub sentiment_level: String,
+    /// The primary category's name; null when uncategorized.
+    pub primary_category: Option<String>,
+    /// Action items extracted from the call.
+    pub action_items_count: i64,
+    /// When the call was stored.
+    #[serde(serialize_with = "rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: Timestamp,
+    /// A short generated title (the filename when none could be made).
+    pub title: String,
+    /// When the call last changed (re-analysis, recategorisation).
+    #[serde(serialize_with = "rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub updated_at: Timestamp,
+    /// The transcript as one text.
+    pub full_text: String,
+    /// Who spoke, and how much.
+    pub speakers: Vec<SpeakerStats>,
+    /// The turns in order, with times in milliseconds.
+    pub turns: Vec<Turn>,
+    /// The object-store key of the audio, relative to the store's root.
+    pub storage_path: String,
+    /// `totalDetected` and counts per PII type.
+    #[schema(value_type = Object)]
+    pub pii_statistics: Value,
+    /// `primary`, `secondary`, `overallConfidence`, `reasoning`, `modelUsed`; null when the
+    /// project has no categories.
+    #[schema(value_type = Option<Object>)]
+    pub classification: Option<Value>,
+    /// `summary`, `sentiment`, `sentimentLevel`, `actionItems` (the action item records),
+    /// `modelUsed`.
+    #[schema(value_type = Option<Object>)]
+    pub summary: Option<Value>,
+    /// `templateName`, `results`, `modelUsed`, `analyzedAt`; null when no template applied.
+    #[schema(value_type = Option<Object>)]
+    pub template_analysis: Option<Value>,
+}
+
+/// An action item as the API shows it (also the `action_item.*` events' data).
+pub fn action_item_json(item: &ActionItem, now: Timestamp) -> Value {
+    let stamp = |t: Timestamp| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    json!({
+        "id": item.id,
+        "projectId": item.project_id,
+        "transcriptId": item.call_id,
+        "transcriptIndex": item.transcript_index,
+        "callDate": stamp(item.call_date),
+        "callFilename": item.call_filename,
+        "description": item.description,
+        "responsibleParty": item.responsible_party,
+        "deadlineMentioned": item.deadline_mentioned,
+        "dueAt": item.due_at.map(stamp),
+        "evidence": item.evidence,
+        "status": item.status,
+        "priority": item.priority,
+        "notes": item.notes,
+        "completedAt": item.completed_at.map(stamp),
+        "createdAt": stamp(item.created_at),
+        "updatedAt": stamp(item.updated_at),
+        "isOverdue": item.due_at.is_some_and(|d| d < now) && matches!(item.status.as_str(), "PENDING" | "IN_PROGRESS"),
+    })
+}
+
+async fn detail(state: &AppState, project: callscope_domain::ProjectId, id: CallId) -> Result<CallDetailView, ApiError> {
+    let CallSummary {
+        id: _,
+        filename,
+        language,
+        size_bytes,
+        duration_s,
+        sentiment_level,
+        primary_category,
+        action_items_count,
+        created_at,
+        updated_at,
+        title,
+        storage_path,
+    } = state.store.get_call_summary(project, id).await?;
+    let transcript = state.store.get_call_transcript(project, id).await?;
+    let analysis = state.store.get_call_analysis(project, id).await?;
+    let now = state.clock.now();
+    let summary = analysis.summary.map(|mut block| {
+        if let Some(object) = block.as_object_mut() {
+            object.insert("actionItems".into(), Value::Array(analysis.action_items.iter().map(|i| action_item_json(i, now)).collect()));
+        }
+        block
+    });
+    Ok(CallDetailView {
+        id: id.0,
+        title: title.filter(|t| !t.trim().is_empty()).unwrap_or_else(|| filename.clone()),
+        filename,
+        language: language.as_str().to_owned(),
+        size_bytes,
+        duration_s,
+        sentiment_level,
+        primary_category,
+        action_items_count,
+        created_at,
+        updated_at,
+        full_text: transcript.full_text,
+        speakers: transcript.speakers,
+        turns: transcript.turns,
+        storage_path,
+        pii_statistics: serde_json::to_value(&transcript.pii_statistics).unwrap_or_else(|_| json!({"totalDetected": 0, "types": {}})),
+        classification: analysis.classification.filter(|c| !c.is_null()),
+        summary,
+        template_analysis: analysis.template_analysis.filter(|t| !t.is_null()),
+    })
+}
+
+/// Get a call: transcript, speakers, PII statistics, classification, summary with its action
+/// items, template answers.
+#[utoipa::path(get, path = "/v1/projects/{projectId}/calls/{id}", tag = "Calls",
+    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The call")),
+    responses(
+        (status = 200, description = "The call", body = CallDetailView),
+        (status = 404, description = "No such project or call", body = Problem),
+    ))]
+pub async fn get_call(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
+) -> Result<Json<CallDetailView>, ApiError> {
+    Ok(Json(detail(&state, scope.id(), id).await?))
+}
+
+/// Body of a recategorisation.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"categoryId": "0193a3c1-7f2e-7c61-9d3b-5f0f1b2c3d4e"}))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SetCategoryRequest {
+    /// A category of this project, or null to leave the call uncategorized.
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<Uuid>)]
+    pub category_id: Option<Option<Uuid>>,
+}
+
+/// The classification a manual choice stands for: the category as the primary match with
+/// confidence 1, nothing secondary.
+fn manual_classification(categories: &[Category], chosen: Option<CategoryId>) -> Value {
+    let primary = chosen.and_then(|id| {
+        let mut chain = Vec::new();
+        let mut at = categories.iter().find(|c| c.id == id);
+        while let Some(node) = at {
+            chain.push(node);
+            // A tree has no cycles; the bound keeps a corrupt one from looping.
+            if chain.len() > categories.len() {
+                break;
+            }
+            at = node.parent_id.and_then(|p| categories.iter().find(|c| c.id == p));
+        }
+        chain.reverse();
+        (!chain.is_empty()).then(|| {
+            json!({
+                "categoryId": id,
+                "categoryPath": chain.iter().map(|c| c.id).collect::<Vec<_>>(),
+                "categoryNames": chain.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
+                "confidence": 1.0,
+                "evidence": "set manually",
+                "depth": chain.len() - 1,
+            })
+        })
+    });
+    json!({
+        "primary": primary,
+        "secondary": [],
+        "overallConfidence": if chosen.is_some() { 1.0 } else { 0.0 },
+        "reasoning": if chosen.is_some() { "set manually" } else { "cleared manually" },
+        "modelUsed": "manual",
+    })
+}
+
+/// Set or clear a call's category by hand. The choice replaces the primary match (`modelUsed`
+/// `manual`), is never overwritten by re-analysis, and raises `call.category_changed`.
+#[utoipa::path(patch, path = "/v1/projects/{projectId}/calls/{id}/category", tag = "Calls",
+    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The call")),
+    request_body = SetCategoryRequest,
+    responses(
+        (status = 200, description = "The call, recategorised", body = CallDetailView),
+        (status = 404, description = "No such project or call", body = Problem),
+        (status = 422, description = "categoryId missing, or not a category of this project", body = Problem),
+    ))]
+pub async fn set_call_category(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
+    ApiJson(body): ApiJson<SetCategoryRequest>,
+) -> Result<Json<CallDetailView>, ApiError> {
+    let Some(chosen) = body.category_id else {
+        return Err(ApiError::invalid("categoryId", "is required (null clears the category)"));
+    };
+    let chosen = chosen.map(CategoryId);
+    let categories = state.store.list_categories(scope.id()).await?;
+    if chosen.is_some_and(|c| !categories.iter().any(|k| k.id == c)) {
+        // Checked again in the store's transaction, in case the category goes meanwhile.
+        return Err(ApiError::invalid("categoryId", "is not a category of this project"));
+    }
+    let classification = manual_classification(&categories, chosen);
+    state.store.set_call_category(scope.id(), id, chosen, Some(&classification)).await?;
+    Ok(Json(detail(&state, scope.id(), id).await?))
+}
+
+/// Body of a re-analysis (optional).
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"templateId": "0193a3c1-8a40-7d12-b6f1-2c9e8d7a6b5c"}))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ReanalyzeRequest {
+    /// The template to answer; omitted: the one active when the job runs.
+    #[schema(value_type = Option<Uuid>)]
+    pub template_id: Option<Uuid>,
+}
+
+/// Re-run the analysis of a stored call (classification, summary, sentiment, action items,
+/// template answers) with the current engine, categories and template. Queues a job (kind
+/// `REANALYZE`); a category set by hand is kept; the call's action items are replaced.
+#[utoipa::path(post, path = "/v1/projects/{projectId}/calls/{id}/reanalyze", tag = "Calls",
+    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The call")),
+    request_body(content = Option<ReanalyzeRequest>, description = "Optional: the template to use",
+        example = json!({"templateId": "0193a3c1-8a40-7d12-b6f1-2c9e8d7a6b5c"})),
+    responses(
+        (status = 202, description = "Queued; poll the job", body = Job),
+        (status = 404, description = "No such project or call", body = Problem),
+        (status = 422, description = "templateId is not a template of this project", body = Problem),
+    ))]
+pub async fn reanalyze_call(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
+    OptionalApiJson(body): OptionalApiJson<ReanalyzeRequest>,
+) -> Result<(StatusCode, [(header::HeaderName, String); 1], Json<Job>), ApiError> {
+    let template = body.and_then(|b| b.template_id).map(TemplateId);
+    if let Some(template) = template {
+        match state.store.get_template(scope.id(), template).await {
+            Ok(_) => {}
+            Err(callscope_store::StoreError::NotFound(_)) => return Err(ApiError::invalid("templateId", "is not a template of this project")),
+            Err(other) => return Err(other.into()),
+        }
+    }
+    let job = state.store.create_reanalysis_job(scope.id(), id, template).await?;
+    let location = format!("/v1/projects/{}/calls/jobs/{}", scope.id(), job.id);
+    Ok((StatusCode::ACCEPTED, [(header::LOCATION, location)], Json(job)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn category(name: &str, parent: Option<&Category>) -> Category {
+        Category {
+            id: CategoryId::new(),
+            project_id: callscope_domain::ProjectId::new(),
+            taxonomy_id: callscope_domain::TaxonomyId::new(),
+            parent_id: parent.map(|p| p.id),
+            name: name.into(),
+            description: None,
+            display_order: 0,
+            created_at: chrono::Utc::now(),
+            updated_at: chrono::Utc::now(),
+        }
+    }
+
+    #[test]
+    fn a_manual_choice_is_the_primary_match_with_its_path() {
+        let root = category("Billing", None);
+        let leaf = category("Refunds", Some(&root));
+        let all = [root.clone(), leaf.clone()];
+        let c = manual_classification(&all, Some(leaf.id));
+        assert_eq!(c["primary"]["categoryNames"], json!(["Billing", "Refunds"]));
+        assert_eq!(c["primary"]["categoryPath"], json!([root.id, leaf.id]));
+        assert_eq!(c["primary"]["depth"], 1);
+        assert_eq!(c["primary"]["confidence"], 1.0);
+        assert_eq!(c["primary"]["evidence"], "set manually");
+        assert_eq!(c["modelUsed"], "manual");
+        let cleared = manual_classification(&all, None);
+        assert!(cleared["primary"].is_null());
+        assert_eq!(cleared["secondary"], json!([]));
+    }
+}
