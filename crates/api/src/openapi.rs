@@ -9,7 +9,7 @@ use utoipa_axum::routes;
 use crate::error::{ErrorCode, FieldErrorView, Problem};
 use axum::extract::DefaultBodyLimit;
 
-use crate::routes::{audio, call_detail, calls, categories, ops, presets, projects, templates, webhooks};
+use crate::routes::{audio, call_records, calls, categories, ops, presets, projects, templates, webhooks};
 use crate::{docs, AppState};
 
 #[derive(OpenApi)]
@@ -94,9 +94,10 @@ pub(crate) fn v1_routes() -> OpenApiRouter<AppState> {
         // The upload enforces its own, much larger limit while it streams.
         .merge(OpenApiRouter::new().routes(routes!(calls::upload_call)).layer(DefaultBodyLimit::disable()))
         .routes(routes!(calls::get_job))
-        .routes(routes!(call_detail::get_call))
-        .routes(routes!(call_detail::set_call_category))
-        .routes(routes!(call_detail::reanalyze_call))
+        .routes(routes!(call_records::list_calls))
+        .routes(routes!(call_records::get_call, call_records::delete_call))
+        .routes(routes!(call_records::set_call_category))
+        .routes(routes!(call_records::reanalyze_call))
         .routes(routes!(audio::get_audio_info))
         .routes(routes!(audio::get_audio_content))
 }

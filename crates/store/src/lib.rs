@@ -509,6 +509,19 @@ pub trait Store: Send + Sync + 'static {
         classification: Option<&serde_json::Value>,
     ) -> StoreResult<Option<CategoryId>>;
 
+    /// The project's calls, newest first, created within the inclusive bounds given.
+    async fn list_calls(
+        &self,
+        project: ProjectId,
+        from: Option<Timestamp>,
+        to: Option<Timestamp>,
+        page: PageRequest,
+    ) -> StoreResult<Page<CallSummary>>;
+
+    /// Erases a call with its transcript and action items, and the jobs that made or re-analysed
+    /// it (their file names are personal data too). The audio is the caller's to delete, first.
+    async fn delete_call(&self, project: ProjectId, call: CallId) -> StoreResult<()>;
+
     /// A call of the project as lists show it.
     async fn get_call_summary(&self, project: ProjectId, call: CallId) -> StoreResult<CallSummary>;
 

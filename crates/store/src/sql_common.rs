@@ -960,33 +960,56 @@ impl Store for SqlStore {
         Ok(previous.map(CategoryId))
     }
 
-    async fn get_call_summary(&self, project: ProjectId, call: CallId) -> StoreResult<CallSummary> {
-        type Row = (String, String, i64, Option<f64>, String, Option<String>, i64, Timestamp, Timestamp, Option<String>, String);
-        let row: Option<Row> = sqlx::query_as(
-            "select c.filename, c.language, c.size_bytes, c.duration_s, c.sentiment_level, k.name, \
-             (select count(*) from action_items a where a.call_id = c.id), c.created_at, c.updated_at, c.title, c.storage_path \
-             from calls c left join categories k on k.id = c.primary_category_id where c.id = $1 and c.project_id = $2",
+    async fn list_calls(
+        &self,
+        project: ProjectId,
+        from: Option<Timestamp>,
+        to: Option<Timestamp>,
+        page: PageRequest,
+    ) -> StoreResult<Page<CallSummary>> {
+        let (total,): (i64,) = sqlx::query_as(
+            "select count(*) from calls where project_id = $1 and ($2 is null or created_at >= $2) and ($3 is null or created_at <= $3)",
         )
-        .bind(call.0)
         .bind(project.0)
-        .fetch_optional(&self.pool)
+        .bind(from)
+        .bind(to)
+        .fetch_one(&self.pool)
         .await?;
-        let (filename, language, size_bytes, duration_s, sentiment_level, primary_category, action_items_count, created_at, updated_at, title, storage_path) =
-            row.ok_or(StoreError::NotFound("call"))?;
-        Ok(CallSummary {
-            id: call,
-            filename,
-            language: crate::parse_stored("calls.language", &language)?,
-            size_bytes,
-            duration_s,
-            sentiment_level,
-            primary_category,
-            action_items_count,
-            created_at,
-            updated_at,
-            title,
-            storage_path,
-        })
+        let rows: Vec<CallSummaryRow> = sqlx::query_as(&format!(
+            "select {CALL_SUMMARY_COLUMNS} where c.project_id = $1 and ($2 is null or c.created_at >= $2) \
+             and ($3 is null or c.created_at <= $3) order by c.created_at desc, c.id desc limit $4 offset $5"
+        ))
+        .bind(project.0)
+        .bind(from)
+        .bind(to)
+        .bind(i64::from(page.page_size))
+        .bind(i64::try_from(page.offset()).unwrap_or(i64::MAX))
+        .fetch_all(&self.pool)
+        .await?;
+        let items = rows.into_iter().map(call_summary).collect::<StoreResult<_>>()?;
+        Ok(Page { items, total: u64::try_from(total).unwrap_or_default() })
+    }
+
+    async fn delete_call(&self, project: ProjectId, call: CallId) -> StoreResult<()> {
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query("delete from calls where id = $1 and project_id = $2").bind(call.0).bind(project.0).execute(&mut *tx).await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound("call"));
+        }
+        // Action items go with the call (foreign key); the jobs name it by id only.
+        sqlx::query("delete from action_items where call_id = $1").bind(call.0).execute(&mut *tx).await?;
+        sqlx::query("delete from jobs where transcript_id = $1 and project_id = $2").bind(call.0).bind(project.0).execute(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn get_call_summary(&self, project: ProjectId, call: CallId) -> StoreResult<CallSummary> {
+        let row: Option<CallSummaryRow> = sqlx::query_as(&format!("select {CALL_SUMMARY_COLUMNS} where c.id = $1 and c.project_id = $2"))
+            .bind(call.0)
+            .bind(project.0)
+            .fetch_optional(&self.pool)
+            .await?;
+        call_summary(row.ok_or(StoreError::NotFound("call"))?)
     }
 
     async fn get_call_audio(&self, project: ProjectId, call: CallId) -> StoreResult<CallAudio> {
@@ -1117,6 +1140,31 @@ impl Store for SqlStore {
 
 fn lease_delta(lease: std::time::Duration) -> chrono::TimeDelta {
     chrono::TimeDelta::from_std(lease).unwrap_or(chrono::TimeDelta::MAX)
+}
+
+/// What the call lists read: the call, its category's name and its action item count.
+const CALL_SUMMARY_COLUMNS: &str = "c.id, c.filename, c.language, c.size_bytes, c.duration_s, c.sentiment_level, k.name, \
+     (select count(*) from action_items a where a.call_id = c.id), c.created_at, c.updated_at, c.title, c.storage_path \
+     from calls c left join categories k on k.id = c.primary_category_id";
+
+type CallSummaryRow = (Uuid, String, String, i64, Option<f64>, String, Option<String>, i64, Timestamp, Timestamp, Option<String>, String);
+
+fn call_summary(row: CallSummaryRow) -> StoreResult<CallSummary> {
+    let (id, filename, language, size_bytes, duration_s, sentiment_level, primary_category, action_items_count, created_at, updated_at, title, storage_path) = row;
+    Ok(CallSummary {
+        id: CallId(id),
+        filename,
+        language: crate::parse_stored("calls.language", &language)?,
+        size_bytes,
+        duration_s,
+        sentiment_level,
+        primary_category,
+        action_items_count,
+        created_at,
+        updated_at,
+        title,
+        storage_path,
+    })
 }
 
 /// Writes a call's action items, numbered in order, all PENDING.

@@ -1,7 +1,7 @@
 //! Handlers, one module per resource.
 
 pub mod audio;
-pub mod call_detail;
+pub mod call_records;
 pub mod calls;
 pub mod categories;
 pub mod ops;

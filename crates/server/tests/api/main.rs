@@ -7,6 +7,7 @@ extern crate callscope_store;
 mod helpers;
 
 mod audio;
+mod calls;
 mod auth;
 mod categories;
 mod errors;

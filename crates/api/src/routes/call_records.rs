@@ -1,20 +1,181 @@
-//! One call: its detail (the spec's Call detail), setting its category by hand (decisions §4)
-//! and queueing a re-analysis (decisions §6).
+//! Stored calls: the list (newest first), one call's detail, erasing a call, setting its category
+//! by hand (decisions §4) and queueing a re-analysis (decisions §6).
 
 use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::Json;
-use callscope_domain::{CallId, Category, CategoryId, Job, SpeakerStats, TemplateId, Timestamp, Turn};
+use callscope_domain::{CallId, Category, CategoryId, Job, Page, PageRequest, SpeakerStats, TemplateId, Timestamp, Turn};
 use callscope_store::{ActionItem, CallSummary};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use crate::error::Problem;
-use crate::extract::{ApiJson, ApiPath, IdPath, OptionalApiJson, ProjectScope};
-use crate::views::{nullable, rfc3339};
+use crate::extract::{ApiJson, ApiPath, ApiQuery, IdPath, OptionalApiJson, ProjectScope};
+use crate::views::{nullable, rfc3339, PageQuery};
 use crate::{ApiError, AppState};
+
+/// A call in a list.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CallSummaryView {
+    /// The call's id.
+    pub id: Uuid,
+    /// The uploaded file's name.
+    pub filename: String,
+    /// `pl` or `en`.
+    pub language: String,
+    /// Bytes of the stored audio.
+    pub size_bytes: i64,
+    /// Length in seconds.
+    pub duration_s: Option<f64>,
+    /// `positive`, `neutral`, `negative` or `unknown`.
+    pub sentiment_level: String,
+    /// The primary category's name; null when uncategorized.
+    pub primary_category: Option<String>,
+    /// Action items extracted from the call.
+    pub action_items_count: i64,
+    /// When the call was stored.
+    #[serde(serialize_with = "rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: Timestamp,
+    /// A short generated title (the filename when none could be made).
+    pub title: String,
+}
+
+impl From<CallSummary> for CallSummaryView {
+    fn from(c: CallSummary) -> Self {
+        Self {
+            id: c.id.0,
+            title: c.title.filter(|t| !t.trim().is_empty()).unwrap_or_else(|| c.filename.clone()),
+            filename: c.filename,
+            language: c.language.as_str().to_owned(),
+            size_bytes: c.size_bytes,
+            duration_s: c.duration_s,
+            sentiment_level: c.sentiment_level,
+            primary_category: c.primary_category,
+            action_items_count: c.action_items_count,
+            created_at: c.created_at,
+        }
+    }
+}
+
+/// A page of calls.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CallPage {
+    /// The calls of this page, newest first.
+    pub data: Vec<CallSummaryView>,
+    /// Matching calls in all pages.
+    pub total: u64,
+    /// This page, from 1.
+    pub page: u32,
+    /// Page size.
+    pub page_size: u32,
+    /// `ceil(total / pageSize)`.
+    pub total_pages: u64,
+}
+
+impl CallPage {
+    fn new(page: Page<CallSummary>, request: PageRequest) -> Self {
+        Self {
+            total_pages: page.total_pages(request.page_size),
+            total: page.total,
+            page: request.page,
+            page_size: request.page_size,
+            data: page.items.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+/// Query of the calls list.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct CallListQuery {
+    /// Page number, from 1. Default 1.
+    #[param(minimum = 1, default = 1)]
+    pub page: Option<i64>,
+    /// Items per page, 1–100. Default 25.
+    #[param(minimum = 1, maximum = 100, default = 25)]
+    pub page_size: Option<i64>,
+    /// Calls created at or after this instant (RFC 3339).
+    #[param(value_type = Option<String>, format = DateTime)]
+    pub from: Option<String>,
+    /// Calls created at or before this instant (RFC 3339).
+    #[param(value_type = Option<String>, format = DateTime)]
+    pub to: Option<String>,
+}
+
+/// Parses the inclusive `from`/`to` bounds.
+///
+/// # Errors
+/// 400 for a value that is not an RFC 3339 date-time; 422 when `from` is after `to`.
+pub fn time_bounds(from: Option<&str>, to: Option<&str>) -> Result<(Option<Timestamp>, Option<Timestamp>), ApiError> {
+    let parse = |name: &str, raw: Option<&str>| {
+        raw.map(|r| {
+            chrono::DateTime::parse_from_rfc3339(r.trim())
+                .map(|t| t.with_timezone(&chrono::Utc))
+                .map_err(|_| ApiError::BadRequest(format!("{name}: expected an RFC 3339 date-time such as 2026-11-21T00:00:00Z, got {r:?}")))
+        })
+        .transpose()
+    };
+    let (from, to) = (parse("from", from)?, parse("to", to)?);
+    if let (Some(f), Some(t)) = (from, to) {
+        if f > t {
+            return Err(ApiError::invalid("from", "must not be after to"));
+        }
+    }
+    Ok((from, to))
+}
+
+/// List the project's calls, newest first.
+#[utoipa::path(get, path = "/v1/projects/{projectId}/calls", tag = "Calls",
+    params(("projectId" = Uuid, Path, description = "The project"), CallListQuery),
+    responses(
+        (status = 200, description = "A page of calls", body = CallPage),
+        (status = 400, description = "A parameter of the wrong type", body = Problem),
+        (status = 404, description = "No such project", body = Problem),
+        (status = 422, description = "Page bounds, or from after to", body = Problem),
+    ))]
+pub async fn list_calls(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiQuery(query): ApiQuery<CallListQuery>,
+) -> Result<Json<CallPage>, ApiError> {
+    let request = PageQuery { page: query.page, page_size: query.page_size }.validate()?;
+    let (from, to) = time_bounds(query.from.as_deref(), query.to.as_deref())?;
+    let page = state.store.list_calls(scope.id(), from, to, request).await?;
+    Ok(Json(CallPage::new(page, request)))
+}
+
+/// Erase a call: its audio, transcript, analysis, action items and jobs (beyond the spec; the
+/// right to erasure).
+#[utoipa::path(delete, path = "/v1/projects/{projectId}/calls/{id}", tag = "Calls",
+    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The call")),
+    responses(
+        (status = 204, description = "Erased"),
+        (status = 404, description = "No such project or call", body = Problem),
+        (status = 503, description = "The audio could not be deleted; nothing was", body = Problem),
+    ))]
+pub async fn delete_call(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
+) -> Result<StatusCode, ApiError> {
+    let summary = state.store.get_call_summary(scope.id(), id).await?;
+    // The audio first: if it cannot go, the call stays whole and the client can retry.
+    match state.storage.delete(&summary.storage_path).await {
+        Ok(()) | Err(callscope_storage::StorageError::NotFound(_)) => {}
+        Err(error) => {
+            tracing::warn!(%error, key = %summary.storage_path, "could not delete a call's audio");
+            return Err(ApiError::Unavailable);
+        }
+    }
+    state.store.delete_call(scope.id(), id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
 
 /// A call with its transcript and analysis.
 #[derive(Debug, Serialize, ToSchema)]

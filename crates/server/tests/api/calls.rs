@@ -1,0 +1,99 @@
+//! The calls list (newest first, pages from 1, inclusive `from`/`to`, bounds checked) and
+//! erasing a call (audio, transcript, action items, jobs), on real processed uploads.
+
+use callscope_store::Backend;
+use serde_json::Value;
+
+use crate::helpers::{assert_problem, spawn_app_with, wav_bytes, TestApp};
+
+both_backends!(calls_are_listed_newest_first_in_pages_within_inclusive_bounds);
+both_backends!(a_deleted_call_is_gone_with_its_audio_and_jobs);
+
+/// Uploads and processes `count` short silent calls; returns their ids, oldest first.
+async fn processed_calls(app: &TestApp, project: &str, count: usize) -> Vec<String> {
+    let mut ids = Vec::new();
+    for i in 0..count {
+        // Different lengths: different bytes, so no duplicate refusal.
+        let bytes = wav_bytes(8_000, 1, 0.5 + 0.1 * i as f32);
+        let accepted: Value = app.upload(project, "", &format!("call-{i}.wav"), bytes).await.json().await.unwrap();
+        let job = app.wait_for_job(project, accepted["jobId"].as_str().unwrap()).await;
+        assert_eq!(job["status"], "COMPLETED", "{job}");
+        ids.push(job["transcriptId"].as_str().unwrap().to_owned());
+    }
+    ids
+}
+
+fn ids(page: &Value) -> Vec<&str> {
+    page["data"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect()
+}
+
+async fn calls_are_listed_newest_first_in_pages_within_inclusive_bounds(backend: Backend) {
+    let app = spawn_app_with(backend, |c| c.workers = 1).await;
+    let project = app.create_project("Sales").await["id"].as_str().unwrap().to_owned();
+    let base = format!("/v1/projects/{project}/calls");
+    let empty: Value = app.get(&base).await.json().await.unwrap();
+    assert_eq!((empty["total"].as_u64(), empty["totalPages"].as_u64(), empty["page"].as_u64(), empty["pageSize"].as_u64()), (Some(0), Some(0), Some(1), Some(25)));
+
+    let made = processed_calls(&app, &project, 3).await;
+    let newest_first: Vec<&str> = made.iter().rev().map(String::as_str).collect();
+    let all: Value = app.get(&base).await.json().await.unwrap();
+    assert_eq!(ids(&all), newest_first);
+    assert_eq!(all["total"], 3);
+    let first = &all["data"][2];
+    for field in ["id", "filename", "language", "sizeBytes", "durationS", "sentimentLevel", "primaryCategory", "actionItemsCount", "createdAt", "title"] {
+        assert!(first.get(field).is_some(), "{field}: {first}");
+    }
+    assert_eq!(first["filename"], "call-0.wav");
+    assert!(first["title"].as_str().is_some_and(|t| !t.is_empty() && t.chars().count() < 80), "{first}");
+    assert!(first["primaryCategory"].is_null(), "no categories in the project");
+    assert_eq!(first["language"], "en");
+
+    let page: Value = app.get(&format!("{base}?page=2&pageSize=2")).await.json().await.unwrap();
+    assert_eq!(ids(&page), [made[0].as_str()]);
+    assert_eq!((page["total"].as_u64(), page["totalPages"].as_u64(), page["page"].as_u64(), page["pageSize"].as_u64()), (Some(3), Some(2), Some(2), Some(2)));
+    let past: Value = app.get(&format!("{base}?page=9&pageSize=2")).await.json().await.unwrap();
+    assert!(ids(&past).is_empty());
+    assert_eq!(past["total"], 3);
+
+    // Both bounds are inclusive: the middle call's own createdAt selects exactly it.
+    let middle = all["data"][1]["createdAt"].as_str().unwrap();
+    let encoded = middle.replace('+', "%2B");
+    let only: Value = app.get(&format!("{base}?from={encoded}&to={encoded}")).await.json().await.unwrap();
+    assert_eq!(ids(&only), [made[1].as_str()], "{only}");
+    let since: Value = app.get(&format!("{base}?from={encoded}")).await.json().await.unwrap();
+    assert_eq!(ids(&since), [made[2].as_str(), made[1].as_str()]);
+    let until: Value = app.get(&format!("{base}?to={encoded}")).await.json().await.unwrap();
+    assert_eq!(ids(&until), [made[1].as_str(), made[0].as_str()]);
+
+    for bad in ["page=0", "pageSize=0", "pageSize=101", "from=2026-12-01T00:00:00Z&to=2026-11-01T00:00:00Z"] {
+        assert_problem(app.get(&format!("{base}?{bad}")).await, 422, "validation_failed").await;
+    }
+    for bad in ["page=x", "from=yesterday"] {
+        assert_problem(app.get(&format!("{base}?{bad}")).await, 400, "bad_request").await;
+    }
+}
+
+async fn a_deleted_call_is_gone_with_its_audio_and_jobs(backend: Backend) {
+    let app = spawn_app_with(backend, |c| c.workers = 1).await;
+    let project = app.create_project("Support").await["id"].as_str().unwrap().to_owned();
+    let made = processed_calls(&app, &project, 2).await;
+    let audio_before = app.stored_files().len();
+    let url = format!("/v1/projects/{project}/calls/{}", made[0]);
+    let detail: Value = app.get(&url).await.json().await.unwrap();
+    let storage_path = detail["storagePath"].as_str().unwrap().to_owned();
+    assert!(app.stored_files().iter().any(|f| f.to_string_lossy().ends_with(&storage_path)));
+
+    assert_eq!(app.request(reqwest::Method::DELETE, &url).send().await.unwrap().status(), 204);
+    assert_eq!(app.get(&url).await.status(), 404);
+    assert_eq!(app.get(&format!("{url}/audio")).await.status(), 404);
+    assert_eq!(app.stored_files().len(), audio_before - 1, "the audio is deleted");
+    assert!(!app.stored_files().iter().any(|f| f.to_string_lossy().ends_with(&storage_path)));
+    let list: Value = app.get(&format!("/v1/projects/{project}/calls")).await.json().await.unwrap();
+    assert_eq!(ids(&list), [made[1].as_str()]);
+    assert_eq!(app.request(reqwest::Method::DELETE, &url).send().await.unwrap().status(), 404);
+
+    // The job that made it is gone too, so the same audio can be uploaded again as a new call.
+    let again: Value = app.upload(&project, "", "call-0.wav", wav_bytes(8_000, 1, 0.5)).await.json().await.unwrap();
+    let job = app.wait_for_job(&project, again["jobId"].as_str().unwrap()).await;
+    assert_eq!(job["status"], "COMPLETED", "{job}");
+}
