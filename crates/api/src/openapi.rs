@@ -9,7 +9,7 @@ use utoipa_axum::routes;
 use crate::error::{ErrorCode, FieldErrorView, Problem};
 use axum::extract::DefaultBodyLimit;
 
-use crate::routes::{audio, call_records, calls, categories, ops, presets, projects, templates, webhooks};
+use crate::routes::{audio, call_records, calls, dashboard, categories, ops, presets, projects, templates, webhooks};
 use crate::{docs, AppState};
 
 #[derive(OpenApi)]
@@ -33,6 +33,7 @@ per key (429 `rate_limited` with `Retry-After`).",
         (name = "Speaker presets", description = "Named speaker lists; the default one names the speakers of new calls."),
         (name = "Analysis templates", description = "The project's own questions, answered for every call while active."),
         (name = "Webhooks", description = "Signed event deliveries to public HTTPS endpoints."),
+        (name = "Dashboard", description = "Aggregates over the project's calls."),
         (name = "Operations", description = "Probes and this document; no key needed."),
     )
 )]
@@ -95,6 +96,7 @@ pub(crate) fn v1_routes() -> OpenApiRouter<AppState> {
         .merge(OpenApiRouter::new().routes(routes!(calls::upload_call)).layer(DefaultBodyLimit::disable()))
         .routes(routes!(calls::get_job))
         .routes(routes!(call_records::list_calls))
+        .routes(routes!(dashboard::sentiment_dashboard))
         .routes(routes!(call_records::get_call, call_records::delete_call))
         .routes(routes!(call_records::set_call_category))
         .routes(routes!(call_records::reanalyze_call))

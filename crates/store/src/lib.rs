@@ -139,6 +139,8 @@ pub struct CallAnalysisRecord {
     pub title: Option<String>,
     /// `positive`, `neutral`, `negative` or `unknown`.
     pub sentiment_level: String,
+    /// The sentiment's confidence (0–1), when there is a sentiment.
+    pub sentiment_confidence: Option<f64>,
     /// The classification's primary category.
     pub primary_category: Option<CategoryId>,
     /// `classification` (null without categories).
@@ -508,6 +510,15 @@ pub trait Store: Send + Sync + 'static {
         category: Option<CategoryId>,
         classification: Option<&serde_json::Value>,
     ) -> StoreResult<Option<CategoryId>>;
+
+    /// Creation time, sentiment level and sentiment confidence of the project's calls created
+    /// within the inclusive bounds given (for the sentiment dashboard).
+    async fn call_sentiments(
+        &self,
+        project: ProjectId,
+        from: Option<Timestamp>,
+        to: Option<Timestamp>,
+    ) -> StoreResult<Vec<(Timestamp, String, Option<f64>)>>;
 
     /// The project's calls, newest first, created within the inclusive bounds given.
     async fn list_calls(

@@ -798,7 +798,7 @@ impl Store for SqlStore {
             sqlx::query(
                 "update calls set title = $2, sentiment_level = $3, primary_category_id = \
                  (select id from categories where id = $4 and project_id = $5), \
-                 classification = $6, summary = $7, template_analysis = $8 where id = $1",
+                 classification = $6, summary = $7, template_analysis = $8, sentiment_confidence = $9 where id = $1",
             )
             .bind(call.id.0)
             .bind(&analysis.title)
@@ -808,6 +808,7 @@ impl Store for SqlStore {
             .bind(analysis.classification.as_ref().map(Json))
             .bind(analysis.summary.as_ref().map(Json))
             .bind(analysis.template_analysis.as_ref().map(Json))
+            .bind(analysis.sentiment_confidence)
             .execute(&mut *tx)
             .await?;
             let call_date = call.recorded_at.unwrap_or(call.created_at);
@@ -875,6 +876,7 @@ impl Store for SqlStore {
         };
         sqlx::query(
             "update calls set title = $2, sentiment_level = $3, summary = $4, template_analysis = $5, updated_at = $6, \
+             sentiment_confidence = $10, \
              primary_category_id = case when category_manual then primary_category_id else \
              (select id from categories where id = $7 and project_id = $8) end, \
              classification = case when category_manual then classification else $9 end \
@@ -889,6 +891,7 @@ impl Store for SqlStore {
         .bind(analysis.primary_category.map(|c| c.0))
         .bind(project)
         .bind(analysis.classification.as_ref().map(Json))
+        .bind(analysis.sentiment_confidence)
         .execute(&mut *tx)
         .await?;
         let old: Vec<(Uuid,)> = sqlx::query_as("delete from action_items where call_id = $1 returning id")
@@ -958,6 +961,23 @@ impl Store for SqlStore {
         insert_event(&mut tx, project.0, &event, now).await?;
         tx.commit().await?;
         Ok(previous.map(CategoryId))
+    }
+
+    async fn call_sentiments(
+        &self,
+        project: ProjectId,
+        from: Option<Timestamp>,
+        to: Option<Timestamp>,
+    ) -> StoreResult<Vec<(Timestamp, String, Option<f64>)>> {
+        Ok(sqlx::query_as(
+            "select created_at, sentiment_level, sentiment_confidence from calls \
+             where project_id = $1 and ($2 is null or created_at >= $2) and ($3 is null or created_at <= $3)",
+        )
+        .bind(project.0)
+        .bind(from)
+        .bind(to)
+        .fetch_all(&self.pool)
+        .await?)
     }
 
     async fn list_calls(

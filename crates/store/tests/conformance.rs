@@ -218,6 +218,7 @@ fn new_call() -> callscope_store::NewCall {
         analysis: Some(callscope_store::CallAnalysisRecord {
             title: Some("Zwrot za czajnik".into()),
             sentiment_level: "negative".into(),
+            sentiment_confidence: Some(0.8),
             // Not a category of the project: stored as none.
             primary_category: Some(callscope_domain::CategoryId::new()),
             classification: None,

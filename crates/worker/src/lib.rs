@@ -394,6 +394,7 @@ fn analysis_record(analysis: &CallAnalysis, now: Timestamp) -> CallAnalysisRecor
     CallAnalysisRecord {
         title: analysis.title.clone(),
         sentiment_level: analysis.sentiment.overall.level().into(),
+        sentiment_confidence: Some(f64::from(analysis.sentiment.confidence)),
         primary_category: primary.and_then(|p| p.category_id.parse().ok()).map(CategoryId),
         classification: analysis.classification.as_ref().map(|_| analysis.classification_json()),
         summary: serde_json::to_value(analysis.summary_block()).ok(),

@@ -4,6 +4,7 @@ pub mod audio;
 pub mod call_records;
 pub mod calls;
 pub mod categories;
+pub mod dashboard;
 pub mod ops;
 pub mod presets;
 pub mod projects;

@@ -1,5 +1,6 @@
-//! The calls list (newest first, pages from 1, inclusive `from`/`to`, bounds checked) and
-//! erasing a call (audio, transcript, action items, jobs), on real processed uploads.
+//! The calls list (newest first, pages from 1, inclusive `from`/`to`, bounds checked), the
+//! sentiment dashboard over the same calls, and erasing a call (audio, transcript, action
+//! items, jobs), on real processed uploads.
 
 use callscope_store::Backend;
 use serde_json::Value;
@@ -71,6 +72,22 @@ async fn calls_are_listed_newest_first_in_pages_within_inclusive_bounds(backend:
     for bad in ["page=x", "from=yesterday"] {
         assert_problem(app.get(&format!("{base}?{bad}")).await, 400, "bad_request").await;
     }
+
+    // The dashboard counts the same calls, within the same inclusive bounds.
+    let dashboard = format!("/v1/projects/{project}/dashboard/sentiment");
+    let whole: Value = app.get(&dashboard).await.json().await.unwrap();
+    let d = &whole["distribution"];
+    assert_eq!(d["total"], 3, "{whole}");
+    let levels: u64 = ["positive", "neutral", "negative", "unknown"].iter().map(|l| d[l].as_u64().unwrap()).sum();
+    assert_eq!(levels, 3, "{whole}");
+    let trend = whole["trend"].as_array().unwrap();
+    assert_eq!(trend.len(), 1, "all made today: {whole}");
+    assert_eq!(trend[0]["date"].as_str(), Some(&middle[..10]));
+    assert!(whole["averageConfidence"].as_f64().is_some());
+    let one: Value = app.get(&format!("{dashboard}?from={encoded}&to={encoded}&tz=Europe/Warsaw")).await.json().await.unwrap();
+    assert_eq!(one["distribution"]["total"], 1, "{one}");
+    assert_problem(app.get(&format!("{dashboard}?tz=Mars/Olympus")).await, 422, "validation_failed").await;
+    assert_problem(app.get(&format!("{dashboard}?to=soon")).await, 400, "bad_request").await;
 }
 
 async fn a_deleted_call_is_gone_with_its_audio_and_jobs(backend: Backend) {

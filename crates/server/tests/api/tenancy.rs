@@ -72,6 +72,7 @@ pub fn project_routes() -> Vec<ScopedRoute> {
         route(Method::PATCH, "/v1/projects/{projectId}/webhooks/{id}/toggle", None, Webhook),
         route(Method::GET, "/v1/projects/{projectId}/calls/jobs/{id}", None, Job),
         route(Method::GET, "/v1/projects/{projectId}/calls", None, Own),
+        route(Method::GET, "/v1/projects/{projectId}/dashboard/sentiment", None, Own),
         route(Method::GET, "/v1/projects/{projectId}/calls/{id}", None, Call),
         route(Method::PATCH, "/v1/projects/{projectId}/calls/{id}/category", Some(json!({"categoryId": null})), Call),
         route(Method::POST, "/v1/projects/{projectId}/calls/{id}/reanalyze", None, Call),

@@ -4,3 +4,5 @@
 alter table jobs add column kind text not null default 'TRANSCRIBE';
 alter table jobs add column template_id blob;
 alter table calls add column category_manual boolean not null default false;
+-- The summary's sentiment confidence, for the dashboard's average without reading JSON.
+alter table calls add column sentiment_confidence real;
