@@ -30,7 +30,7 @@ pub struct LlmEngine {
     kind: &'static str,
 }
 
-const SYSTEM: &str = "You analyse a recorded customer phone call for a contact centre. Answer only with the JSON object the schema describes. Quote evidence verbatim from the transcript. Use only the category ids given. List as action items only what a speaker committed to do or was asked to do, with the speaker's name as responsibleParty and the deadline words exactly as said (null if none). Answer template questions only from what the call says; otherwise answered false and value null. Write the summary in the call's language.";
+const SYSTEM: &str = "You analyse a recorded customer phone call for a contact centre. Answer only with the JSON object the schema describes. Quote evidence verbatim from the transcript. Use only the category ids given. An action item is a task someone must do after the call, promised or requested in it: description is a short imperative sentence in the call's language (\"Send the corrected invoice\"), not a quote; responsibleParty is exactly the speaker label (the text before the colon) of the person who will do it; evidence is the sentence where it was promised or requested, verbatim; deadlineMentioned is only the time words as said (\"by Friday\", \"jutro\", \"within five working days\"), null if none. Feelings, complaints, greetings and thanks are not action items. Answer template questions only from what the call says; otherwise answered false and value null. Write the summary in the call's language.";
 
 fn schema() -> Value {
     let string = json!({"type": "string"});
@@ -90,6 +90,23 @@ pub fn grounded(quote: &str, transcript: &str) -> bool {
         }
         hits >= need
     })
+}
+
+/// The call's own spelling of a speaker the model names ("Agent" → "agent"), else the name as given.
+fn speaker_named(name: &str, turns: &[(String, String)]) -> String {
+    turns.iter().map(|t| t.0.as_str()).find(|speaker| fold(speaker) == fold(name)).unwrap_or(name).to_owned()
+}
+
+/// A description copied with its transcript label ("klient: …") loses the label.
+fn strip_speaker(description: &str, turns: &[(String, String)]) -> String {
+    for (speaker, _) in turns {
+        if let Some((head, rest)) = description.split_once(':') {
+            if fold(head.trim()) == fold(speaker) && !rest.trim().is_empty() {
+                return rest.trim().to_owned();
+            }
+        }
+    }
+    description.to_owned()
 }
 
 fn transcript_text(turns: &[(String, String)]) -> String {
@@ -230,7 +247,9 @@ impl LlmEngine {
                 _ => Priority::Low,
             };
             let turn = input.turns.iter().position(|t| grounded(&evidence, &t.1)).unwrap_or(0);
-            actions.push(ActionDraft { description, responsible_party: s(&item["responsibleParty"]), deadline_mentioned: deadline, due_at, priority, evidence, turn });
+            let responsible_party = speaker_named(&s(&item["responsibleParty"]), &input.turns);
+            let description = strip_speaker(&description, &input.turns);
+            actions.push(ActionDraft { description, responsible_party, deadline_mentioned: deadline, due_at, priority, evidence, turn });
         }
         let classification = if input.categories.is_empty() {
             None
@@ -410,6 +429,16 @@ impl Analyzer for LlmEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn owners_take_the_calls_spelling_and_copied_labels_are_dropped() {
+        let turns = vec![("konsultant".to_owned(), "Wyślę fakturę jutro.".to_owned()), ("Klient".to_owned(), "Dobrze.".to_owned())];
+        assert_eq!(speaker_named("Konsultant", &turns), "konsultant");
+        assert_eq!(speaker_named("klient", &turns), "Klient");
+        assert_eq!(speaker_named("the bank", &turns), "the bank");
+        assert_eq!(strip_speaker("konsultant: Wyślę fakturę", &turns), "Wyślę fakturę");
+        assert_eq!(strip_speaker("Note: send the invoice", &turns), "Note: send the invoice");
+    }
 
     #[test]
     fn quotes_are_found_despite_case_punctuation_and_small_differences() {
