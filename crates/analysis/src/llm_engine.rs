@@ -30,7 +30,7 @@ pub struct LlmEngine {
     kind: &'static str,
 }
 
-const SYSTEM: &str = "You analyse a recorded customer phone call for a contact centre. Answer only with the JSON object the schema describes. Quote evidence verbatim from the transcript. Use only the category ids given. An action item is a task someone must do after the call, promised or requested in it: description is a short imperative sentence in the call's language (\"Send the corrected invoice\"), not a quote; responsibleParty is exactly the speaker label (the text before the colon) of the person who will do it; evidence is the sentence where it was promised or requested, verbatim; deadlineMentioned is only the time words as said (\"by Friday\", \"jutro\", \"within five working days\"), null if none. Feelings, complaints, greetings and thanks are not action items. Answer template questions only from what the call says; otherwise answered false and value null. Write the summary in the call's language.";
+const SYSTEM: &str = "You analyse a recorded customer phone call for a contact centre. Answer only with the JSON object the schema describes. Quote evidence verbatim from the transcript. Use only the category ids given. List as action items only what a speaker committed to do or was asked to do, with the speaker's name as responsibleParty and the deadline words exactly as said (null if none). Answer template questions only from what the call says; otherwise answered false and value null. Write the summary in the call's language.";
 
 fn schema() -> Value {
     let string = json!({"type": "string"});

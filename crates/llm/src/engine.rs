@@ -17,6 +17,9 @@ use llama_cpp_2::llama_batch::LlamaBatch;
 use llama_cpp_2::model::params::LlamaModelParams;
 use llama_cpp_2::model::{LlamaChatMessage, LlamaChatTemplate, LlamaModel};
 use llama_cpp_2::sampling::LlamaSampler;
+use llama_cpp_2::token::data::LlamaTokenData;
+use llama_cpp_2::token::data_array::LlamaTokenDataArray;
+use llama_cpp_2::token::LlamaToken;
 use tokio::sync::oneshot;
 
 /// How the engine runs.
@@ -205,6 +208,27 @@ fn prompt(model: &LlamaModel, template: &LlamaChatTemplate, messages: &[Message]
     model.apply_chat_template(template, &chat, true).map_err(|e| GenerateError::Template(e.to_string()))
 }
 
+/// The next token: the sampler's choice when the grammar allows it (the usual case, checked on
+/// that one token), else the sampler's choice among what the grammar allows. Running the grammar
+/// over the whole vocabulary every step costs more than the model itself for a 150k-token vocabulary.
+fn next_token(ctx: &LlamaContext<'_>, index: i32, pick: &mut LlamaSampler, grammar: Option<&mut LlamaSampler>) -> LlamaToken {
+    let token = pick.sample(ctx, index);
+    let Some(grammar) = grammar else { return token };
+    let mut single = LlamaTokenDataArray::from_iter([LlamaTokenData::new(token, 0.0, 0.0)], false);
+    grammar.apply(&mut single);
+    let token = if single.data[0].logit().is_finite() {
+        token
+    } else {
+        let mut all = ctx.token_data_array_ith(index);
+        grammar.apply(&mut all);
+        pick.apply(&mut all);
+        // The grammar always leaves one token (end of generation once it is complete).
+        all.selected_token().unwrap_or(token)
+    };
+    grammar.accept(token);
+    token
+}
+
 fn generate(
     model: &LlamaModel,
     ctx: &mut LlamaContext<'_>,
@@ -224,17 +248,15 @@ fn generate(
     let room = n_ctx as usize - tokens.len();
     let limit = job.max_tokens.map_or(room, |m| (m as usize).min(room)).max(1);
 
-    let mut samplers = Vec::new();
-    if let Some(grammar) = &job.grammar {
-        samplers.push(LlamaSampler::grammar(model, grammar, "root").map_err(|e| GenerateError::Grammar(e.to_string()))?);
-    }
-    if job.temperature > 0.0 {
-        samplers.push(LlamaSampler::temp(job.temperature));
-        samplers.push(LlamaSampler::dist(job.seed));
+    let mut grammar = match &job.grammar {
+        Some(g) => Some(LlamaSampler::grammar(model, g, "root").map_err(|e| GenerateError::Grammar(e.to_string()))?),
+        None => None,
+    };
+    let mut pick = if job.temperature > 0.0 {
+        LlamaSampler::chain_simple([LlamaSampler::temp(job.temperature), LlamaSampler::dist(job.seed)])
     } else {
-        samplers.push(LlamaSampler::greedy());
-    }
-    let mut sampler = LlamaSampler::chain_simple(samplers);
+        LlamaSampler::greedy()
+    };
 
     ctx.clear_kv_cache();
     let mut batch = LlamaBatch::new(batch_size.max(1), 1);
@@ -258,7 +280,7 @@ fn generate(
     let mut finish = Finish::Length;
     let mut index = batch.n_tokens() - 1;
     while generated < limit {
-        let token = sampler.sample(ctx, index);
+        let token = next_token(ctx, index, &mut pick, grammar.as_mut());
         if vocab.is_eog(token) {
             finish = Finish::Stop;
             break;
