@@ -44,17 +44,9 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
 
     async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
         if !is_json(request.headers()) {
-            return Err(ApiError::UnsupportedMediaType(
-                "expected a JSON body with Content-Type: application/json".into(),
-            ));
+            return Err(not_json());
         }
-        let bytes = Bytes::from_request(request, state).await.map_err(|rejection| {
-            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::PayloadTooLarge(format!("JSON bodies are limited to {} bytes", crate::MAX_JSON_BYTES))
-            } else {
-                ApiError::BadRequest(format!("could not read the body: {rejection}"))
-            }
-        })?;
+        let bytes = read_body(request, state).await?;
         parse_json(&bytes).map(ApiJson)
     }
 }
@@ -69,21 +61,30 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for OptionalApiJson<T> 
 
     async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
         let json = is_json(request.headers());
-        let bytes = Bytes::from_request(request, state).await.map_err(|rejection| {
-            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::PayloadTooLarge(format!("JSON bodies are limited to {} bytes", crate::MAX_JSON_BYTES))
-            } else {
-                ApiError::BadRequest(format!("could not read the body: {rejection}"))
-            }
-        })?;
+        let bytes = read_body(request, state).await?;
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(Self(None));
         }
         if !json {
-            return Err(ApiError::UnsupportedMediaType("expected a JSON body with Content-Type: application/json".into()));
+            return Err(not_json());
         }
         parse_json(&bytes).map(|v| Self(Some(v)))
     }
+}
+
+/// The whole body, within the JSON size limit.
+async fn read_body<S: Send + Sync>(request: Request, state: &S) -> Result<Bytes, ApiError> {
+    Bytes::from_request(request, state).await.map_err(|rejection| {
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::PayloadTooLarge(format!("JSON bodies are limited to {} bytes", crate::MAX_JSON_BYTES))
+        } else {
+            ApiError::BadRequest(format!("could not read the body: {rejection}"))
+        }
+    })
+}
+
+fn not_json() -> ApiError {
+    ApiError::UnsupportedMediaType("expected a JSON body with Content-Type: application/json".into())
 }
 
 fn is_json(headers: &HeaderMap) -> bool {

@@ -181,28 +181,9 @@ pub async fn delete_call(
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CallDetailView {
-    /// The call's id (also `transcriptId` elsewhere).
-    pub id: Uuid,
-    /// The uploaded file's name.
-    pub filename: String,
-    /// `pl` or `en`.
-    pub language: String,
-    /// Bytes of the stored audio.
-    pub size_bytes: i64,
-    /// Length in seconds.
-    pub duration_s: Option<f64>,
-    /// `positive`, `neutral`, `negative` or `unknown`.
-    pub sentiment_level: String,
-    /// The primary category's name; null when uncategorized.
-    pub primary_category: Option<String>,
-    /// Action items extracted from the call.
-    pub action_items_count: i64,
-    /// When the call was stored.
-    #[serde(serialize_with = "rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub created_at: Timestamp,
-    /// A short generated title (the filename when none could be made).
-    pub title: String,
+    /// Everything the list shows.
+    #[serde(flatten)]
+    pub call: CallSummaryView,
     /// When the call last changed (re-analysis, recategorisation).
     #[serde(serialize_with = "rfc3339")]
     #[schema(value_type = String, format = DateTime)]
@@ -257,20 +238,8 @@ pub fn action_item_json(item: &ActionItem, now: Timestamp) -> Value {
 }
 
 async fn detail(state: &AppState, project: callscope_domain::ProjectId, id: CallId) -> Result<CallDetailView, ApiError> {
-    let CallSummary {
-        id: _,
-        filename,
-        language,
-        size_bytes,
-        duration_s,
-        sentiment_level,
-        primary_category,
-        action_items_count,
-        created_at,
-        updated_at,
-        title,
-        storage_path,
-    } = state.store.get_call_summary(project, id).await?;
+    let call = state.store.get_call_summary(project, id).await?;
+    let (updated_at, storage_path) = (call.updated_at, call.storage_path.clone());
     let transcript = state.store.get_call_transcript(project, id).await?;
     let analysis = state.store.get_call_analysis(project, id).await?;
     let now = state.clock.now();
@@ -281,16 +250,7 @@ async fn detail(state: &AppState, project: callscope_domain::ProjectId, id: Call
         block
     });
     Ok(CallDetailView {
-        id: id.0,
-        title: title.filter(|t| !t.trim().is_empty()).unwrap_or_else(|| filename.clone()),
-        filename,
-        language: language.as_str().to_owned(),
-        size_bytes,
-        duration_s,
-        sentiment_level,
-        primary_category,
-        action_items_count,
-        created_at,
+        call: call.into(),
         updated_at,
         full_text: transcript.full_text,
         speakers: transcript.speakers,
