@@ -188,6 +188,56 @@ pub struct ActionItem {
     pub updated_at: Timestamp,
 }
 
+impl ActionItem {
+    /// A new item of `call` as extraction makes it: PENDING, no notes, made `now`.
+    pub fn extracted(project: ProjectId, call: CallId, index: usize, call_date: Timestamp, call_filename: &str, new: &NewActionItem, now: Timestamp) -> Self {
+        Self {
+            id: new.id,
+            project_id: project,
+            call_id: call,
+            transcript_index: i32::try_from(index).unwrap_or(i32::MAX),
+            call_date,
+            call_filename: call_filename.to_owned(),
+            description: new.description.clone(),
+            responsible_party: new.responsible_party.clone(),
+            deadline_mentioned: new.deadline_mentioned.clone(),
+            due_at: new.due_at,
+            evidence: new.evidence.clone(),
+            status: "PENDING".into(),
+            priority: new.priority.clone(),
+            notes: None,
+            completed_at: None,
+            created_at: now,
+            updated_at: now,
+        }
+    }
+
+    /// The item as the API shows it and the `action_item.*` events carry it.
+    pub fn to_json(&self, now: Timestamp) -> serde_json::Value {
+        let stamp = |t: Timestamp| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        serde_json::json!({
+            "id": self.id,
+            "projectId": self.project_id,
+            "transcriptId": self.call_id,
+            "transcriptIndex": self.transcript_index,
+            "callDate": stamp(self.call_date),
+            "callFilename": self.call_filename,
+            "description": self.description,
+            "responsibleParty": self.responsible_party,
+            "deadlineMentioned": self.deadline_mentioned,
+            "dueAt": self.due_at.map(stamp),
+            "evidence": self.evidence,
+            "status": self.status,
+            "priority": self.priority,
+            "notes": self.notes,
+            "completedAt": self.completed_at.map(stamp),
+            "createdAt": stamp(self.created_at),
+            "updatedAt": stamp(self.updated_at),
+            "isOverdue": self.due_at.is_some_and(|d| d < now) && matches!(self.status.as_str(), "PENDING" | "IN_PROGRESS"),
+        })
+    }
+}
+
 /// A call's stored analysis with its action items.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredAnalysis {

@@ -16,7 +16,7 @@ use std::time::Duration;
 use callscope_domain::{ActionItemId, CallId, CategoryId, Clock, Job, JobId, JobKind, JobStage, ProjectId, Timestamp};
 use callscope_pipeline::{CallAnalysis, CallContext, CallResult, CategoryInfo, Pipeline, Progress, Question, StageError, TemplateSpec};
 use callscope_storage::{Storage, StorageError};
-use callscope_store::{CallAnalysisRecord, CallTranscript, NewActionItem, NewCall, NewEvent, Store, StoreError, StoreResult};
+use callscope_store::{ActionItem, CallAnalysisRecord, CallTranscript, NewActionItem, NewCall, NewEvent, Store, StoreError, StoreResult};
 use serde_json::json;
 use tokio::sync::watch;
 
@@ -405,32 +405,12 @@ fn analysis_record(analysis: &CallAnalysis, now: Timestamp) -> CallAnalysisRecor
 
 /// An `action_item.created` event for each new item, with the item as the API shows it.
 fn item_events(project: ProjectId, call: CallId, filename: &str, call_date: Timestamp, items: &[NewActionItem], now: Timestamp) -> Vec<NewEvent> {
-    let stamp = |t: Timestamp| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
     items
         .iter()
         .enumerate()
         .map(|(index, item)| NewEvent {
             kind: "action_item.created",
-            payload: json!({
-                "id": item.id,
-                "projectId": project,
-                "transcriptId": call,
-                "transcriptIndex": index,
-                "callDate": stamp(call_date),
-                "callFilename": filename,
-                "description": item.description,
-                "responsibleParty": item.responsible_party,
-                "deadlineMentioned": item.deadline_mentioned,
-                "dueAt": item.due_at.map(stamp),
-                "evidence": item.evidence,
-                "status": "PENDING",
-                "priority": item.priority,
-                "notes": null,
-                "completedAt": null,
-                "createdAt": stamp(now),
-                "updatedAt": stamp(now),
-                "isOverdue": item.due_at.is_some_and(|d| d < now),
-            }),
+            payload: ActionItem::extracted(project, call, index, call_date, filename, item, now).to_json(now),
         })
         .collect()
 }

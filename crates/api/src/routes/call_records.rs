@@ -5,7 +5,7 @@ use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::Json;
 use callscope_domain::{CallId, Category, CategoryId, Job, Page, PageRequest, SpeakerStats, TemplateId, Timestamp, Turn};
-use callscope_store::{ActionItem, CallSummary};
+use callscope_store::CallSummary;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use utoipa::{IntoParams, ToSchema};
@@ -212,31 +212,6 @@ pub struct CallDetailView {
     pub template_analysis: Option<Value>,
 }
 
-/// An action item as the API shows it (also the `action_item.*` events' data).
-pub fn action_item_json(item: &ActionItem, now: Timestamp) -> Value {
-    let stamp = |t: Timestamp| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
-    json!({
-        "id": item.id,
-        "projectId": item.project_id,
-        "transcriptId": item.call_id,
-        "transcriptIndex": item.transcript_index,
-        "callDate": stamp(item.call_date),
-        "callFilename": item.call_filename,
-        "description": item.description,
-        "responsibleParty": item.responsible_party,
-        "deadlineMentioned": item.deadline_mentioned,
-        "dueAt": item.due_at.map(stamp),
-        "evidence": item.evidence,
-        "status": item.status,
-        "priority": item.priority,
-        "notes": item.notes,
-        "completedAt": item.completed_at.map(stamp),
-        "createdAt": stamp(item.created_at),
-        "updatedAt": stamp(item.updated_at),
-        "isOverdue": item.due_at.is_some_and(|d| d < now) && matches!(item.status.as_str(), "PENDING" | "IN_PROGRESS"),
-    })
-}
-
 async fn detail(state: &AppState, project: callscope_domain::ProjectId, id: CallId) -> Result<CallDetailView, ApiError> {
     let call = state.store.get_call_summary(project, id).await?;
     let (updated_at, storage_path) = (call.updated_at, call.storage_path.clone());
@@ -245,7 +220,7 @@ async fn detail(state: &AppState, project: callscope_domain::ProjectId, id: Call
     let now = state.clock.now();
     let summary = analysis.summary.map(|mut block| {
         if let Some(object) = block.as_object_mut() {
-            object.insert("actionItems".into(), Value::Array(analysis.action_items.iter().map(|i| action_item_json(i, now)).collect()));
+            object.insert("actionItems".into(), Value::Array(analysis.action_items.iter().map(|i| i.to_json(now)).collect()));
         }
         block
     });
