@@ -290,6 +290,22 @@ pub struct CallSummary {
     pub storage_path: String,
 }
 
+/// What search indexes of a call: its text in three parts, its language and dates.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchDocument {
+    pub id: CallId,
+    pub project_id: ProjectId,
+    pub language: callscope_domain::Language,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+    /// The title, empty when there is none.
+    pub title: String,
+    /// The transcript.
+    pub full_text: String,
+    /// The summary's text (executive summary, key points, resolution, next steps), one per line.
+    pub summary: String,
+}
+
 /// A stored call's audio, as the audio endpoints show it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallAudio {
@@ -594,6 +610,21 @@ pub trait Store: Send + Sync + 'static {
 
     /// A call's analysis and action items; `NotFound` when the call is not the project's.
     async fn get_call_analysis(&self, project: ProjectId, call: CallId) -> StoreResult<StoredAnalysis>;
+
+    // --- what the search index reads (not tenant-scoped: the index holds every project) ---
+
+    /// Calls changed after `after` (by `updated_at`, then id), oldest change first, at most
+    /// `limit`: the keyset the search index pages through.
+    async fn changed_calls(&self, after: (Timestamp, CallId), limit: u32) -> StoreResult<Vec<(CallId, Timestamp)>>;
+
+    /// Calls erased at or after `since`, with when.
+    async fn deleted_calls(&self, since: Timestamp) -> StoreResult<Vec<(CallId, Timestamp)>>;
+
+    /// The searchable text of the calls named (those that exist; of `project` only, when given).
+    async fn search_documents(&self, project: Option<ProjectId>, ids: &[CallId]) -> StoreResult<Vec<SearchDocument>>;
+
+    /// The project's calls named, as lists show them (those that exist, in no order).
+    async fn call_summaries(&self, project: ProjectId, ids: &[CallId]) -> StoreResult<Vec<CallSummary>>;
 
     /// The outbox, oldest first (for the dispatcher and tests).
     async fn list_events(&self, project: ProjectId) -> StoreResult<Vec<(String, serde_json::Value)>>;

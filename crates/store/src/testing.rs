@@ -100,3 +100,65 @@ impl Drop for TestDatabase {
         }
     }
 }
+
+/// A call with the given text, as the pipeline would store it: one speaker turn per line of
+/// `transcript`, a title, and a summary whose executive summary is `summary`.
+pub fn text_call(language: callscope_domain::Language, title: &str, transcript: &str, summary: &str) -> crate::NewCall {
+    let turns: Vec<callscope_domain::Turn> = transcript
+        .lines()
+        .enumerate()
+        .map(|(i, line)| callscope_domain::Turn {
+            speaker_id: format!("speaker_{}", i % 2 + 1),
+            text: line.to_owned(),
+            start_ms: i64::try_from(i).unwrap_or(0) * 5_000,
+            end_ms: i64::try_from(i).unwrap_or(0) * 5_000 + 4_500,
+        })
+        .collect();
+    let id = callscope_domain::CallId::new();
+    crate::NewCall {
+        id,
+        filename: format!("{id}.wav"),
+        language,
+        size_bytes: 64_000,
+        duration_s: turns.len() as f64 * 5.0,
+        storage_path: format!("test/{id}.wav"),
+        sha256: id.0.simple().to_string(),
+        content_type: "audio/wav".into(),
+        sample_rate: 8_000,
+        channels: 2,
+        codec: "pcm_s16le".into(),
+        recorded_at: None,
+        created_at: callscope_domain::Clock::now(&callscope_domain::SystemClock),
+        transcript: crate::CallTranscript { full_text: transcript.to_owned(), turns, ..crate::CallTranscript::default() },
+        analysis: Some(crate::CallAnalysisRecord {
+            title: Some(title.to_owned()),
+            sentiment_level: "neutral".into(),
+            summary: Some(serde_json::json!({"summary": {"executiveSummary": summary, "keyDiscussionPoints": [], "nextSteps": []}})),
+            ..crate::CallAnalysisRecord::default()
+        }),
+    }
+}
+
+/// Stores `call` in `project` the way a worker does: an upload job is queued, claimed and
+/// completed with it. Returns the call's id.
+///
+/// # Panics
+/// When the store refuses: a test database is expected to work.
+pub async fn store_call(store: &dyn crate::Store, project: callscope_domain::ProjectId, call: &crate::NewCall) -> callscope_domain::CallId {
+    let job = callscope_domain::NewJob {
+        id: callscope_domain::JobId::new(),
+        original_filename: call.filename.clone(),
+        content_type: call.content_type.clone(),
+        size_bytes: call.size_bytes,
+        sha256: call.sha256.clone(),
+        storage_path: call.storage_path.clone(),
+        language: call.language,
+        channel_roles: None,
+        recorded_at: call.recorded_at,
+    };
+    let worker = format!("test-{}", job.id.0.simple());
+    store.create_job(project, &job).await.expect("job queued");
+    let claimed = store.claim_job(&worker, Duration::from_secs(60)).await.expect("claim").expect("the job just queued");
+    assert!(store.complete_job(claimed.id, &worker, call, &[]).await.expect("complete"), "the job completes");
+    call.id
+}
