@@ -1,0 +1,116 @@
+//! The index over a real database (both backends): it fills from the calls stored, follows
+//! re-analysis, recategorisation and erasure, keeps tenants apart, survives a restart, and is
+//! rebuilt when its files are damaged.
+
+use std::sync::Arc;
+
+use callscope_domain::{Language, NewProject, ProjectId, SystemClock};
+use callscope_search::{parse, Opened, SearchError, SearchService};
+use callscope_store::testing::{store_call, text_call, TestDatabase};
+use callscope_store::{both_backends, Backend, Store, StoreOptions};
+
+both_backends!(the_index_follows_the_database, a_damaged_index_is_rebuilt_and_a_held_one_refused);
+
+async fn open_store(db: &TestDatabase) -> Arc<dyn Store> {
+    let options = StoreOptions { url: db.url().to_owned(), max_connections: 4 };
+    let store = callscope_store::connect(&options, Arc::new(SystemClock)).await.unwrap();
+    store.migrate().await.unwrap();
+    store
+}
+
+async fn project(store: &dyn Store, name: &str) -> ProjectId {
+    let org = store.create_organization(name).await.unwrap();
+    let new = NewProject::parse(name, None, None, None).unwrap();
+    store.create_project(org.id, &new).await.unwrap().id
+}
+
+async fn ids(search: &SearchService, project: ProjectId, q: &str) -> Vec<callscope_domain::CallId> {
+    search.search(project, parse(q).unwrap(), None, None, 0, 100).await.unwrap().hits.into_iter().map(|(id, _)| id).collect()
+}
+
+async fn the_index_follows_the_database(backend: Backend) {
+    let db = TestDatabase::new(backend).await;
+    let store = open_store(&db).await;
+    let ours = project(store.as_ref(), "ours").await;
+    let theirs = project(store.as_ref(), "theirs").await;
+    let refund = store_call(store.as_ref(), ours, &text_call(Language::En, "Refund request", "I want a refund for the kettle.\nSure, I will start it.", "Refund of a kettle.")).await;
+    let zwrot = store_call(store.as_ref(), ours, &text_call(Language::Pl, "Reklamacja czajnika", "Chcę złożyć reklamację.\nZwrotem zajmie się dział w Łodzi.", "Klient z Łodzi.")).await;
+    let foreign = store_call(store.as_ref(), theirs, &text_call(Language::En, "Refund", "Refund please.", "")).await;
+
+    let dir = tempfile::tempdir().unwrap();
+    let search = SearchService::open(dir.path(), store.clone()).await.unwrap();
+    // The first search fills the new index before it answers.
+    assert_eq!(ids(&search, ours, "refund").await, [refund]);
+    assert_eq!(ids(&search, theirs, "refund").await, [foreign], "each project sees its own calls only");
+    assert_eq!(ids(&search, ours, "zwrot").await, [zwrot], "Polish inflection");
+    assert_eq!(ids(&search, ours, "reklamacja lodz").await, [zwrot], "inflection and folded diacritics");
+    assert_eq!(search.index().len(), 3);
+
+    // A call stored later is found by the next search, without waiting for a background pass.
+    let later = store_call(store.as_ref(), ours, &text_call(Language::En, "Card blocked", "My card was blocked abroad.", "")).await;
+    assert_eq!(ids(&search, ours, "card").await, [later]);
+
+    // Recategorisation and re-analysis change updated_at; the index picks the new text up.
+    let job = store.create_reanalysis_job(ours, later, None).await.unwrap();
+    let worker = "reanalyser";
+    let claimed = store.claim_job(worker, std::time::Duration::from_secs(60)).await.unwrap().unwrap();
+    assert_eq!(claimed.id, job.id);
+    let analysis = callscope_store::CallAnalysisRecord {
+        title: Some("Chargeback dispute".into()),
+        sentiment_level: "negative".into(),
+        summary: Some(serde_json::json!({"summary": {"executiveSummary": "The customer disputes a chargeback."}})),
+        ..Default::default()
+    };
+    assert!(store.complete_reanalysis(claimed.id, worker, &analysis, &[]).await.unwrap());
+    assert_eq!(ids(&search, ours, "chargeback").await, [later], "the new title and summary are searched");
+    store.set_call_category(ours, refund, None, None).await.unwrap();
+    assert_eq!(ids(&search, ours, "refund").await, [refund]);
+
+    // Erasure removes the call from the index.
+    store.delete_call(ours, refund).await.unwrap();
+    assert!(ids(&search, ours, "refund").await.is_empty());
+    assert_eq!(search.index().len(), 3);
+
+    // After a restart the index opens as it was and stays in step.
+    drop(search);
+    let reopened = SearchService::open(dir.path(), store.clone()).await.unwrap();
+    assert_eq!(reopened.opened(), &Opened::Existing);
+    assert_eq!(reopened.index().len(), 3);
+    assert_eq!(ids(&reopened, ours, "zwrotu").await, [zwrot]);
+    assert!(ids(&reopened, ours, "refund").await.is_empty());
+    assert!(reopened.index().watermark().unwrap().deleted.is_some());
+}
+
+async fn a_damaged_index_is_rebuilt_and_a_held_one_refused(backend: Backend) {
+    let db = TestDatabase::new(backend).await;
+    let store = open_store(&db).await;
+    let ours = project(store.as_ref(), "ours").await;
+    let call = store_call(store.as_ref(), ours, &text_call(Language::En, "Invoice", "The invoice is wrong.", "")).await;
+    let dir = tempfile::tempdir().unwrap();
+    let search = SearchService::open(dir.path(), store.clone()).await.unwrap();
+    assert_eq!(ids(&search, ours, "invoice").await, [call]);
+
+    // One writer per index: a second process (here, a second open) is told so.
+    match SearchService::open(dir.path(), store.clone()).await {
+        Err(SearchError::Index(callscope_search::IndexError::InUse(path))) => assert_eq!(path, dir.path()),
+        other => panic!("a held index must be refused, got {:?}", other.map(|_| ())),
+    }
+    drop(search);
+
+    // Damage every segment file: the next open notices (checksums) and starts afresh.
+    for entry in std::fs::read_dir(dir.path()).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.ends_with(".idx") || name.ends_with(".term") || name.ends_with(".store") {
+            let mut bytes = std::fs::read(entry.path()).unwrap();
+            let middle = bytes.len() / 2;
+            bytes[middle] ^= 0xff;
+            std::fs::write(entry.path(), bytes).unwrap();
+        }
+    }
+    let (index, opened) = callscope_search::CallIndex::open(dir.path()).unwrap();
+    assert!(matches!(&opened, Opened::Created(reason) if reason.contains("damaged")), "{opened:?}");
+    assert!(index.is_empty());
+    drop(index);
+    let rebuilt = SearchService::open(dir.path(), store.clone()).await.unwrap();
+    assert_eq!(ids(&rebuilt, ours, "invoice").await, [call], "filled again from the database");
+}
