@@ -140,6 +140,9 @@ pub enum ApiError {
     /// 400 `bad_request`.
     #[error("{0}")]
     BadRequest(String),
+    /// 400 `invalid_query`: a search query that cannot be parsed; the message says where.
+    #[error("{0}")]
+    InvalidQuery(String),
     /// 401 `unauthorized`.
     #[error("a valid X-API-Key header is required")]
     Unauthorized,
@@ -181,6 +184,9 @@ pub enum ApiError {
     /// 503 `unavailable`.
     #[error("the database or the audio storage is unavailable, try again shortly")]
     Unavailable,
+    /// 503 `unavailable` for a part of the service that is not ready yet; the message says which.
+    #[error("{0}")]
+    Busy(String),
     /// 500 `internal`: the cause is logged, never sent.
     #[error("internal error")]
     Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
@@ -191,6 +197,7 @@ impl ApiError {
     pub fn code(&self) -> ErrorCode {
         match self {
             ApiError::BadRequest(_) => ErrorCode::BadRequest,
+            ApiError::InvalidQuery(_) => ErrorCode::InvalidQuery,
             ApiError::Unauthorized => ErrorCode::Unauthorized,
             ApiError::NotFound(_) => ErrorCode::NotFound,
             ApiError::MethodNotAllowed => ErrorCode::MethodNotAllowed,
@@ -201,7 +208,7 @@ impl ApiError {
             ApiError::Validation(_) => ErrorCode::ValidationFailed,
             ApiError::RangeNotSatisfiable(_) => ErrorCode::RangeNotSatisfiable,
             ApiError::RateLimited { .. } => ErrorCode::RateLimited,
-            ApiError::Unavailable => ErrorCode::Unavailable,
+            ApiError::Unavailable | ApiError::Busy(_) => ErrorCode::Unavailable,
             ApiError::Internal(_) => ErrorCode::Internal,
         }
     }
@@ -267,7 +274,7 @@ impl IntoResponse for ApiError {
         };
         let retry_after = match &self {
             ApiError::RateLimited { retry_after_s } => Some(*retry_after_s),
-            ApiError::Unavailable => Some(UNAVAILABLE_RETRY_AFTER_S),
+            ApiError::Unavailable | ApiError::Busy(_) => Some(UNAVAILABLE_RETRY_AFTER_S),
             _ => None,
         };
         let (existing_job_id, transcript_id) = match &self {

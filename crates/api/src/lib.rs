@@ -10,6 +10,7 @@ use axum::middleware;
 use axum::Router;
 use callscope_domain::Clock;
 use callscope_storage::Storage;
+use callscope_search::SearchService;
 use callscope_store::Store;
 use tower_http::catch_panic::CatchPanicLayer;
 
@@ -59,6 +60,8 @@ pub struct AppState {
     pub upload_limiter: Arc<RateLimiter>,
     /// Largest accepted upload, in bytes.
     pub max_upload_bytes: u64,
+    /// The search index, in the process that serves search.
+    pub search: Option<Arc<SearchService>>,
 }
 
 impl AppState {
@@ -72,7 +75,15 @@ impl AppState {
             webhooks_allow_private: settings.webhooks_allow_private,
             storage,
             max_upload_bytes: settings.max_upload_bytes,
+            search: None,
         }
+    }
+
+    /// The same state, serving search from `search`.
+    #[must_use]
+    pub fn with_search(mut self, search: Arc<SearchService>) -> Self {
+        self.search = Some(search);
+        self
     }
 }
 

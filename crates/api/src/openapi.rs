@@ -9,7 +9,7 @@ use utoipa_axum::routes;
 use crate::error::{ErrorCode, FieldErrorView, Problem};
 use axum::extract::DefaultBodyLimit;
 
-use crate::routes::{audio, call_records, calls, dashboard, categories, ops, presets, projects, templates, webhooks};
+use crate::routes::{audio, call_records, calls, categories, dashboard, ops, presets, projects, search, templates, webhooks};
 use crate::{docs, AppState};
 
 #[derive(OpenApi)]
@@ -96,6 +96,7 @@ pub(crate) fn v1_routes() -> OpenApiRouter<AppState> {
         .merge(OpenApiRouter::new().routes(routes!(calls::upload_call)).layer(DefaultBodyLimit::disable()))
         .routes(routes!(calls::get_job))
         .routes(routes!(call_records::list_calls))
+        .routes(routes!(search::search_calls))
         .routes(routes!(dashboard::sentiment_dashboard))
         .routes(routes!(call_records::get_call, call_records::delete_call))
         .routes(routes!(call_records::set_call_category))

@@ -50,6 +50,12 @@ pub struct Config {
     pub shutdown_grace_seconds: u64,
     /// Test only: accept `http://` and loopback webhook targets.
     pub webhooks_allow_private: bool,
+    /// Where `serve` keeps its search index (empty: `search-index/` in `data_dir`). Each `serve`
+    /// process needs its own; it is rebuilt from the database when missing or damaged.
+    pub search_index_dir: String,
+    /// Milliseconds between the index's catch-ups with the database when nobody searches
+    /// (every search catches up first anyway).
+    pub search_sync_interval_ms: u64,
     /// `text` (for people) or `json` (one object per line, for log collectors).
     pub log_format: LogFormat,
     /// Log filter (`info`, `debug`, `callscope=debug,sqlx=warn`, …); `RUST_LOG` overrides it.
@@ -157,6 +163,8 @@ impl Default for Config {
             rate_limit_per_minute: 1200,
             shutdown_grace_seconds: 30,
             webhooks_allow_private: false,
+            search_index_dir: String::new(),
+            search_sync_interval_ms: 1_000,
             log_format: LogFormat::Text,
             log_level: "info".into(),
             models_dir: String::new(),
@@ -277,6 +285,15 @@ impl Config {
             self.speech_threads
         } else {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        }
+    }
+
+    /// The search index directory in effect.
+    pub fn search_index_dir(&self) -> PathBuf {
+        if self.search_index_dir.trim().is_empty() {
+            self.data_dir.join("search-index")
+        } else {
+            PathBuf::from(&self.search_index_dir)
         }
     }
 

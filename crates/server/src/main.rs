@@ -34,6 +34,8 @@ enum Command {
     },
     /// Apply database migrations and exit.
     Migrate,
+    /// Rebuild the search index from the database (stop `serve` first: it holds the index).
+    Reindex,
     /// Print the configuration in effect (secrets masked).
     PrintConfig,
     /// Manage organizations.
@@ -192,6 +194,30 @@ async fn run(command: Command, config: Config) -> anyhow::Result<()> {
             let store = open_store(&config, clock).await?;
             store.close().await;
             eprintln!("database is up to date");
+        }
+        Command::Reindex => {
+            let store = open_store(&config, clock).await?;
+            let search = callscope::startup::open_search(&config, &store).await?;
+            let started = std::time::Instant::now();
+            search.clear().await?;
+            let mut indexed = 0;
+            loop {
+                let step = search.catch_up(Some(10_000)).await?;
+                indexed += step.indexed;
+                eprintln!("indexed {indexed} calls ({:.0} a second)", indexed as f64 / started.elapsed().as_secs_f64().max(1e-3));
+                if step.complete {
+                    break;
+                }
+            }
+            let index = search.index();
+            eprintln!(
+                "search index rebuilt in {:.1} s: {} calls, {:.1} MiB in {}",
+                started.elapsed().as_secs_f64(),
+                index.len(),
+                index.size_on_disk() as f64 / (1024.0 * 1024.0),
+                index.dir().display()
+            );
+            store.close().await;
         }
         Command::PrintConfig => print!("{}", config.to_redacted_toml()),
         Command::Org { command } => {

@@ -17,6 +17,7 @@ use callscope_analysis::{OpenAiClient, OpenAiSettings};
 use callscope_pipeline::{AcousticDiarizer, Analyzer, Pipeline, PipelineSettings, RulePii, RulesEngine, WhisperTranscriber};
 
 use crate::config::AnalysisEngine;
+use callscope_search::SearchService;
 use callscope_speech::WhisperSettings;
 use callscope_storage::Storage;
 use callscope_store::{Store, StoreOptions};
@@ -36,6 +37,8 @@ pub struct Application {
     store: Arc<dyn Store>,
     grace: Duration,
     workers: Vec<Worker>,
+    search: Arc<SearchService>,
+    search_interval: Duration,
 }
 
 impl Application {
@@ -59,11 +62,21 @@ impl Application {
         if config.webhooks_allow_private {
             tracing::warn!("webhooks_allow_private is on: webhooks may target http:// and loopback (tests only)");
         }
-        let router = callscope_api::router(AppState::new(store.clone(), storage, clock.clone(), &settings));
+        let search = open_search(config, &store).await?;
+        let state = AppState::new(store.clone(), storage, clock.clone(), &settings).with_search(search.clone());
+        let router = callscope_api::router(state);
         let listener = TcpListener::bind(&config.listen)
             .await
             .with_context(|| format!("cannot listen on {}", config.listen))?;
-        Ok(Self { listener, router, store, grace: Duration::from_secs(config.shutdown_grace_seconds), workers })
+        Ok(Self {
+            listener,
+            router,
+            store,
+            grace: Duration::from_secs(config.shutdown_grace_seconds),
+            workers,
+            search,
+            search_interval: Duration::from_millis(config.search_sync_interval_ms.max(10)),
+        })
     }
 
     /// The bound address (useful with port 0).
@@ -89,13 +102,15 @@ impl Application {
             let _ = stopping_tx.send(());
         };
         let (workers_stop, workers) = spawn_workers(self.workers);
+        let indexer = self.search.spawn(self.search_interval, workers_stop.subscribe());
         let serve = async move {
             let served = axum::serve(self.listener, self.router).with_graceful_shutdown(signal).await;
-            // Workers finish the job they hold, then stop.
+            // Workers finish the job they hold, then stop; so does the indexer.
             let _ = workers_stop.send(true);
             for worker in workers {
                 let _ = worker.await;
             }
+            let _ = indexer.await;
             served
         };
         let grace = self.grace;
@@ -113,6 +128,16 @@ impl Application {
         self.store.close().await;
         outcome
     }
+}
+
+/// Opens (or makes) the search index of this process over `store`; it fills and follows the
+/// database by itself.
+///
+/// # Errors
+/// The index held by another process, or a disk that fails.
+pub async fn open_search(config: &Config, store: &Arc<dyn Store>) -> anyhow::Result<Arc<SearchService>> {
+    let dir = config.search_index_dir();
+    SearchService::open(&dir, store.clone()).await.with_context(|| format!("cannot open the search index in {}", dir.display()))
 }
 
 /// Opens the configured object storage.

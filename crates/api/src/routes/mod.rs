@@ -8,5 +8,6 @@ pub mod dashboard;
 pub mod ops;
 pub mod presets;
 pub mod projects;
+pub mod search;
 pub mod templates;
 pub mod webhooks;

@@ -123,6 +123,13 @@ async fn detail_recategorisation_and_reanalysis(app: &TestApp, project_id: &str,
     assert_eq!(detail["turns"][0]["speakerId"], detail["speakers"][0]["speakerId"]);
     assert!(detail["fullText"].as_str().unwrap().to_lowercase().contains("router"));
     assert_eq!(detail["piiStatistics"]["totalDetected"], 0);
+    // The spoken call is found by another form of a word it contains, with the word marked.
+    let search = format!("/v1/projects/{project_id}/calls/search?q=routers");
+    let found: Value = app.get(&search).await.json().await.unwrap();
+    assert_eq!(found["total"], 1, "{found}");
+    assert_eq!(found["data"][0]["id"], call_id);
+    assert_eq!(found["data"][0]["primaryCategory"], "Technical support");
+    assert!(found["data"][0]["snippet"].as_str().unwrap().to_lowercase().contains("<mark>router"), "{found}");
     assert_eq!(app.get(&format!("/v1/projects/{project_id}/calls/{}", uuid::Uuid::now_v7())).await.status(), 404);
 
     // Set by hand: Billing, with the manual marks; the event says what changed.
@@ -133,6 +140,8 @@ async fn detail_recategorisation_and_reanalysis(app: &TestApp, project_id: &str,
     assert_eq!(response.status(), 200);
     let detail: Value = response.json().await.unwrap();
     assert_eq!(detail["primaryCategory"], "Billing");
+    let found: Value = app.get(&search).await.json().await.unwrap();
+    assert_eq!(found["data"][0]["primaryCategory"], "Billing", "search hits show the category set by hand");
     assert_eq!(detail["classification"]["primary"]["categoryId"], billing);
     assert_eq!(detail["classification"]["primary"]["confidence"], 1.0);
     assert_eq!(detail["classification"]["primary"]["evidence"], "set manually");

@@ -19,6 +19,7 @@ mod llm;
 mod pii;
 mod processing;
 mod projects;
+mod search;
 mod templates;
 mod uploads;
 mod tenancy;

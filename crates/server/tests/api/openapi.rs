@@ -49,6 +49,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/v1/projects/{projectId}/calls/upload"),
     ("GET", "/v1/projects/{projectId}/calls/jobs/{id}"),
     ("GET", "/v1/projects/{projectId}/calls"),
+    ("GET", "/v1/projects/{projectId}/calls/search"),
     ("GET", "/v1/projects/{projectId}/dashboard/sentiment"),
     ("GET", "/v1/projects/{projectId}/calls/{id}"),
     ("DELETE", "/v1/projects/{projectId}/calls/{id}"),

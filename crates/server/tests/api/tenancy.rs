@@ -72,6 +72,7 @@ pub fn project_routes() -> Vec<ScopedRoute> {
         route(Method::PATCH, "/v1/projects/{projectId}/webhooks/{id}/toggle", None, Webhook),
         route(Method::GET, "/v1/projects/{projectId}/calls/jobs/{id}", None, Job),
         route(Method::GET, "/v1/projects/{projectId}/calls", None, Own),
+        route(Method::GET, "/v1/projects/{projectId}/calls/search", None, Own),
         route(Method::GET, "/v1/projects/{projectId}/dashboard/sentiment", None, Own),
         route(Method::GET, "/v1/projects/{projectId}/calls/{id}", None, Call),
         route(Method::PATCH, "/v1/projects/{projectId}/calls/{id}/category", Some(json!({"categoryId": null})), Call),
@@ -132,7 +133,10 @@ async fn send(app: &TestApp, route: &ScopedRoute, project_id: &str, ids: &Fixtur
         Fixture::Job => &ids.job,
         Fixture::Call => &ids.call,
     };
-    let path = route.path.replace("{projectId}", project_id).replace("{id}", id);
+    let mut path = route.path.replace("{projectId}", project_id).replace("{id}", id);
+    if route.path.ends_with("/calls/search") {
+        path.push_str("?q=call");
+    }
     if route.path.ends_with("/calls/upload") {
         let part = reqwest::multipart::Part::bytes(crate::helpers::wav_bytes(8_000, 1, 0.3)).file_name("t.wav");
         let form = reqwest::multipart::Form::new().part("file", part);

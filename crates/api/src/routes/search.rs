@@ -1,0 +1,156 @@
+//! Keyword search over a project's calls (decisions §4): the query language, language-aware
+//! matching, BM25 ranking with ties newest first, `from`/`to`, and highlighted snippets.
+
+use std::collections::HashMap;
+
+use axum::extract::State;
+use axum::Json;
+use callscope_domain::{CallId, PageRequest, Timestamp};
+use callscope_search::{QueryError, SearchError};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use uuid::Uuid;
+
+use crate::error::Problem;
+use crate::extract::{ApiQuery, ProjectScope};
+use crate::routes::call_records::time_bounds;
+use crate::views::{rfc3339, PageQuery};
+use crate::{ApiError, AppState};
+
+/// Query of a search.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct SearchQuery {
+    /// Words (all must match), `"phrases"`, `OR` between two terms, `-` before a word or phrase
+    /// to exclude it. Case- and diacritic-insensitive; inflected forms match.
+    pub q: String,
+    /// Page number, from 1. Default 1.
+    #[param(minimum = 1, default = 1)]
+    pub page: Option<i64>,
+    /// Hits per page, 1–100. Default 25.
+    #[param(minimum = 1, maximum = 100, default = 25)]
+    pub page_size: Option<i64>,
+    /// Calls created at or after this instant (RFC 3339).
+    #[param(value_type = Option<String>, format = DateTime)]
+    pub from: Option<String>,
+    /// Calls created at or before this instant (RFC 3339).
+    #[param(value_type = Option<String>, format = DateTime)]
+    pub to: Option<String>,
+}
+
+/// A call that matches a search.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CallSearchHitView {
+    /// The call's id.
+    pub id: Uuid,
+    /// The uploaded file's name.
+    pub filename: String,
+    /// `pl` or `en`.
+    pub language: String,
+    /// Length in seconds.
+    pub duration_s: Option<f64>,
+    /// `positive`, `neutral`, `negative` or `unknown`.
+    pub sentiment_level: String,
+    /// The primary category's name; null when uncategorized.
+    pub primary_category: Option<String>,
+    /// Action items extracted from the call.
+    pub action_items_count: i64,
+    /// When the call was stored.
+    #[serde(serialize_with = "rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: Timestamp,
+    /// A short generated title (the filename when none could be made).
+    pub title: String,
+    /// About 200 characters of plain text around the best match, every match in
+    /// `<mark>…</mark>`, everything else HTML-escaped.
+    pub snippet: String,
+    /// BM25 relevance; hits are ordered by it.
+    pub relevance: f64,
+}
+
+/// A page of search hits.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CallSearchPage {
+    /// The hits of this page, most relevant first (ties: newest first).
+    pub data: Vec<CallSearchHitView>,
+    /// Matching calls in all pages.
+    pub total: u64,
+    /// This page, from 1.
+    pub page: u32,
+    /// Page size.
+    pub page_size: u32,
+    /// `ceil(total / pageSize)`.
+    pub total_pages: u64,
+}
+
+/// Search the project's calls by keyword.
+#[utoipa::path(get, path = "/v1/projects/{projectId}/calls/search", tag = "Calls",
+    params(("projectId" = Uuid, Path, description = "The project"), SearchQuery),
+    responses(
+        (status = 200, description = "A page of hits, most relevant first", body = CallSearchPage),
+        (status = 400, description = "A query that cannot be parsed (invalid_query, with the position), or a parameter of the wrong type", body = Problem),
+        (status = 404, description = "No such project", body = Problem),
+        (status = 422, description = "An empty or exclusion-only query, page bounds, or from after to", body = Problem),
+        (status = 503, description = "The search index is being built, or the database is unavailable", body = Problem),
+    ))]
+pub async fn search_calls(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiQuery(params): ApiQuery<SearchQuery>,
+) -> Result<Json<CallSearchPage>, ApiError> {
+    let query = callscope_search::parse(&params.q).map_err(|e| match e {
+        QueryError::Syntax { .. } => ApiError::InvalidQuery(format!("q: {e}")),
+        QueryError::NothingToFind(message) => ApiError::invalid("q", message),
+    })?;
+    let request: PageRequest = PageQuery { page: params.page, page_size: params.page_size }.validate()?;
+    let (from, to) = time_bounds(params.from.as_deref(), params.to.as_deref())?;
+    let Some(search) = state.search.clone() else {
+        return Err(ApiError::Busy("search is not served by this process".into()));
+    };
+    let offset = usize::try_from(request.offset()).unwrap_or(usize::MAX);
+    let hits = search
+        .search(scope.id(), query.clone(), from, to, offset, request.page_size as usize)
+        .await
+        .map_err(|e| match e {
+            SearchError::Store(store) => ApiError::from(store),
+            SearchError::Building { .. } => ApiError::Busy(e.to_string()),
+            SearchError::Index(index) => {
+                tracing::error!(error = %index, "search index failed");
+                ApiError::Busy("the search index is unavailable; try again shortly".into())
+            }
+        })?;
+    let ids: Vec<CallId> = hits.hits.iter().map(|(id, _)| *id).collect();
+    let mut summaries: HashMap<CallId, _> = state.store.call_summaries(scope.id(), &ids).await?.into_iter().map(|s| (s.id, s)).collect();
+    let mut documents: HashMap<CallId, _> =
+        state.store.search_documents(Some(scope.id()), &ids).await?.into_iter().map(|d| (d.id, d)).collect();
+    let mut data = Vec::with_capacity(ids.len());
+    for (id, relevance) in hits.hits {
+        // A call erased after the index was read is left out.
+        let (Some(summary), Some(document)) = (summaries.remove(&id), documents.remove(&id)) else { continue };
+        let snippet = callscope_search::snippet(&query, document.language, &[&document.full_text, &document.summary, &document.title]);
+        data.push(CallSearchHitView {
+            id: summary.id.0,
+            title: summary.title.filter(|t| !t.trim().is_empty()).unwrap_or_else(|| summary.filename.clone()),
+            filename: summary.filename,
+            language: summary.language.as_str().to_owned(),
+            duration_s: summary.duration_s,
+            sentiment_level: summary.sentiment_level,
+            primary_category: summary.primary_category,
+            action_items_count: summary.action_items_count,
+            created_at: summary.created_at,
+            snippet,
+            relevance: (f64::from(relevance) * 10_000.0).round() / 10_000.0,
+        });
+    }
+    let page_size = u64::from(request.page_size);
+    Ok(Json(CallSearchPage {
+        data,
+        total: hits.total,
+        page: request.page,
+        page_size: request.page_size,
+        total_pages: hits.total.div_ceil(page_size),
+    }))
+}
