@@ -24,7 +24,7 @@ use crate::query::Query;
 pub const OVERLAP: Duration = Duration::from_secs(30);
 
 /// Calls read from the database at a time.
-const BATCH: u32 = 500;
+const BATCH: u32 = 2_000;
 
 /// Calls a search waits to have indexed before it answers anyway.
 const SEARCH_BUDGET: usize = 2_000;
@@ -62,6 +62,10 @@ pub struct CatchUp {
 
 struct SyncState {
     watermark: Watermark,
+    /// The last change this process has read (keyset position), for quick passes.
+    cursor: Option<(Timestamp, CallId)>,
+    /// The newest erasure this process has read.
+    newest_deletion: Option<Timestamp>,
     /// Calls indexed within the overlap, with the `updated_at` indexed.
     recent: HashMap<CallId, Timestamp>,
     /// Erasures applied within the overlap.
@@ -100,7 +104,7 @@ impl SearchService {
         Ok(Arc::new(Self {
             store,
             index: Arc::new(index),
-            sync: Mutex::new(SyncState { watermark, recent: HashMap::new(), recent_deletions: HashMap::new(), last_pass: None }),
+            sync: Mutex::new(SyncState { watermark, cursor: None, newest_deletion: None, recent: HashMap::new(), recent_deletions: HashMap::new(), last_pass: None }),
             ready: AtomicBool::new(false),
             opened,
         }))
@@ -128,6 +132,8 @@ impl SearchService {
         state.watermark = Watermark::default();
         state.recent.clear();
         state.recent_deletions.clear();
+        state.cursor = None;
+        state.newest_deletion = None;
         self.ready.store(false, Ordering::Release);
         Ok(())
     }
@@ -137,9 +143,25 @@ impl SearchService {
     /// `budget`, stops after about that many calls. A caller that finds a pass begun after it
     /// asked waits for that pass instead of running another.
     ///
+    /// This is the full pass: it looks [`OVERLAP`] back for changes committed late.
+    ///
     /// # Errors
     /// When the database or the index fails; what was committed before stays.
     pub async fn catch_up(&self, budget: Option<usize>) -> Result<CatchUp, SearchError> {
+        self.pass(budget, true).await
+    }
+
+    /// The quick pass searches run: it reads only what changed after the last change this
+    /// process has seen. A transaction that commits after a later-stamped one is left to the
+    /// next full pass (at most `search_sync_interval_ms` away).
+    ///
+    /// # Errors
+    /// As [`Self::catch_up`].
+    pub async fn catch_up_quickly(&self, budget: Option<usize>) -> Result<CatchUp, SearchError> {
+        self.pass(budget, false).await
+    }
+
+    async fn pass(&self, budget: Option<usize>, full: bool) -> Result<CatchUp, SearchError> {
         let asked = Instant::now();
         let mut state = self.sync.lock().await;
         if state.last_pass.is_some_and(|at| at > asked) && self.ready.load(Ordering::Acquire) {
@@ -148,7 +170,11 @@ impl SearchService {
         state.last_pass = Some(Instant::now());
         let overlap = chrono::TimeDelta::from_std(OVERLAP).unwrap_or_default();
         let epoch = Timestamp::UNIX_EPOCH;
-        let mut cursor = (state.watermark.changed.map_or(epoch, |t| t - overlap), CallId(uuid::Uuid::nil()));
+        let look_back = (state.watermark.changed.map_or(epoch, |t| t - overlap), CallId(uuid::Uuid::nil()));
+        let mut cursor = match state.cursor {
+            Some(seen) if !full => seen.max(look_back),
+            _ => look_back,
+        };
         let mut progress = CatchUp { complete: true, ..CatchUp::default() };
         let mut newest = state.watermark.changed;
         let mut uncommitted = 0;
@@ -156,6 +182,7 @@ impl SearchService {
             let batch = self.store.changed_calls(cursor, BATCH).await?;
             let Some(&(last_id, last_at)) = batch.last() else { break };
             cursor = (last_at, last_id);
+            state.cursor = state.cursor.max(Some(cursor));
             let todo: Vec<CallId> = batch.iter().filter(|(id, at)| state.recent.get(id) != Some(at)).map(|(id, _)| *id).collect();
             if !todo.is_empty() {
                 let documents = self.store.search_documents(None, &todo).await?;
@@ -182,7 +209,11 @@ impl SearchService {
                 break;
             }
         }
-        let since = state.watermark.deleted.map_or(epoch, |t| t - overlap);
+        let look_back = state.watermark.deleted.map_or(epoch, |t| t - overlap);
+        let since = match state.newest_deletion {
+            Some(seen) if !full => seen.max(look_back),
+            _ => look_back,
+        };
         let deletions = self.store.deleted_calls(since).await?;
         let gone: Vec<CallId> = deletions.iter().filter(|(id, at)| state.recent_deletions.get(id) != Some(at)).map(|(id, _)| *id).collect();
         let newest_deletion = deletions.iter().map(|(_, at)| *at).max().max(state.watermark.deleted);
@@ -193,6 +224,7 @@ impl SearchService {
         for (id, at) in deletions {
             state.recent_deletions.insert(id, at);
         }
+        state.newest_deletion = state.newest_deletion.max(newest_deletion);
         if uncommitted > 0 || progress.deleted > 0 || newest != state.watermark.changed {
             let watermark = Watermark { changed: newest, deleted: newest_deletion, ..state.watermark.clone() };
             self.commit(&watermark).await?;
@@ -233,7 +265,7 @@ impl SearchService {
         offset: usize,
         limit: usize,
     ) -> Result<Hits, SearchError> {
-        self.catch_up(Some(SEARCH_BUDGET)).await?;
+        self.catch_up_quickly(Some(SEARCH_BUDGET)).await?;
         if !self.ready.load(Ordering::Acquire) {
             return Err(SearchError::Building { indexed: self.index.len() });
         }

@@ -36,14 +36,22 @@ impl Analyzer {
         self.language
     }
 
-    /// The terms of `text`, in order.
+    /// The terms of `text`, in order. Each distinct spelling is stemmed once (a call repeats
+    /// its words).
     pub fn terms(&self, text: &str) -> Vec<Term> {
-        words(text).map(|(start, end)| Term { stem: self.stem(&text[start..end]), start, end }).collect()
+        let mut stems: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
+        words(text)
+            .map(|(start, end)| {
+                let word = &text[start..end];
+                let stem = stems.entry(word).or_insert_with(|| self.stem(word)).clone();
+                Term { stem, start, end }
+            })
+            .collect()
     }
 
     /// The stem of one word.
     pub fn stem(&self, word: &str) -> String {
-        let folded = fold(word);
+        let folded = if word.is_ascii() { word.to_ascii_lowercase() } else { fold(word) };
         if folded.chars().any(|c| c.is_ascii_digit()) {
             return folded;
         }

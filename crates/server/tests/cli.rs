@@ -134,6 +134,10 @@ fn serve_bootstraps_logs_no_key_and_stops_on_sigterm() {
         std::thread::sleep(Duration::from_millis(50));
     }
     let key = std::fs::read_to_string(&key_file).unwrap().trim().to_owned();
+    // The server holds its search index: a reindex now is refused, and says why.
+    let refused = callscope(dir.path(), &["reindex"]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("in use by another process"), "{}", String::from_utf8_lossy(&refused.stderr));
 
     let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
     assert!(status.success());
@@ -156,4 +160,8 @@ fn serve_bootstraps_logs_no_key_and_stops_on_sigterm() {
         assert!(Instant::now() < deadline, "the sidecar {pid} outlived the server");
         std::thread::sleep(Duration::from_millis(50));
     }
+    // Stopped, the index is free to rebuild.
+    let rebuilt = callscope(dir.path(), &["reindex"]);
+    assert!(rebuilt.status.success(), "{}", String::from_utf8_lossy(&rebuilt.stderr));
+    assert!(String::from_utf8_lossy(&rebuilt.stderr).contains("search index rebuilt"));
 }

@@ -1,5 +1,6 @@
 //! The embedded SQLite backend: one file, WAL journal so readers never wait for the writer,
-//! foreign keys on, and a busy timeout so concurrent writers queue instead of failing.
+//! foreign keys on, a busy timeout so concurrent writers queue instead of failing, and a larger
+//! page cache with memory-mapped reads.
 
 use std::str::FromStr;
 use std::sync::Arc;
@@ -28,7 +29,11 @@ pub(crate) async fn connect(options: &StoreOptions, clock: Arc<dyn Clock>) -> St
         .journal_mode(SqliteJournalMode::Wal)
         .synchronous(SqliteSynchronous::Normal)
         .foreign_keys(true)
-        .busy_timeout(Duration::from_secs(10));
+        .busy_timeout(Duration::from_secs(10))
+        // A page cache of 32 MiB per connection and reads through mmap: the lists count over
+        // indexes of a size SQLite's default 2 MiB cache does not hold at 100,000 calls.
+        .pragma("cache_size", "-32768")
+        .pragma("mmap_size", "1073741824");
     let pool = SqlitePoolOptions::new()
         .max_connections(options.max_connections.max(1))
         .acquire_timeout(Duration::from_secs(10))
