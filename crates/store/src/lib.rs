@@ -238,6 +238,148 @@ impl ActionItem {
     }
 }
 
+/// Statuses of an action item, in their sort order.
+pub const ACTION_ITEM_STATUSES: [&str; 4] = ["PENDING", "IN_PROGRESS", "DONE", "CANCELLED"];
+
+/// Priorities of an action item, in their sort order.
+pub const ACTION_ITEM_PRIORITIES: [&str; 3] = ["LOW", "MEDIUM", "HIGH"];
+
+/// What the action item list sorts by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ActionItemSort {
+    /// When the item was made.
+    #[default]
+    CreatedAt,
+    /// The date of its call.
+    CallDate,
+    /// LOW < MEDIUM < HIGH.
+    Priority,
+    /// PENDING < IN_PROGRESS < DONE < CANCELLED.
+    Status,
+}
+
+/// Filters, order and page of the action item list (decisions §5).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ActionItemQuery {
+    /// Any of these statuses (none: all).
+    pub statuses: Vec<String>,
+    /// Any of these priorities (none: all).
+    pub priorities: Vec<String>,
+    /// Exactly this responsible party, ignoring case.
+    pub responsible_party: Option<String>,
+    /// Items of this call.
+    pub call: Option<CallId>,
+    /// `callDate` at or after.
+    pub from: Option<Timestamp>,
+    /// `callDate` at or before.
+    pub to: Option<Timestamp>,
+    /// A substring of the description, responsible party, notes, evidence or call file name,
+    /// ignoring case.
+    pub search: Option<String>,
+    /// Sort key; ties go by id in the same direction.
+    pub sort: ActionItemSort,
+    /// Largest first.
+    pub descending: bool,
+    /// Page from 0.
+    pub page: u32,
+    /// Items per page.
+    pub page_size: u32,
+}
+
+/// A page of action items with the list's counters.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ActionItemList {
+    /// This page's items.
+    pub items: Vec<ActionItem>,
+    /// Items matching every filter.
+    pub total: u64,
+    /// Items matching every filter but the status one, per status.
+    pub pending: u64,
+    pub in_progress: u64,
+    pub done: u64,
+    pub cancelled: u64,
+    /// Items matching every filter but the status one that are overdue.
+    pub overdue: u64,
+}
+
+/// A change to an action item; `None` leaves a field as it is.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ActionItemPatch {
+    pub status: Option<String>,
+    pub priority: Option<String>,
+    pub description: Option<String>,
+    /// `Some(None)` clears it.
+    pub responsible_party: Option<Option<String>>,
+    pub notes: Option<String>,
+    pub deadline_mentioned: Option<String>,
+    pub due_at: Option<Timestamp>,
+    /// Clears the notes.
+    pub clear_notes: bool,
+    /// Clears `deadline_mentioned` and `due_at`.
+    pub clear_deadline: bool,
+}
+
+impl ActionItemPatch {
+    /// The item with the patch applied at `now`: entering DONE sets `completed_at`, leaving it
+    /// clears it; `updated_at` moves.
+    pub fn apply(&self, item: &ActionItem, now: Timestamp) -> ActionItem {
+        let mut next = item.clone();
+        if let Some(status) = &self.status {
+            if status != &item.status {
+                next.completed_at = (status == "DONE").then_some(now);
+            }
+            next.status.clone_from(status);
+        }
+        if let Some(priority) = &self.priority {
+            next.priority.clone_from(priority);
+        }
+        if let Some(description) = &self.description {
+            next.description.clone_from(description);
+        }
+        if let Some(party) = &self.responsible_party {
+            next.responsible_party.clone_from(party);
+        }
+        if self.clear_notes {
+            next.notes = None;
+        } else if let Some(notes) = &self.notes {
+            next.notes = Some(notes.clone());
+        }
+        if self.clear_deadline {
+            next.deadline_mentioned = None;
+            next.due_at = None;
+        } else {
+            if let Some(deadline) = &self.deadline_mentioned {
+                next.deadline_mentioned = Some(deadline.clone());
+            }
+            if let Some(due) = self.due_at {
+                next.due_at = Some(due);
+            }
+        }
+        next.updated_at = now;
+        next
+    }
+}
+
+/// The lower-cased keys the action item list filters on: the responsible party, and the text
+/// its search looks through (description, responsible party, notes, evidence, call file name,
+/// one per line so that no match spans two of them).
+pub fn action_item_keys(
+    description: &str,
+    responsible_party: Option<&str>,
+    notes: Option<&str>,
+    evidence: Option<&str>,
+    call_filename: &str,
+) -> (Option<String>, String) {
+    let party = responsible_party.map(str::to_lowercase);
+    let text = [Some(description), responsible_party, notes, evidence, Some(call_filename)]
+        .into_iter()
+        .flatten()
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join("\n");
+    (party, text)
+}
+
 /// A call's stored analysis with its action items.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredAnalysis {
@@ -625,6 +767,34 @@ pub trait Store: Send + Sync + 'static {
 
     /// The project's calls named, as lists show them (those that exist, in no order).
     async fn call_summaries(&self, project: ProjectId, ids: &[CallId]) -> StoreResult<Vec<CallSummary>>;
+
+    // --- action items ---
+
+    /// A page of the project's action items with the counters (decisions §5), `isOverdue`
+    /// judged at `now`.
+    async fn list_action_items(&self, project: ProjectId, query: &ActionItemQuery, now: Timestamp) -> StoreResult<ActionItemList>;
+
+    /// One action item of the project.
+    async fn get_action_item(&self, project: ProjectId, id: callscope_domain::ActionItemId) -> StoreResult<ActionItem>;
+
+    /// Applies a patch and writes `action_item.updated` to the outbox, in one transaction.
+    async fn update_action_item(&self, project: ProjectId, id: callscope_domain::ActionItemId, patch: &ActionItemPatch) -> StoreResult<ActionItem>;
+
+    /// Deletes an action item and writes `action_item.deleted` to the outbox, in one transaction.
+    async fn delete_action_item(&self, project: ProjectId, id: callscope_domain::ActionItemId) -> StoreResult<()>;
+
+    /// The distinct non-empty responsible parties of the project's items, sorted.
+    async fn responsible_parties(&self, project: ProjectId) -> StoreResult<Vec<String>>;
+
+    /// PENDING and IN_PROGRESS items with `callDate` within the inclusive bounds: overdue at
+    /// `now` first, then by `dueAt` (none last), then by `callDate`.
+    async fn pending_action_items(
+        &self,
+        project: ProjectId,
+        from: Option<Timestamp>,
+        to: Option<Timestamp>,
+        now: Timestamp,
+    ) -> StoreResult<Vec<ActionItem>>;
 
     /// The outbox, oldest first (for the dispatcher and tests).
     async fn list_events(&self, project: ProjectId) -> StoreResult<Vec<(String, serde_json::Value)>>;

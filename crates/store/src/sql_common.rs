@@ -18,8 +18,8 @@ use crate::rows::{
     ApiKeyRow, CategoryRow, JobRow, OrganizationRow, PresetRow, PrincipalRow, ProjectRow, TemplateRow, WebhookRow,
     CATEGORY_COLUMNS, JOB_COLUMNS, PRESET_COLUMNS, PROJECT_COLUMNS, TEMPLATE_COLUMNS, WEBHOOK_COLUMNS,
 };
-use callscope_domain::{PiiSpan, PiiStatistics, SpeakerStats, TimedWord, Turn};
-use crate::{CallAnalysisRecord, CallAudio, CallSummary, SearchDocument, CallTranscript, NewCall, NewEvent, Rejection, Store, StoreError, StoredAnalysis};
+use callscope_domain::{ActionItemId, PiiSpan, PiiStatistics, SpeakerStats, TimedWord, Turn};
+use crate::{action_item_keys, ActionItem, ActionItemList, ActionItemPatch, ActionItemQuery, ActionItemSort, ACTION_ITEM_STATUSES, CallAnalysisRecord, CallAudio, CallSummary, SearchDocument, CallTranscript, NewCall, NewEvent, Rejection, Store, StoreError, StoredAnalysis};
 
 type Tx<'a> = sqlx::Transaction<'a, Db>;
 
@@ -37,6 +37,7 @@ impl Store for SqlStore {
 
     async fn migrate(&self) -> StoreResult<()> {
         MIGRATOR.run(&self.pool).await?;
+        backfill_action_item_keys(&self.pool).await?;
         Ok(())
     }
 
@@ -652,11 +653,15 @@ impl Store for SqlStore {
 
     async fn claim_job(&self, worker: &str, lease: std::time::Duration) -> StoreResult<Option<Job>> {
         let now = self.clock.now();
+        // The literal status list lets both databases use the partial index jobs_runnable, so a
+        // claim does not read the history of finished jobs.
+        debug_assert_eq!((JobStatus::Pending.as_str(), JobStatus::Processing.as_str()), ("PENDING", "PROCESSING"));
         let row: Option<JobRow> = sqlx::query_as(&format!(
             "update jobs set status = $1, attempts = attempts + 1, lease_until = $2, worker_id = $3, \
              started_at = coalesce(started_at, $4), updated_at = $5 \
              where id = (select id from jobs \
-                         where (status = $6 and run_at <= $7) or (status = $8 and lease_until <= $9) \
+                         where status in ('PENDING', 'PROCESSING') \
+                           and ((status = $6 and run_at <= $7) or (status = $8 and lease_until <= $9)) \
                          order by run_at, id limit 1 {CLAIM_LOCK}) \
              returning {JOB_COLUMNS}"
         ))
@@ -1088,14 +1093,19 @@ impl Store for SqlStore {
     async fn call_summaries(&self, project: ProjectId, ids: &[CallId]) -> StoreResult<Vec<CallSummary>> {
         let mut summaries = Vec::with_capacity(ids.len());
         for chunk in ids.chunks(500) {
-            let placeholders = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect::<Vec<_>>().join(", ");
-            let sql = format!("select {CALL_SUMMARY_COLUMNS} where c.project_id = $1 and c.id in ({placeholders})");
-            let mut query = sqlx::query_as::<_, CallSummaryRow>(&sql).bind(project.0);
+            let placeholders = (0..chunk.len()).map(|i| format!("${}", i + 1)).collect::<Vec<_>>().join(", ");
+            // By primary key, keeping the project's: with `project_id = $1` in the WHERE clause,
+            // SQLite would walk the project's index instead.
+            let sql = format!("select c.project_id, {CALL_SUMMARY_COLUMNS} where c.id in ({placeholders})");
+            type Row = (Uuid, Uuid, String, String, i64, Option<f64>, String, Option<String>, i64, Timestamp, Timestamp, Option<String>, String);
+            let mut query = sqlx::query_as::<_, Row>(&sql);
             for id in chunk {
                 query = query.bind(id.0);
             }
-            for row in query.fetch_all(&self.pool).await? {
-                summaries.push(call_summary(row)?);
+            for r in query.fetch_all(&self.pool).await? {
+                if r.0 == project.0 {
+                    summaries.push(call_summary((r.1, r.2, r.3, r.4, r.5, r.6, r.7, r.8, r.9, r.10, r.11, r.12))?);
+                }
             }
         }
         Ok(summaries)
@@ -1226,6 +1236,156 @@ impl Store for SqlStore {
         })
     }
 
+    async fn list_action_items(&self, project: ProjectId, query: &ActionItemQuery, now: Timestamp) -> StoreResult<ActionItemList> {
+        // The counters in one pass: the status counters and the overdue count ignore the status
+        // filter, the total does not.
+        let mut counts = sqlx::QueryBuilder::<Db>::new("select count(*), ");
+        for status in ACTION_ITEM_STATUSES {
+            counts.push("coalesce(sum(case when status = ").push_bind(status).push(" then 1 else 0 end), 0), ");
+        }
+        counts.push("coalesce(sum(case when due_at < ").push_bind(now).push(" and status in ('PENDING', 'IN_PROGRESS') then 1 else 0 end), 0), ");
+        if query.statuses.is_empty() {
+            counts.push("count(*)");
+        } else {
+            counts.push("coalesce(sum(case when ");
+            push_in(&mut counts, "status", &query.statuses);
+            counts.push(" then 1 else 0 end), 0)");
+        }
+        counts.push(" from action_items");
+        push_item_filters(&mut counts, project, query, false);
+        let (_, pending, in_progress, done, cancelled, overdue, total): (i64, i64, i64, i64, i64, i64, i64) =
+            counts.build_query_as().fetch_one(&self.pool).await?;
+
+        let mut select = sqlx::QueryBuilder::<Db>::new(format!("select {ACTION_ITEM_COLUMNS} from action_items"));
+        push_item_filters(&mut select, project, query, true);
+        let key = match query.sort {
+            ActionItemSort::CreatedAt => "created_at",
+            ActionItemSort::CallDate => "call_date",
+            ActionItemSort::Priority => "case priority when 'LOW' then 0 when 'MEDIUM' then 1 else 2 end",
+            ActionItemSort::Status => "case status when 'PENDING' then 0 when 'IN_PROGRESS' then 1 when 'DONE' then 2 else 3 end",
+        };
+        let direction = if query.descending { "desc" } else { "asc" };
+        select.push(format!(" order by {key} {direction}, id {direction} limit "));
+        select.push_bind(i64::from(query.page_size));
+        select.push(" offset ").push_bind(i64::from(query.page) * i64::from(query.page_size));
+        let rows: Vec<ActionItemRow> = select.build_query_as().fetch_all(&self.pool).await?;
+        let count = |n: i64| u64::try_from(n).unwrap_or_default();
+        Ok(ActionItemList {
+            items: rows.into_iter().map(ActionItemRow::into_item).collect(),
+            total: count(total),
+            pending: count(pending),
+            in_progress: count(in_progress),
+            done: count(done),
+            cancelled: count(cancelled),
+            overdue: count(overdue),
+        })
+    }
+
+    async fn get_action_item(&self, project: ProjectId, id: ActionItemId) -> StoreResult<ActionItem> {
+        let row: Option<ActionItemRow> =
+            sqlx::query_as(&format!("select {ACTION_ITEM_COLUMNS} from action_items where id = $1 and project_id = $2"))
+                .bind(id.0)
+                .bind(project.0)
+                .fetch_optional(&self.pool)
+                .await?;
+        row.map(ActionItemRow::into_item).ok_or(StoreError::NotFound("action item"))
+    }
+
+    async fn update_action_item(&self, project: ProjectId, id: ActionItemId, patch: &ActionItemPatch) -> StoreResult<ActionItem> {
+        let now = self.clock.now();
+        let mut tx = self.pool.begin().await?;
+        // A write first: it takes the row's lock (the database's, on SQLite) before the read.
+        let touched = sqlx::query("update action_items set updated_at = updated_at where id = $1 and project_id = $2")
+            .bind(id.0)
+            .bind(project.0)
+            .execute(&mut *tx)
+            .await?;
+        if touched.rows_affected() == 0 {
+            return Err(StoreError::NotFound("action item"));
+        }
+        let row: ActionItemRow = sqlx::query_as(&format!("select {ACTION_ITEM_COLUMNS} from action_items where id = $1"))
+            .bind(id.0)
+            .fetch_one(&mut *tx)
+            .await?;
+        let item = patch.apply(&row.into_item(), now);
+        let (party_key, search_text) = action_item_keys(
+            &item.description,
+            item.responsible_party.as_deref(),
+            item.notes.as_deref(),
+            item.evidence.as_deref(),
+            &item.call_filename,
+        );
+        sqlx::query(
+            "update action_items set status = $2, priority = $3, description = $4, responsible_party = $5, notes = $6, \
+             deadline_mentioned = $7, due_at = $8, completed_at = $9, updated_at = $10, responsible_key = $11, search_text = $12 \
+             where id = $1",
+        )
+        .bind(id.0)
+        .bind(&item.status)
+        .bind(&item.priority)
+        .bind(&item.description)
+        .bind(&item.responsible_party)
+        .bind(&item.notes)
+        .bind(&item.deadline_mentioned)
+        .bind(item.due_at)
+        .bind(item.completed_at)
+        .bind(item.updated_at)
+        .bind(party_key)
+        .bind(search_text)
+        .execute(&mut *tx)
+        .await?;
+        let event = NewEvent { kind: "action_item.updated", payload: item.to_json(now) };
+        insert_event(&mut tx, project.0, &event, now).await?;
+        tx.commit().await?;
+        Ok(item)
+    }
+
+    async fn delete_action_item(&self, project: ProjectId, id: ActionItemId) -> StoreResult<()> {
+        let now = self.clock.now();
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query("delete from action_items where id = $1 and project_id = $2").bind(id.0).bind(project.0).execute(&mut *tx).await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound("action item"));
+        }
+        let event = NewEvent { kind: "action_item.deleted", payload: serde_json::json!({ "id": id }) };
+        insert_event(&mut tx, project.0, &event, now).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn responsible_parties(&self, project: ProjectId) -> StoreResult<Vec<String>> {
+        let rows: Vec<(String,)> =
+            sqlx::query_as("select distinct responsible_party from action_items where project_id = $1 and responsible_party is not null")
+                .bind(project.0)
+                .fetch_all(&self.pool)
+                .await?;
+        let mut parties: Vec<String> = rows.into_iter().map(|(p,)| p).filter(|p| !p.trim().is_empty()).collect();
+        parties.sort();
+        parties.dedup();
+        Ok(parties)
+    }
+
+    async fn pending_action_items(
+        &self,
+        project: ProjectId,
+        from: Option<Timestamp>,
+        to: Option<Timestamp>,
+        now: Timestamp,
+    ) -> StoreResult<Vec<ActionItem>> {
+        let rows: Vec<ActionItemRow> = sqlx::query_as(&format!(
+            "select {ACTION_ITEM_COLUMNS} from action_items where project_id = $1 and status in ('PENDING', 'IN_PROGRESS') \
+             and ($2 is null or call_date >= $2) and ($3 is null or call_date <= $3) \
+             order by case when due_at < $4 then 0 else 1 end, case when due_at is null then 1 else 0 end, due_at, call_date, id"
+        ))
+        .bind(project.0)
+        .bind(from)
+        .bind(to)
+        .bind(now)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.into_iter().map(ActionItemRow::into_item).collect())
+    }
+
     async fn list_events(&self, project: ProjectId) -> StoreResult<Vec<(String, serde_json::Value)>> {
         let rows: Vec<(String, Json<serde_json::Value>)> =
             sqlx::query_as("select type, payload from events where project_id = $1 order by created_at, id")
@@ -1283,6 +1443,124 @@ fn summary_text(summary: &serde_json::Value) -> String {
     lines.join("\n")
 }
 
+/// The columns an action item is read from.
+const ACTION_ITEM_COLUMNS: &str = "id, project_id, call_id, transcript_index, call_date, call_filename, description, responsible_party, \
+     deadline_mentioned, due_at, evidence, status, priority, notes, completed_at, created_at, updated_at";
+
+#[derive(sqlx::FromRow)]
+struct ActionItemRow {
+    id: Uuid,
+    project_id: Uuid,
+    call_id: Uuid,
+    transcript_index: i32,
+    call_date: Timestamp,
+    call_filename: String,
+    description: String,
+    responsible_party: Option<String>,
+    deadline_mentioned: Option<String>,
+    due_at: Option<Timestamp>,
+    evidence: Option<String>,
+    status: String,
+    priority: String,
+    notes: Option<String>,
+    completed_at: Option<Timestamp>,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+}
+
+impl ActionItemRow {
+    fn into_item(self) -> ActionItem {
+        ActionItem {
+            id: ActionItemId(self.id),
+            project_id: ProjectId(self.project_id),
+            call_id: CallId(self.call_id),
+            transcript_index: self.transcript_index,
+            call_date: self.call_date,
+            call_filename: self.call_filename,
+            description: self.description,
+            responsible_party: self.responsible_party,
+            deadline_mentioned: self.deadline_mentioned,
+            due_at: self.due_at,
+            evidence: self.evidence,
+            status: self.status,
+            priority: self.priority,
+            notes: self.notes,
+            completed_at: self.completed_at,
+            created_at: self.created_at,
+            updated_at: self.updated_at,
+        }
+    }
+}
+
+/// `column in (…)` with each value bound.
+fn push_in(builder: &mut sqlx::QueryBuilder<'_, Db>, column: &str, values: &[String]) {
+    builder.push(format!("{column} in ("));
+    let mut list = builder.separated(", ");
+    for value in values {
+        list.push_bind(value.clone());
+    }
+    builder.push(")");
+}
+
+/// The list's WHERE clause: the project and every filter of `query` (the status one only when
+/// `with_status`).
+fn push_item_filters(builder: &mut sqlx::QueryBuilder<'_, Db>, project: ProjectId, query: &ActionItemQuery, with_status: bool) {
+    builder.push(" where project_id = ").push_bind(project.0);
+    if with_status && !query.statuses.is_empty() {
+        builder.push(" and ");
+        push_in(builder, "status", &query.statuses);
+    }
+    if !query.priorities.is_empty() {
+        builder.push(" and ");
+        push_in(builder, "priority", &query.priorities);
+    }
+    if let Some(party) = &query.responsible_party {
+        builder.push(" and responsible_key = ").push_bind(party.to_lowercase());
+    }
+    if let Some(call) = query.call {
+        builder.push(" and call_id = ").push_bind(call.0);
+    }
+    if let Some(from) = query.from {
+        builder.push(" and call_date >= ").push_bind(from);
+    }
+    if let Some(to) = query.to {
+        builder.push(" and call_date <= ").push_bind(to);
+    }
+    if let Some(search) = query.search.as_deref().filter(|s| !s.is_empty()) {
+        let escaped: String = search.to_lowercase().chars().flat_map(|c| match c {
+            '%' | '_' | '\\' => vec!['\\', c],
+            other => vec![other],
+        }).collect();
+        builder.push(" and search_text like ").push_bind(format!("%{escaped}%")).push(" escape '\\'");
+    }
+}
+
+/// Fills the filter keys of items written before they existed, in Rust (SQLite's lower() knows
+/// only ASCII).
+async fn backfill_action_item_keys(pool: &sqlx::Pool<Db>) -> StoreResult<()> {
+    type Row = (Uuid, String, Option<String>, Option<String>, Option<String>, String);
+    loop {
+        let rows: Vec<Row> = sqlx::query_as(
+            "select id, description, responsible_party, notes, evidence, call_filename from action_items \
+             where search_text is null limit 500",
+        )
+        .fetch_all(pool)
+        .await?;
+        if rows.is_empty() {
+            return Ok(());
+        }
+        for (id, description, party, notes, evidence, filename) in rows {
+            let (key, text) = action_item_keys(&description, party.as_deref(), notes.as_deref(), evidence.as_deref(), &filename);
+            sqlx::query("update action_items set responsible_key = $2, search_text = $3 where id = $1")
+                .bind(id)
+                .bind(key)
+                .bind(text)
+                .execute(pool)
+                .await?;
+        }
+    }
+}
+
 /// Writes a call's action items, numbered in order, all PENDING.
 async fn insert_action_items(
     tx: &mut Tx<'_>,
@@ -1294,11 +1572,12 @@ async fn insert_action_items(
     now: Timestamp,
 ) -> StoreResult<()> {
     for (index, item) in items.iter().enumerate() {
+        let keys = action_item_keys(&item.description, item.responsible_party.as_deref(), None, item.evidence.as_deref(), filename);
         sqlx::query(
             "insert into action_items (id, project_id, call_id, transcript_index, call_date, call_filename, \
              description, responsible_party, deadline_mentioned, due_at, evidence, status, priority, \
-             created_at, updated_at) \
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'PENDING', $12, $13, $14)",
+             created_at, updated_at, responsible_key, search_text) \
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'PENDING', $12, $13, $14, $15, $16)",
         )
         .bind(item.id.0)
         .bind(project)
@@ -1314,6 +1593,8 @@ async fn insert_action_items(
         .bind(&item.priority)
         .bind(now)
         .bind(now)
+        .bind(keys.0)
+        .bind(keys.1)
         .execute(&mut **tx)
         .await?;
     }
