@@ -9,7 +9,7 @@ use utoipa_axum::routes;
 use crate::error::{ErrorCode, FieldErrorView, Problem};
 use axum::extract::DefaultBodyLimit;
 
-use crate::routes::{audio, call_records, calls, categories, dashboard, ops, presets, projects, search, templates, webhooks};
+use crate::routes::{action_items, audio, call_records, calls, categories, dashboard, ops, presets, projects, search, templates, webhooks};
 use crate::{docs, AppState};
 
 #[derive(OpenApi)]
@@ -34,6 +34,7 @@ per key (429 `rate_limited` with `Retry-After`).",
         (name = "Analysis templates", description = "The project's own questions, answered for every call while active."),
         (name = "Webhooks", description = "Signed event deliveries to public HTTPS endpoints."),
         (name = "Dashboard", description = "Aggregates over the project's calls."),
+        (name = "Action items", description = "Tasks found in calls: filtered, sorted, edited, closed."),
         (name = "Operations", description = "Probes and this document; no key needed."),
     )
 )]
@@ -101,6 +102,10 @@ pub(crate) fn v1_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(call_records::get_call, call_records::delete_call))
         .routes(routes!(call_records::set_call_category))
         .routes(routes!(call_records::reanalyze_call))
+        .routes(routes!(action_items::list_action_items))
+        .routes(routes!(action_items::responsible_parties))
+        .routes(routes!(action_items::pending_action_items))
+        .routes(routes!(action_items::get_action_item, action_items::update_action_item, action_items::delete_action_item))
         .routes(routes!(audio::get_audio_info))
         .routes(routes!(audio::get_audio_content))
 }

@@ -1,5 +1,6 @@
 //! Handlers, one module per resource.
 
+pub mod action_items;
 pub mod audio;
 pub mod call_records;
 pub mod calls;

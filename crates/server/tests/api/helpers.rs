@@ -32,6 +32,11 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
 
 /// A server with settings changed by `adjust`.
 pub async fn spawn_app_with(backend: Backend, adjust: impl FnOnce(&mut Config)) -> TestApp {
+    spawn_app_with_clock(backend, Arc::new(SystemClock), adjust).await
+}
+
+/// A server whose clock the test holds (a `ManualClock`), with settings changed by `adjust`.
+pub async fn spawn_app_with_clock(backend: Backend, clock: Arc<dyn callscope_domain::Clock>, adjust: impl FnOnce(&mut Config)) -> TestApp {
     let db = TestDatabase::new(backend).await;
     let mut config = Config {
         listen: "127.0.0.1:0".into(),
@@ -52,7 +57,7 @@ pub async fn spawn_app_with(backend: Backend, adjust: impl FnOnce(&mut Config)) 
         ..Config::default()
     };
     adjust(&mut config);
-    let app = Application::build(&config, Arc::new(SystemClock)).await.expect("application builds");
+    let app = Application::build(&config, clock).await.expect("application builds");
     let address = format!("http://{}", app.local_addr());
     let store = app.store();
     let key = std::fs::read_to_string(config.data_dir.join("bootstrap-api-key"))

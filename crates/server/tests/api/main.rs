@@ -14,6 +14,7 @@ mod errors;
 mod openapi;
 mod ops;
 mod presets;
+mod action_items;
 mod analysis;
 mod llm;
 mod pii;

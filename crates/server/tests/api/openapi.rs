@@ -57,6 +57,12 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/v1/projects/{projectId}/calls/{id}/reanalyze"),
     ("GET", "/v1/projects/{projectId}/calls/{id}/audio"),
     ("GET", "/v1/projects/{projectId}/calls/{id}/audio/content"),
+    ("GET", "/v1/projects/{projectId}/action-items"),
+    ("GET", "/v1/projects/{projectId}/action-items/responsible-parties"),
+    ("GET", "/v1/projects/{projectId}/action-items/pending"),
+    ("GET", "/v1/projects/{projectId}/action-items/{id}"),
+    ("PATCH", "/v1/projects/{projectId}/action-items/{id}"),
+    ("DELETE", "/v1/projects/{projectId}/action-items/{id}"),
 ];
 
 async fn the_document_lists_every_route_and_every_documented_route_is_served(backend: Backend) {

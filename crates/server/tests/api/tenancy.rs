@@ -31,6 +31,7 @@ pub enum Fixture {
     Webhook,
     Job,
     Call,
+    ActionItem,
 }
 
 fn route(method: Method, path: &'static str, body: Option<Value>, id: Fixture) -> ScopedRoute {
@@ -79,11 +80,17 @@ pub fn project_routes() -> Vec<ScopedRoute> {
         route(Method::POST, "/v1/projects/{projectId}/calls/{id}/reanalyze", None, Call),
         route(Method::GET, "/v1/projects/{projectId}/calls/{id}/audio", None, Call),
         route(Method::GET, "/v1/projects/{projectId}/calls/{id}/audio/content", None, Call),
+        route(Method::GET, "/v1/projects/{projectId}/action-items", None, Own),
+        route(Method::GET, "/v1/projects/{projectId}/action-items/responsible-parties", None, Own),
+        route(Method::GET, "/v1/projects/{projectId}/action-items/pending", None, Own),
+        route(Method::GET, "/v1/projects/{projectId}/action-items/{id}", None, ActionItem),
+        route(Method::PATCH, "/v1/projects/{projectId}/action-items/{id}", Some(json!({"status": "IN_PROGRESS"})), ActionItem),
         route(Method::DELETE, "/v1/projects/{projectId}/categories/{id}", None, Category),
         route(Method::DELETE, "/v1/projects/{projectId}/categories", None, Own),
         route(Method::DELETE, "/v1/projects/{projectId}/speaker-presets/{id}", None, Preset),
         route(Method::DELETE, "/v1/projects/{projectId}/analysis-templates/{id}", None, Template),
         route(Method::DELETE, "/v1/projects/{projectId}/webhooks/{id}", None, Webhook),
+        route(Method::DELETE, "/v1/projects/{projectId}/action-items/{id}", None, ActionItem),
         route(Method::DELETE, "/v1/projects/{projectId}/calls/{id}", None, Call),
     ]
 }
@@ -96,6 +103,7 @@ struct Fixtures {
     webhook: String,
     job: String,
     call: String,
+    action_item: String,
 }
 
 async fn create(app: &TestApp, path: String, body: Value) -> String {
@@ -106,11 +114,27 @@ async fn create(app: &TestApp, path: String, body: Value) -> String {
 
 async fn fixtures(app: &TestApp, project: &str) -> Fixtures {
     let base = format!("/v1/projects/{project}");
-    let upload = app.upload(project, "", "call.wav", crate::helpers::wav_bytes(8_000, 2, 0.7)).await;
-    let processed = upload.json::<Value>().await.unwrap()["jobId"].as_str().unwrap().to_owned();
-    let call = app.wait_for_job(project, &processed).await["transcriptId"].as_str().expect("a call").to_owned();
+    // A call with an action item, stored as a worker stores one (workers are off, so that the
+    // job below stays queued), and its audio in the storage.
+    let mut stored = callscope_store::testing::text_call(callscope_domain::Language::En, "A call", "Please call me back.", "");
+    let item = callscope_store::NewActionItem {
+        id: callscope_domain::ActionItemId::new(),
+        description: "Call the customer back".into(),
+        responsible_party: Some("agent".into()),
+        deadline_mentioned: None,
+        due_at: None,
+        evidence: None,
+        priority: "MEDIUM".into(),
+    };
+    let action_item = item.id.0.to_string();
+    stored.analysis.as_mut().unwrap().action_items.push(item);
+    let audio = app.config.data_dir.join("audio").join(&stored.storage_path);
+    std::fs::create_dir_all(audio.parent().unwrap()).unwrap();
+    std::fs::write(&audio, crate::helpers::wav_bytes(8_000, 2, 0.7)).unwrap();
+    let call = callscope_store::testing::store_call(app.store.as_ref(), callscope_domain::ProjectId(project.parse().unwrap()), &stored).await.0.to_string();
     Fixtures {
         call,
+        action_item,
         category: create(app, format!("{base}/categories"), json!({"name": "Billing"})).await,
         preset: create(app, format!("{base}/speaker-presets"), json!({"name": "Sales", "speakers": ["Agent"]})).await,
         template: create(app, format!("{base}/analysis-templates"), json!({"name": "T", "fields": []})).await,
@@ -132,6 +156,7 @@ async fn send(app: &TestApp, route: &ScopedRoute, project_id: &str, ids: &Fixtur
         Fixture::Webhook => &ids.webhook,
         Fixture::Job => &ids.job,
         Fixture::Call => &ids.call,
+        Fixture::ActionItem => &ids.action_item,
     };
     let mut path = route.path.replace("{projectId}", project_id).replace("{id}", id);
     if route.path.ends_with("/calls/search") {
@@ -151,7 +176,7 @@ async fn send(app: &TestApp, route: &ScopedRoute, project_id: &str, ids: &Fixtur
 }
 
 async fn another_organizations_key_gets_404_on_every_project_route(backend: Backend) {
-    let app = spawn_app_with(backend, |c| c.workers = 1).await;
+    let app = spawn_app_with(backend, |c| c.workers = 0).await;
     let project = app.create_project("Ours").await;
     let id = project["id"].as_str().unwrap();
     let (_, foreign_key) = app.other_org("intruder").await;

@@ -1,0 +1,359 @@
+//! Action items (decisions §5): the filtered, sorted, paged list with its counters, editing,
+//! deleting, the responsible parties, and the pending view. `isOverdue` is judged at read time
+//! by the service's clock.
+
+use axum::extract::{RawQuery, State};
+use axum::http::StatusCode;
+use axum::Json;
+use callscope_domain::{ActionItemId, CallId, Validator};
+use callscope_store::{ActionItemPatch, ActionItemQuery, ActionItemSort, ACTION_ITEM_PRIORITIES, ACTION_ITEM_STATUSES};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
+use uuid::Uuid;
+
+use crate::error::Problem;
+use crate::extract::{ApiJson, ApiPath, ApiQuery, IdPath, ProjectScope};
+use crate::routes::call_records::time_bounds;
+use crate::views::nullable;
+use crate::{ApiError, AppState};
+
+/// Largest page of the action item list.
+pub const MAX_PAGE_SIZE: i64 = 500;
+/// Default page size of the action item list.
+pub const DEFAULT_PAGE_SIZE: i64 = 50;
+/// Longest description, notes and other texts of an item.
+const TEXT_MAX: usize = 2_000;
+
+/// Query of the action item list. `status` and `priority` may repeat and take comma lists.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // documents the parameters; the handler reads the raw query (repeated keys)
+pub struct ActionItemListQuery {
+    /// `PENDING`, `IN_PROGRESS`, `DONE`, `CANCELLED`; repeated or comma-separated.
+    status: Option<Vec<String>>,
+    /// `LOW`, `MEDIUM`, `HIGH`; repeated or comma-separated.
+    priority: Option<Vec<String>>,
+    /// Exactly this responsible party, ignoring case.
+    responsible_party: Option<String>,
+    /// Items of this call.
+    transcript_id: Option<Uuid>,
+    /// `callDate` at or after (RFC 3339).
+    #[param(value_type = Option<String>, format = DateTime)]
+    from: Option<String>,
+    /// `callDate` at or before (RFC 3339).
+    #[param(value_type = Option<String>, format = DateTime)]
+    to: Option<String>,
+    /// Substring of the description, responsible party, notes, evidence or call file name,
+    /// ignoring case.
+    search: Option<String>,
+    /// Page from 0. Default 0.
+    #[param(minimum = 0, default = 0)]
+    page: Option<i64>,
+    /// Items per page, 1–500. Default 50.
+    #[param(minimum = 1, maximum = 500, default = 50)]
+    page_size: Option<i64>,
+    /// `CREATED_AT` (default), `CALL_DATE`, `PRIORITY`, `STATUS`.
+    sort_by: Option<String>,
+    /// `ASC` or `DESC` (default).
+    sort_dir: Option<String>,
+}
+
+/// A page of action items with the counters.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ActionItemPage {
+    /// The items of this page: `id`, `projectId`, `transcriptId`, `transcriptIndex`, `callDate`,
+    /// `callFilename`, `description`, `responsibleParty`, `deadlineMentioned`, `dueAt`,
+    /// `evidence`, `status`, `priority`, `notes`, `completedAt`, `createdAt`, `updatedAt`,
+    /// `isOverdue`.
+    #[schema(value_type = Vec<Object>)]
+    pub items: Vec<Value>,
+    /// Items matching every filter.
+    pub total_count: u64,
+    /// Items matching every filter but `status`, per status.
+    pub pending_count: u64,
+    pub in_progress_count: u64,
+    pub done_count: u64,
+    pub cancelled_count: u64,
+    /// Items matching every filter but `status` whose `dueAt` has passed while PENDING or
+    /// IN_PROGRESS.
+    pub overdue_count: u64,
+}
+
+fn enum_values(v: &mut Validator, field: &str, raw: &str, allowed: &[&str], into: &mut Vec<String>) {
+    for value in raw.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let upper = value.to_ascii_uppercase();
+        if allowed.contains(&upper.as_str()) {
+            if !into.contains(&upper) {
+                into.push(upper);
+            }
+        } else {
+            v.error(field, format!("{value:?} is not one of {}", allowed.join(", ")));
+        }
+    }
+}
+
+/// Reads the list's query string: repeated and comma-separated `status`/`priority`, the rest as
+/// the spec names them.
+fn parse_list_query(raw: Option<&str>) -> Result<ActionItemQuery, ApiError> {
+    let mut query = ActionItemQuery { descending: true, page_size: DEFAULT_PAGE_SIZE as u32, ..ActionItemQuery::default() };
+    let mut v = Validator::default();
+    let (mut from, mut to) = (None, None);
+    let integer = |name: &str, value: &str| {
+        value.trim().parse::<i64>().map_err(|_| ApiError::BadRequest(format!("invalid query string: {name}: expected an integer, got {value:?}")))
+    };
+    for (key, value) in url::form_urlencoded::parse(raw.unwrap_or_default().as_bytes()) {
+        match key.as_ref() {
+            "status" => enum_values(&mut v, "status", &value, &ACTION_ITEM_STATUSES, &mut query.statuses),
+            "priority" => enum_values(&mut v, "priority", &value, &ACTION_ITEM_PRIORITIES, &mut query.priorities),
+            "responsibleParty" => query.responsible_party = Some(value.trim().to_owned()).filter(|p| !p.is_empty()),
+            "transcriptId" => {
+                let id = value.trim().parse::<Uuid>().map_err(|_| ApiError::BadRequest(format!("invalid query string: transcriptId: expected a uuid, got {value:?}")))?;
+                query.call = Some(CallId(id));
+            }
+            "from" => from = Some(value.into_owned()),
+            "to" => to = Some(value.into_owned()),
+            "search" => query.search = Some(value.trim().to_owned()).filter(|s| !s.is_empty()),
+            "page" => {
+                let page = integer("page", &value)?;
+                match u32::try_from(page) {
+                    Ok(page) if i64::from(page) * MAX_PAGE_SIZE < i64::MAX => query.page = page,
+                    _ => v.error("page", "must be 0 or more"),
+                }
+            }
+            "pageSize" => {
+                let size = integer("pageSize", &value)?;
+                if (1..=MAX_PAGE_SIZE).contains(&size) {
+                    query.page_size = size as u32;
+                } else {
+                    v.error("pageSize", format!("must be between 1 and {MAX_PAGE_SIZE}"));
+                }
+            }
+            "sortBy" => match value.trim().to_ascii_uppercase().as_str() {
+                "CREATED_AT" => query.sort = ActionItemSort::CreatedAt,
+                "CALL_DATE" => query.sort = ActionItemSort::CallDate,
+                "PRIORITY" => query.sort = ActionItemSort::Priority,
+                "STATUS" => query.sort = ActionItemSort::Status,
+                _ => v.error("sortBy", "must be one of CREATED_AT, CALL_DATE, PRIORITY, STATUS"),
+            },
+            "sortDir" => match value.trim().to_ascii_uppercase().as_str() {
+                "ASC" => query.descending = false,
+                "DESC" => query.descending = true,
+                _ => v.error("sortDir", "must be ASC or DESC"),
+            },
+            _ => {}
+        }
+    }
+    let (from, to) = time_bounds(from.as_deref(), to.as_deref())?;
+    (query.from, query.to) = (from, to);
+    v.finish()?;
+    Ok(query)
+}
+
+/// List the project's action items, filtered, sorted and paged, with counters.
+#[utoipa::path(get, path = "/v1/projects/{projectId}/action-items", tag = "Action items",
+    params(("projectId" = Uuid, Path, description = "The project"), ActionItemListQuery),
+    responses(
+        (status = 200, description = "A page of items and the counters", body = ActionItemPage),
+        (status = 400, description = "A parameter of the wrong type", body = Problem),
+        (status = 404, description = "No such project", body = Problem),
+        (status = 422, description = "Unknown enum values, page bounds, or from after to", body = Problem),
+    ))]
+pub async fn list_action_items(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    RawQuery(raw): RawQuery,
+) -> Result<Json<ActionItemPage>, ApiError> {
+    let query = parse_list_query(raw.as_deref())?;
+    let now = state.clock.now();
+    let list = state.store.list_action_items(scope.id(), &query, now).await?;
+    Ok(Json(ActionItemPage {
+        items: list.items.iter().map(|i| i.to_json(now)).collect(),
+        total_count: list.total,
+        pending_count: list.pending,
+        in_progress_count: list.in_progress,
+        done_count: list.done,
+        cancelled_count: list.cancelled,
+        overdue_count: list.overdue,
+    }))
+}
+
+/// Changes to an action item; absent fields stay as they are.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schema(example = json!({"status": "DONE", "notes": "Sent on Monday"}))]
+pub struct ActionItemPatchRequest {
+    /// `PENDING`, `IN_PROGRESS`, `DONE`, `CANCELLED`. Entering DONE sets `completedAt`; leaving
+    /// it clears it.
+    pub status: Option<String>,
+    /// `LOW`, `MEDIUM`, `HIGH`.
+    pub priority: Option<String>,
+    /// Must not be empty.
+    pub description: Option<String>,
+    /// Who does it; `null` or empty clears it.
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>)]
+    pub responsible_party: Option<Option<String>>,
+    /// Free text.
+    pub notes: Option<String>,
+    /// The deadline as said.
+    pub deadline_mentioned: Option<String>,
+    /// The deadline as a date-time (RFC 3339).
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub due_at: Option<String>,
+    /// Clears `notes`.
+    #[serde(default)]
+    pub clear_notes: bool,
+    /// Clears `deadlineMentioned` and `dueAt`.
+    #[serde(default)]
+    pub clear_deadline: bool,
+}
+
+impl ActionItemPatchRequest {
+    fn validate(self) -> Result<ActionItemPatch, ApiError> {
+        let mut v = Validator::default();
+        let mut one = |field: &str, raw: Option<String>, allowed: &[&str]| {
+            raw.and_then(|value| {
+                let upper = value.trim().to_ascii_uppercase();
+                if allowed.contains(&upper.as_str()) {
+                    Some(upper)
+                } else {
+                    v.error(field, format!("must be one of {}", allowed.join(", ")));
+                    None
+                }
+            })
+        };
+        let status = one("status", self.status, &ACTION_ITEM_STATUSES);
+        let priority = one("priority", self.priority, &ACTION_ITEM_PRIORITIES);
+        let description = self.description.map(|d| v.text("description", &d, 1, TEXT_MAX));
+        let responsible_party = self.responsible_party.map(|p| p.and_then(|p| v.optional_text("responsibleParty", &p, 200)));
+        let notes = self.notes.map(|n| n.trim().to_owned());
+        if notes.as_ref().is_some_and(|n| n.chars().count() > TEXT_MAX) {
+            v.error("notes", format!("must be at most {TEXT_MAX} characters"));
+        }
+        if self.clear_notes && notes.is_some() {
+            v.error("clearNotes", "cannot be combined with notes");
+        }
+        let deadline_mentioned = self.deadline_mentioned.and_then(|d| v.optional_text("deadlineMentioned", &d, 200));
+        let due_at = self.due_at.and_then(|raw| match chrono::DateTime::parse_from_rfc3339(raw.trim()) {
+            Ok(t) => Some(t.with_timezone(&chrono::Utc)),
+            Err(_) => {
+                v.error("dueAt", "must be an RFC 3339 date-time such as 2026-11-27T17:00:00Z");
+                None
+            }
+        });
+        if self.clear_deadline && (deadline_mentioned.is_some() || due_at.is_some()) {
+            v.error("clearDeadline", "cannot be combined with deadlineMentioned or dueAt");
+        }
+        v.finish()?;
+        Ok(ActionItemPatch {
+            status,
+            priority,
+            description,
+            responsible_party,
+            notes,
+            deadline_mentioned,
+            due_at,
+            clear_notes: self.clear_notes,
+            clear_deadline: self.clear_deadline,
+        })
+    }
+}
+
+/// Change an action item (partial update); `action_item.updated` goes to the outbox.
+#[utoipa::path(patch, path = "/v1/projects/{projectId}/action-items/{id}", tag = "Action items",
+    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The action item")),
+    request_body = ActionItemPatchRequest,
+    responses(
+        (status = 200, description = "The item as changed", body = Object),
+        (status = 400, description = "Malformed JSON", body = Problem),
+        (status = 404, description = "No such project or item", body = Problem),
+        (status = 422, description = "An unknown status or priority, an empty description, conflicting flags", body = Problem),
+    ))]
+pub async fn update_action_item(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiPath(IdPath { id }): ApiPath<IdPath<ActionItemId>>,
+    ApiJson(body): ApiJson<ActionItemPatchRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let patch = body.validate()?;
+    let item = state.store.update_action_item(scope.id(), id, &patch).await?;
+    Ok(Json(item.to_json(state.clock.now())))
+}
+
+/// Get one action item.
+#[utoipa::path(get, path = "/v1/projects/{projectId}/action-items/{id}", tag = "Action items",
+    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The action item")),
+    responses(
+        (status = 200, description = "The item", body = Object),
+        (status = 404, description = "No such project or item", body = Problem),
+    ))]
+pub async fn get_action_item(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiPath(IdPath { id }): ApiPath<IdPath<ActionItemId>>,
+) -> Result<Json<Value>, ApiError> {
+    let item = state.store.get_action_item(scope.id(), id).await?;
+    Ok(Json(item.to_json(state.clock.now())))
+}
+
+/// Delete an action item; `action_item.deleted` goes to the outbox.
+#[utoipa::path(delete, path = "/v1/projects/{projectId}/action-items/{id}", tag = "Action items",
+    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The action item")),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 404, description = "No such project or item", body = Problem),
+    ))]
+pub async fn delete_action_item(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiPath(IdPath { id }): ApiPath<IdPath<ActionItemId>>,
+) -> Result<StatusCode, ApiError> {
+    state.store.delete_action_item(scope.id(), id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The distinct responsible parties of the project's items, sorted.
+#[utoipa::path(get, path = "/v1/projects/{projectId}/action-items/responsible-parties", tag = "Action items",
+    params(("projectId" = Uuid, Path, description = "The project")),
+    responses(
+        (status = 200, description = "Names, sorted", body = Vec<String>),
+        (status = 404, description = "No such project", body = Problem),
+    ))]
+pub async fn responsible_parties(State(state): State<AppState>, scope: ProjectScope) -> Result<Json<Vec<String>>, ApiError> {
+    Ok(Json(state.store.responsible_parties(scope.id()).await?))
+}
+
+/// Bounds of the pending view.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PendingQuery {
+    /// `callDate` at or after (RFC 3339).
+    #[param(value_type = Option<String>, format = DateTime)]
+    pub from: Option<String>,
+    /// `callDate` at or before (RFC 3339).
+    #[param(value_type = Option<String>, format = DateTime)]
+    pub to: Option<String>,
+}
+
+/// PENDING and IN_PROGRESS items: overdue first, then by `dueAt` (none last), then `callDate`.
+#[utoipa::path(get, path = "/v1/projects/{projectId}/action-items/pending", tag = "Action items",
+    params(("projectId" = Uuid, Path, description = "The project"), PendingQuery),
+    responses(
+        (status = 200, description = "The open items", body = Vec<Object>),
+        (status = 400, description = "A date that does not parse", body = Problem),
+        (status = 404, description = "No such project", body = Problem),
+        (status = 422, description = "from after to", body = Problem),
+    ))]
+pub async fn pending_action_items(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiQuery(query): ApiQuery<PendingQuery>,
+) -> Result<Json<Vec<Value>>, ApiError> {
+    let (from, to) = time_bounds(query.from.as_deref(), query.to.as_deref())?;
+    let now = state.clock.now();
+    let items = state.store.pending_action_items(scope.id(), from, to, now).await?;
+    Ok(Json(items.iter().map(|i| i.to_json(now)).collect()))
+}
