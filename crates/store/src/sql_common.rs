@@ -19,7 +19,7 @@ use crate::rows::{
     CATEGORY_COLUMNS, JOB_COLUMNS, PRESET_COLUMNS, PROJECT_COLUMNS, TEMPLATE_COLUMNS, WEBHOOK_COLUMNS,
 };
 use callscope_domain::{ActionItemId, PiiSpan, PiiStatistics, SpeakerStats, TimedWord, Turn};
-use crate::{action_item_keys, ActionItem, ActionItemList, ActionItemPatch, ActionItemQuery, ActionItemSort, ACTION_ITEM_STATUSES, CallAnalysisRecord, CallAudio, CallSummary, SearchDocument, CallTranscript, NewCall, NewEvent, Rejection, Store, StoreError, StoredAnalysis};
+use crate::{action_item_keys, ActionItem, ActionItemList, ActionItemPatch, ActionItemQuery, ActionItemSort, ACTION_ITEM_PRIORITIES, ACTION_ITEM_STATUSES, CallAnalysisRecord, CallAudio, CallSummary, SearchDocument, CallTranscript, NewCall, NewEvent, Rejection, Store, StoreError, StoredAnalysis};
 
 type Tx<'a> = sqlx::Transaction<'a, Db>;
 
@@ -1237,47 +1237,40 @@ impl Store for SqlStore {
     }
 
     async fn list_action_items(&self, project: ProjectId, query: &ActionItemQuery, now: Timestamp) -> StoreResult<ActionItemList> {
-        // The counters in one pass: the status counters and the overdue count ignore the status
-        // filter, the total does not.
-        let mut counts = sqlx::QueryBuilder::<Db>::new("select count(*), ");
-        for status in ACTION_ITEM_STATUSES {
-            counts.push("coalesce(sum(case when status = ").push_bind(status).push(" then 1 else 0 end), 0), ");
-        }
-        counts.push("coalesce(sum(case when due_at < ").push_bind(now).push(" and status in ('PENDING', 'IN_PROGRESS') then 1 else 0 end), 0), ");
-        if query.statuses.is_empty() {
-            counts.push("count(*)");
-        } else {
-            counts.push("coalesce(sum(case when ");
-            push_in(&mut counts, "status", &query.statuses);
-            counts.push(" then 1 else 0 end), 0)");
-        }
-        counts.push(" from action_items");
+        // The counters in one pass over the counters' index: per status, how many and how many
+        // are past due. The status counters and the overdue count ignore the status filter; the
+        // total does not.
+        let mut counts = sqlx::QueryBuilder::<Db>::new("select status, count(*), coalesce(sum(case when due_at < ");
+        counts.push_bind(now).push(" then 1 else 0 end), 0) from action_items");
         push_item_filters(&mut counts, project, query, false);
-        let (_, pending, in_progress, done, cancelled, overdue, total): (i64, i64, i64, i64, i64, i64, i64) =
-            counts.build_query_as().fetch_one(&self.pool).await?;
+        counts.push(" group by status");
+        let groups: Vec<(String, i64, i64)> = counts.build_query_as().fetch_all(&self.pool).await?;
+        let count = |n: i64| u64::try_from(n).unwrap_or_default();
+        let of = |status: &str| groups.iter().find(|g| g.0 == status).map_or(0, |g| count(g.1));
+        let overdue = groups.iter().filter(|g| g.0 == "PENDING" || g.0 == "IN_PROGRESS").map(|g| count(g.2)).sum();
+        let total = groups.iter().filter(|g| query.statuses.is_empty() || query.statuses.contains(&g.0)).map(|g| count(g.1)).sum();
 
         let mut select = sqlx::QueryBuilder::<Db>::new(format!("select {ACTION_ITEM_COLUMNS} from action_items"));
         push_item_filters(&mut select, project, query, true);
         let key = match query.sort {
             ActionItemSort::CreatedAt => "created_at",
             ActionItemSort::CallDate => "call_date",
-            ActionItemSort::Priority => "case priority when 'LOW' then 0 when 'MEDIUM' then 1 else 2 end",
-            ActionItemSort::Status => "case status when 'PENDING' then 0 when 'IN_PROGRESS' then 1 when 'DONE' then 2 else 3 end",
+            ActionItemSort::Priority => "priority_rank",
+            ActionItemSort::Status => "status_rank",
         };
         let direction = if query.descending { "desc" } else { "asc" };
         select.push(format!(" order by {key} {direction}, id {direction} limit "));
         select.push_bind(i64::from(query.page_size));
         select.push(" offset ").push_bind(i64::from(query.page) * i64::from(query.page_size));
         let rows: Vec<ActionItemRow> = select.build_query_as().fetch_all(&self.pool).await?;
-        let count = |n: i64| u64::try_from(n).unwrap_or_default();
         Ok(ActionItemList {
             items: rows.into_iter().map(ActionItemRow::into_item).collect(),
-            total: count(total),
-            pending: count(pending),
-            in_progress: count(in_progress),
-            done: count(done),
-            cancelled: count(cancelled),
-            overdue: count(overdue),
+            total,
+            pending: of("PENDING"),
+            in_progress: of("IN_PROGRESS"),
+            done: of("DONE"),
+            cancelled: of("CANCELLED"),
+            overdue,
         })
     }
 
@@ -1317,8 +1310,8 @@ impl Store for SqlStore {
         );
         sqlx::query(
             "update action_items set status = $2, priority = $3, description = $4, responsible_party = $5, notes = $6, \
-             deadline_mentioned = $7, due_at = $8, completed_at = $9, updated_at = $10, responsible_key = $11, search_text = $12 \
-             where id = $1",
+             deadline_mentioned = $7, due_at = $8, completed_at = $9, updated_at = $10, responsible_key = $11, search_text = $12, \
+             priority_rank = $13, status_rank = $14 where id = $1",
         )
         .bind(id.0)
         .bind(&item.status)
@@ -1332,6 +1325,8 @@ impl Store for SqlStore {
         .bind(item.updated_at)
         .bind(party_key)
         .bind(search_text)
+        .bind(rank(&ACTION_ITEM_PRIORITIES, &item.priority))
+        .bind(rank(&ACTION_ITEM_STATUSES, &item.status))
         .execute(&mut *tx)
         .await?;
         let event = NewEvent { kind: "action_item.updated", payload: item.to_json(now) };
@@ -1492,6 +1487,11 @@ impl ActionItemRow {
     }
 }
 
+/// A value's place in its sort order (the last place for an unknown one).
+fn rank(order: &[&str], value: &str) -> i32 {
+    order.iter().position(|v| *v == value).map_or(order.len(), |p| p) as i32
+}
+
 /// `column in (…)` with each value bound.
 fn push_in(builder: &mut sqlx::QueryBuilder<'_, Db>, column: &str, values: &[String]) {
     builder.push(format!("{column} in ("));
@@ -1576,8 +1576,8 @@ async fn insert_action_items(
         sqlx::query(
             "insert into action_items (id, project_id, call_id, transcript_index, call_date, call_filename, \
              description, responsible_party, deadline_mentioned, due_at, evidence, status, priority, \
-             created_at, updated_at, responsible_key, search_text) \
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'PENDING', $12, $13, $14, $15, $16)",
+             created_at, updated_at, responsible_key, search_text, priority_rank, status_rank) \
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'PENDING', $12, $13, $14, $15, $16, $17, 0)",
         )
         .bind(item.id.0)
         .bind(project)
@@ -1595,6 +1595,7 @@ async fn insert_action_items(
         .bind(now)
         .bind(keys.0)
         .bind(keys.1)
+        .bind(rank(&ACTION_ITEM_PRIORITIES, &item.priority))
         .execute(&mut **tx)
         .await?;
     }
