@@ -46,9 +46,12 @@ async fn the_bootstrap_key_is_written_once_with_private_permissions(backend: Bac
     assert!(app.key.starts_with("csk_"));
     assert_eq!(app.get("/v1/projects").await.status(), 200, "the bootstrap key works");
 
-    // A second start on the same database creates nothing and leaves the file alone.
+    // A second start on the same database creates nothing and leaves the file alone. (It is a
+    // second server beside the first, so it needs a search index of its own.)
     std::fs::remove_file(&path).unwrap();
-    let second = callscope::Application::build(&app.config, std::sync::Arc::new(callscope_domain::SystemClock))
+    let mut config = app.config.clone();
+    config.search_index_dir = app.config.data_dir.join("second-search-index").display().to_string();
+    let second = callscope::Application::build(&config, std::sync::Arc::new(callscope_domain::SystemClock))
         .await
         .unwrap();
     assert!(!path.exists(), "no new key on a database that has organizations");

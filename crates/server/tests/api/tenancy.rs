@@ -130,7 +130,9 @@ async fn fixtures(app: &TestApp, project: &str) -> Fixtures {
     stored.analysis.as_mut().unwrap().action_items.push(item);
     let audio = app.config.data_dir.join("audio").join(&stored.storage_path);
     std::fs::create_dir_all(audio.parent().unwrap()).unwrap();
-    std::fs::write(&audio, crate::helpers::wav_bytes(8_000, 2, 0.7)).unwrap();
+    let bytes = crate::helpers::wav_bytes(8_000, 2, 0.7);
+    stored.size_bytes = i64::try_from(bytes.len()).unwrap();
+    std::fs::write(&audio, bytes).unwrap();
     let call = callscope_store::testing::store_call(app.store.as_ref(), callscope_domain::ProjectId(project.parse().unwrap()), &stored).await.0.to_string();
     Fixtures {
         call,
