@@ -34,17 +34,24 @@ pub fn snippet(query: &Query, language: Language, parts: &[&str]) -> String {
         .map(|(group, term)| (group, analyzer.terms(term.text()).into_iter().map(|t| t.stem).collect::<Vec<_>>()))
         .filter(|(_, stems)| !stems.is_empty())
         .collect();
-    let mut best: Option<((usize, usize), &str, Vec<Span>, usize)> = None;
+    // The best part so far: its score, text, matches and the first match of its passage.
+    struct Best<'a> {
+        score: (usize, usize),
+        text: &'a str,
+        spans: Vec<Span>,
+        first: usize,
+    }
+    let mut best: Option<Best<'_>> = None;
     for text in parts.iter().copied().filter(|t| !t.trim().is_empty()) {
         let spans = matches(&analyzer, text, &needles);
         if let Some((score, first)) = best_window(text, &spans) {
-            if best.as_ref().is_none_or(|(s, ..)| score > *s) {
-                best = Some((score, text, spans, first));
+            if best.as_ref().is_none_or(|b| score > b.score) {
+                best = Some(Best { score, text, spans, first });
             }
         }
     }
     match best {
-        Some((_, text, spans, first)) => render(text, &spans, first),
+        Some(Best { text, spans, first, .. }) => render(text, &spans, first),
         None => {
             let text = parts.iter().copied().find(|t| !t.trim().is_empty()).unwrap_or_default();
             render(text, &[], 0)

@@ -61,15 +61,15 @@ async fn search_finds_ranks_and_highlights(backend: Backend) {
     let phrase = search(&app, &project, "\"credit card\" spain").await;
     assert_eq!(phrase["total"], 1);
     assert_eq!(phrase["data"][0]["snippet"], "My <mark>credit card</mark> was blocked in <mark>Spain</mark>. We unblocked the card, so no refund is needed.");
-    assert_eq!(hits(&app, &project, "refund -kettle").await, [card.clone()]);
+    assert_eq!(hits(&app, &project, "refund -kettle").await, [card.as_str()]);
     assert!(hits(&app, &project, "refund -\"credit card\"").await.is_empty());
     let either = hits(&app, &project, "kettle OR spain").await;
     assert_eq!(either.len(), 2, "{either:?}");
     assert!(hits(&app, &project, "\"card credit\"").await.is_empty(), "a phrase keeps its order");
 
     // Polish: inflected forms, and no diacritics needed.
-    assert_eq!(hits(&app, &project, "zwrot").await, [complaint.clone()]);
-    assert_eq!(hits(&app, &project, "reklamacja").await, [complaint.clone()]);
+    assert_eq!(hits(&app, &project, "zwrot").await, [complaint.as_str()]);
+    assert_eq!(hits(&app, &project, "reklamacja").await, [complaint.as_str()]);
     let lodz = search(&app, &project, "lodz").await;
     assert_eq!(lodz["total"], 2);
     // The snippet is escaped text; only the marks are markup.
