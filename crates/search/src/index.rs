@@ -4,7 +4,6 @@
 //! What has been indexed up to is kept in the index's own commit payload, so a commit records
 //! the documents and the watermark together.
 
-use std::collections::HashSet;
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -327,25 +326,6 @@ impl CallIndex {
             }
         }
         Box::new(BooleanQuery::new(fields))
-    }
-
-    /// Ids of every call indexed (for checks and tests).
-    ///
-    /// # Errors
-    /// When the index cannot be read.
-    pub fn all_ids(&self) -> Result<HashSet<CallId>, IndexError> {
-        let searcher = self.reader.searcher();
-        let mut ids = HashSet::new();
-        for segment in searcher.segment_readers() {
-            let store = segment.get_store_reader(1)?;
-            for doc in segment.doc_ids_alive() {
-                let doc: TantivyDocument = store.get(doc)?;
-                if let Some(id) = doc.get_first(self.fields.id).and_then(|v| v.as_str()).and_then(|s| s.parse().ok()) {
-                    ids.insert(CallId(id));
-                }
-            }
-        }
-        Ok(ids)
     }
 }
 

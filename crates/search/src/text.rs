@@ -31,11 +31,6 @@ impl Analyzer {
         Self { language, english: Stemmer::create(Algorithm::English) }
     }
 
-    /// The language it stems for.
-    pub fn language(&self) -> Language {
-        self.language
-    }
-
     /// The terms of `text`, in order. Each distinct spelling is stemmed once (a call repeats
     /// its words).
     pub fn terms(&self, text: &str) -> Vec<Term> {

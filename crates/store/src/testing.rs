@@ -140,7 +140,8 @@ pub fn text_call(language: callscope_domain::Language, title: &str, transcript: 
 }
 
 /// Stores `call` in `project` the way a worker does: an upload job is queued, claimed and
-/// completed with it. Returns the call's id.
+/// completed with it. Returns the call's id. No other job may be runnable (the claim takes the
+/// oldest), so tests that use it run without workers.
 ///
 /// # Panics
 /// When the store refuses: a test database is expected to work.

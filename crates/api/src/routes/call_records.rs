@@ -16,18 +16,16 @@ use crate::extract::{ApiJson, ApiPath, ApiQuery, IdPath, OptionalApiJson, Projec
 use crate::views::{nullable, rfc3339, PageQuery};
 use crate::{ApiError, AppState};
 
-/// A call in a list.
+/// A call as lists and search hits show it (everything of the call summary but its size).
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct CallSummaryView {
+pub struct CallFieldsView {
     /// The call's id.
     pub id: Uuid,
     /// The uploaded file's name.
     pub filename: String,
     /// `pl` or `en`.
     pub language: String,
-    /// Bytes of the stored audio.
-    pub size_bytes: i64,
     /// Length in seconds.
     pub duration_s: Option<f64>,
     /// `positive`, `neutral`, `negative` or `unknown`.
@@ -44,20 +42,37 @@ pub struct CallSummaryView {
     pub title: String,
 }
 
-impl From<CallSummary> for CallSummaryView {
+impl From<CallSummary> for CallFieldsView {
     fn from(c: CallSummary) -> Self {
         Self {
             id: c.id.0,
             title: c.title.filter(|t| !t.trim().is_empty()).unwrap_or_else(|| c.filename.clone()),
             filename: c.filename,
             language: c.language.as_str().to_owned(),
-            size_bytes: c.size_bytes,
             duration_s: c.duration_s,
             sentiment_level: c.sentiment_level,
             primary_category: c.primary_category,
             action_items_count: c.action_items_count,
             created_at: c.created_at,
         }
+    }
+}
+
+/// A call in a list.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CallSummaryView {
+    /// The call's fields.
+    #[serde(flatten)]
+    pub call: CallFieldsView,
+    /// Bytes of the stored audio.
+    pub size_bytes: i64,
+}
+
+impl From<CallSummary> for CallSummaryView {
+    fn from(c: CallSummary) -> Self {
+        let size_bytes = c.size_bytes;
+        Self { call: c.into(), size_bytes }
     }
 }
 

@@ -5,16 +5,15 @@ use std::collections::HashMap;
 
 use axum::extract::State;
 use axum::Json;
-use callscope_domain::{CallId, PageRequest, Timestamp};
+use callscope_domain::{CallId, PageRequest};
 use callscope_search::{QueryError, SearchError};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-use uuid::Uuid;
 
 use crate::error::Problem;
 use crate::extract::{ApiQuery, ProjectScope};
-use crate::routes::call_records::time_bounds;
-use crate::views::{rfc3339, PageQuery};
+use crate::routes::call_records::{time_bounds, CallFieldsView};
+use crate::views::PageQuery;
 use crate::{ApiError, AppState};
 
 /// Query of a search.
@@ -43,26 +42,9 @@ pub struct SearchQuery {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CallSearchHitView {
-    /// The call's id.
-    pub id: Uuid,
-    /// The uploaded file's name.
-    pub filename: String,
-    /// `pl` or `en`.
-    pub language: String,
-    /// Length in seconds.
-    pub duration_s: Option<f64>,
-    /// `positive`, `neutral`, `negative` or `unknown`.
-    pub sentiment_level: String,
-    /// The primary category's name; null when uncategorized.
-    pub primary_category: Option<String>,
-    /// Action items extracted from the call.
-    pub action_items_count: i64,
-    /// When the call was stored.
-    #[serde(serialize_with = "rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub created_at: Timestamp,
-    /// A short generated title (the filename when none could be made).
-    pub title: String,
+    /// The call summary's fields, without `sizeBytes`.
+    #[serde(flatten)]
+    pub call: CallFieldsView,
     /// About 200 characters of plain text around the best match, every match in
     /// `<mark>…</mark>`, everything else HTML-escaped.
     pub snippet: String,
@@ -131,19 +113,7 @@ pub async fn search_calls(
         // A call erased after the index was read is left out.
         let (Some(summary), Some(document)) = (summaries.remove(&id), documents.remove(&id)) else { continue };
         let snippet = callscope_search::snippet(&query, document.language, &[&document.full_text, &document.summary, &document.title]);
-        data.push(CallSearchHitView {
-            id: summary.id.0,
-            title: summary.title.filter(|t| !t.trim().is_empty()).unwrap_or_else(|| summary.filename.clone()),
-            filename: summary.filename,
-            language: summary.language.as_str().to_owned(),
-            duration_s: summary.duration_s,
-            sentiment_level: summary.sentiment_level,
-            primary_category: summary.primary_category,
-            action_items_count: summary.action_items_count,
-            created_at: summary.created_at,
-            snippet,
-            relevance: (f64::from(relevance) * 10_000.0).round() / 10_000.0,
-        });
+        data.push(CallSearchHitView { call: summary.into(), snippet, relevance: (f64::from(relevance) * 10_000.0).round() / 10_000.0 });
     }
     let page_size = u64::from(request.page_size);
     Ok(Json(CallSearchPage {
