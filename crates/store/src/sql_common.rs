@@ -1242,7 +1242,9 @@ impl Store for SqlStore {
         // total does not.
         let mut counts = sqlx::QueryBuilder::<Db>::new("select status, count(*), coalesce(sum(case when due_at < ");
         counts.push_bind(now).push(" then 1 else 0 end), 0) from action_items");
-        push_item_filters(&mut counts, project, query, false);
+        // SQLite: never from the call-date index (which it would pick for any bounds, then read
+        // every item in them); the counters' index holds every filter column.
+        push_item_filters(&mut counts, project, query, false, BACKEND == Backend::Sqlite);
         counts.push(" group by status");
         let groups: Vec<(String, i64, i64)> = counts.build_query_as().fetch_all(&self.pool).await?;
         let count = |n: i64| u64::try_from(n).unwrap_or_default();
@@ -1250,8 +1252,33 @@ impl Store for SqlStore {
         let overdue = groups.iter().filter(|g| g.0 == "PENDING" || g.0 == "IN_PROGRESS").map(|g| count(g.2)).sum();
         let total = groups.iter().filter(|g| query.statuses.is_empty() || query.statuses.contains(&g.0)).map(|g| count(g.1)).sum();
 
+        let mut list = ActionItemList {
+            items: Vec::new(),
+            total,
+            pending: of("PENDING"),
+            in_progress: of("IN_PROGRESS"),
+            done: of("DONE"),
+            cancelled: of("CANCELLED"),
+            overdue,
+        };
+        if u64::from(query.page) * u64::from(query.page_size) >= total {
+            // Nothing on this page: no need to look for it (a page of a narrow filter would
+            // otherwise walk the whole sort index to find out).
+            return Ok(list);
+        }
         let mut select = sqlx::QueryBuilder::<Db>::new(format!("select {ACTION_ITEM_COLUMNS} from action_items"));
-        push_item_filters(&mut select, project, query, true);
+        // SQLite plans without knowing how many rows match; the counters just told us, so the
+        // page is read the way that suits the count. Few matches: find them in the index that
+        // holds every filter column, then sort them. Many: walk the sort key's index, which
+        // reaches a page soon, rather than the call-date range, which reads and sorts them all.
+        if BACKEND == Backend::Sqlite && total <= FEW_ITEMS {
+            select.push(" where rowid in (select rowid from action_items");
+            push_item_filters(&mut select, project, query, true, false);
+            select.push(")");
+        } else {
+            let walk_sort_index = BACKEND == Backend::Sqlite && query.sort != ActionItemSort::CallDate;
+            push_item_filters(&mut select, project, query, true, walk_sort_index);
+        }
         let key = match query.sort {
             ActionItemSort::CreatedAt => "created_at",
             ActionItemSort::CallDate => "call_date",
@@ -1263,15 +1290,8 @@ impl Store for SqlStore {
         select.push_bind(i64::from(query.page_size));
         select.push(" offset ").push_bind(i64::from(query.page) * i64::from(query.page_size));
         let rows: Vec<ActionItemRow> = select.build_query_as().fetch_all(&self.pool).await?;
-        Ok(ActionItemList {
-            items: rows.into_iter().map(ActionItemRow::into_item).collect(),
-            total,
-            pending: of("PENDING"),
-            in_progress: of("IN_PROGRESS"),
-            done: of("DONE"),
-            cancelled: of("CANCELLED"),
-            overdue,
-        })
+        list.items = rows.into_iter().map(ActionItemRow::into_item).collect();
+        Ok(list)
     }
 
     async fn get_action_item(&self, project: ProjectId, id: ActionItemId) -> StoreResult<ActionItem> {
@@ -1504,7 +1524,20 @@ fn push_in(builder: &mut sqlx::QueryBuilder<'_, Db>, column: &str, values: &[Str
 
 /// The list's WHERE clause: the project and every filter of `query` (the status one only when
 /// `with_status`).
-fn push_item_filters(builder: &mut sqlx::QueryBuilder<'_, Db>, project: ProjectId, query: &ActionItemQuery, with_status: bool) {
+/// A page with at most this many matching items is found through the filter columns' index
+/// and sorted (SQLite); with more, the sort key's index is walked.
+const FEW_ITEMS: u64 = 2000;
+
+/// The filters; `date_unindexed` writes the call-date bounds so that SQLite does not read them
+/// from the call-date index (`+call_date`), leaving it free to walk the sort key's index.
+fn push_item_filters(
+    builder: &mut sqlx::QueryBuilder<'_, Db>,
+    project: ProjectId,
+    query: &ActionItemQuery,
+    with_status: bool,
+    date_unindexed: bool,
+) {
+    let call_date = if date_unindexed { "+call_date" } else { "call_date" };
     builder.push(" where project_id = ").push_bind(project.0);
     if with_status && !query.statuses.is_empty() {
         builder.push(" and ");
@@ -1521,10 +1554,10 @@ fn push_item_filters(builder: &mut sqlx::QueryBuilder<'_, Db>, project: ProjectI
         builder.push(" and call_id = ").push_bind(call.0);
     }
     if let Some(from) = query.from {
-        builder.push(" and call_date >= ").push_bind(from);
+        builder.push(format!(" and {call_date} >= ")).push_bind(from);
     }
     if let Some(to) = query.to {
-        builder.push(" and call_date <= ").push_bind(to);
+        builder.push(format!(" and {call_date} <= ")).push_bind(to);
     }
     if let Some(search) = query.search.as_deref().filter(|s| !s.is_empty()) {
         let escaped: String = search.to_lowercase().chars().flat_map(|c| match c {

@@ -328,3 +328,93 @@ async fn retries_and_failures_keep_the_reason(backend: Backend) {
     assert!(store.claim_job("w", lease).await.unwrap().is_none(), "failed jobs stay failed");
     assert!(store.find_duplicate_job(project.id, "bb").await.unwrap().is_none(), "a failed upload may be sent again");
 }
+
+both_backends!(action_item_pages_agree_with_the_items_on_both_sides_of_the_plan_switch);
+
+/// The list reads a page one way when few items match and another when many do (SQLite): both
+/// must give exactly the page that filtering and sorting every item gives.
+async fn action_item_pages_agree_with_the_items_on_both_sides_of_the_plan_switch(backend: Backend) {
+    use callscope_store::{ActionItem, ActionItemQuery, ActionItemSort};
+
+    let (_db, store, clock) = open(backend).await;
+    let org = store.create_organization("acme").await.unwrap();
+    let project = store.create_project(org.id, &new_project("items")).await.unwrap().id;
+    let start = clock.now();
+    let mut ids = Vec::new();
+    for c in 0..30 {
+        clock.advance(TimeDelta::seconds(1));
+        let mut call = new_call();
+        call.filename = format!("call-{c}.wav");
+        // Call dates run the other way from creation, so the two sort keys differ.
+        call.recorded_at = Some(start - TimeDelta::days(c));
+        let analysis = call.analysis.as_mut().unwrap();
+        analysis.action_items = (0..100)
+            .map(|i| callscope_store::NewActionItem {
+                id: callscope_domain::ActionItemId::new(),
+                description: format!("task {i}: {}", if i % 7 == 0 { "send the INVOICE" } else { "call back" }),
+                responsible_party: Some(if i % 5 == 0 { "Łukasz".into() } else { "agent".into() }),
+                deadline_mentioned: None,
+                due_at: None,
+                evidence: None,
+                priority: ["LOW", "MEDIUM", "HIGH"][(i + c as usize) % 3].into(),
+            })
+            .collect();
+        ids.extend(analysis.action_items.iter().map(|i| i.id));
+        callscope_store::testing::store_call(store.as_ref(), project, &call).await;
+    }
+    let mut all: Vec<ActionItem> = Vec::new();
+    for id in ids {
+        all.push(store.get_action_item(project, id).await.unwrap());
+    }
+    let rank = |p: &str| ["LOW", "MEDIUM", "HIGH"].iter().position(|x| *x == p).unwrap();
+    let expect = |q: &ActionItemQuery| -> (Vec<callscope_domain::ActionItemId>, u64) {
+        let mut hits: Vec<&ActionItem> = all
+            .iter()
+            .filter(|i| q.priorities.is_empty() || q.priorities.contains(&i.priority))
+            .filter(|i| q.responsible_party.as_ref().is_none_or(|p| i.responsible_party.as_ref().map(|r| r.to_lowercase()) == Some(p.to_lowercase())))
+            .filter(|i| q.from.is_none_or(|f| i.call_date >= f) && q.to.is_none_or(|t| i.call_date <= t))
+            .filter(|i| {
+                q.search.as_ref().is_none_or(|s| {
+                    let s = s.to_lowercase();
+                    i.description.to_lowercase().contains(&s) || i.call_filename.contains(&s)
+                })
+            })
+            .collect();
+        hits.sort_by(|a, b| {
+            let order = match q.sort {
+                ActionItemSort::CreatedAt => a.created_at.cmp(&b.created_at),
+                ActionItemSort::CallDate => a.call_date.cmp(&b.call_date),
+                ActionItemSort::Priority => rank(&a.priority).cmp(&rank(&b.priority)),
+                ActionItemSort::Status => std::cmp::Ordering::Equal,
+            }
+            .then(a.id.0.cmp(&b.id.0));
+            if q.descending { order.reverse() } else { order }
+        });
+        let total = hits.len() as u64;
+        let skip = (q.page * q.page_size) as usize;
+        (hits.into_iter().skip(skip).take(q.page_size as usize).map(|i| i.id).collect(), total)
+    };
+    let query = |sort, descending, page, page_size| ActionItemQuery { sort, descending, page, page_size, ..Default::default() };
+    let day = |d: i64| Some(start - TimeDelta::days(d));
+    let cases = [
+        ("every item (many)", query(ActionItemSort::CreatedAt, true, 0, 50)),
+        ("every item, deep page", query(ActionItemSort::CreatedAt, false, 29, 100)),
+        ("wide dates (many)", ActionItemQuery { from: day(400), to: day(-400), ..query(ActionItemSort::Priority, true, 5, 100) }),
+        ("wide dates and a priority (few)", ActionItemQuery { from: day(400), to: day(-400), priorities: vec!["HIGH".into()], ..query(ActionItemSort::CreatedAt, true, 2, 100) }),
+        ("narrow dates", ActionItemQuery { from: day(12), to: day(10), ..query(ActionItemSort::CreatedAt, false, 1, 100) }),
+        ("rare text (few)", ActionItemQuery { search: Some("invoice".into()), ..query(ActionItemSort::CallDate, true, 1, 100) }),
+        ("common text (many)", ActionItemQuery { search: Some("call back".into()), ..query(ActionItemSort::Status, false, 20, 100) }),
+        ("common text and wide dates (many)", ActionItemQuery { search: Some("call".into()), from: day(400), to: day(-400), ..query(ActionItemSort::CreatedAt, true, 3, 100) }),
+        ("a file name", ActionItemQuery { search: Some("CALL-17.".into()), ..query(ActionItemSort::CreatedAt, true, 0, 500) }),
+        ("a party", ActionItemQuery { responsible_party: Some("łukasz".into()), ..query(ActionItemSort::CallDate, false, 2, 100) }),
+        ("no match", ActionItemQuery { search: Some("xylophone".into()), ..query(ActionItemSort::CreatedAt, true, 0, 50) }),
+        ("past the end", query(ActionItemSort::CreatedAt, true, 60, 50)),
+    ];
+    for (name, q) in cases {
+        let (want, total) = expect(&q);
+        let got = store.list_action_items(project, &q, clock.now()).await.unwrap();
+        assert_eq!(got.total, total, "{name}: total");
+        assert_eq!(got.pending, if q.statuses.is_empty() { total } else { 0 }, "{name}: pending");
+        assert_eq!(got.items.iter().map(|i| i.id).collect::<Vec<_>>(), want, "{name}: page");
+    }
+}
