@@ -89,6 +89,10 @@ id_type!(
     WebhookId
 );
 id_type!(
+    /// One event's delivery to one webhook.
+    WebhookDeliveryId
+);
+id_type!(
     /// A processing job of an upload.
     JobId
 );

@@ -21,7 +21,7 @@ pub use category::{
 pub use clock::{rfc3339_millis, rfc3339_millis_opt, Clock, ManualClock, SystemClock, Timestamp};
 pub use ids::{
     ActionItemId, ApiKeyId, CallId, CategoryId, JobId, OrgId, ProjectId, SpeakerPresetId, TaxonomyId, TemplateFieldId, TemplateId,
-    WebhookId,
+    WebhookDeliveryId, WebhookId,
 };
 pub use job::{parse_channel_roles, Job, JobKind, JobStage, JobStatus, NewJob};
 pub use pii::{PiiSpan, PiiStatistics};

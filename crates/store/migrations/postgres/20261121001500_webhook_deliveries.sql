@@ -1,0 +1,24 @@
+-- One delivery per (event, webhook): made in the transaction that writes the event, for every
+-- webhook that is active then and subscribed to it, so that a webhook paused when the event
+-- happens never gets it and none is lost in a crash. Dispatchers claim due deliveries with a
+-- lease, send them and record each attempt here.
+create table webhook_deliveries (
+    id uuid primary key,
+    webhook_id uuid not null references webhooks (id) on delete cascade,
+    event_id uuid not null references events (id) on delete cascade,
+    status text not null,
+    attempts integer not null default 0,
+    -- failed attempts since the delivery was made or redelivered: where the retry schedule is
+    retry_step integer not null default 0,
+    response_code integer,
+    error_message text,
+    last_attempt_at timestamptz,
+    next_attempt_at timestamptz,
+    lease_owner text,
+    lease_until timestamptz,
+    created_at timestamptz not null
+);
+
+create unique index webhook_deliveries_event on webhook_deliveries (event_id, webhook_id);
+create index webhook_deliveries_log on webhook_deliveries (webhook_id, created_at, id);
+create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where status in ('PENDING', 'RETRYING');
