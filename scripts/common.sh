@@ -56,15 +56,17 @@ ensure_test_packages() {
 }
 
 # Python tools the tests talk to, in a virtual environment outside the clone: moto's
-# S3-compatible server for the S3 storage test.
+# S3-compatible server for the S3 storage test, and the standardwebhooks package, which checks
+# our webhook signatures independently of our code.
 ensure_test_python() {
   local venv="$HOME/.cache/callscope/venv"
-  if [ ! -x "$venv/bin/moto_server" ]; then
-    say "installing moto (S3-compatible test server) into $venv"
+  if [ ! -x "$venv/bin/moto_server" ] || ! "$venv/bin/python" -c 'import standardwebhooks' 2>/dev/null; then
+    say "installing moto (S3-compatible test server) and standardwebhooks (signature verifier) into $venv"
     python3 -m venv "$venv"
-    "$venv/bin/pip" install -q 'moto[server]==5.2.5'
+    "$venv/bin/pip" install -q 'moto[server]==5.2.5' 'standardwebhooks==1.1.0'
   fi
   export CALLSCOPE_TEST_MOTO_SERVER="$venv/bin/moto_server"
+  export CALLSCOPE_TEST_PYTHON="$venv/bin/python"
 }
 
 ensure_rust() {
