@@ -93,6 +93,9 @@ pub(crate) fn v1_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(webhooks::list_webhooks, webhooks::create_webhook))
         .routes(routes!(webhooks::get_webhook, webhooks::delete_webhook))
         .routes(routes!(webhooks::toggle_webhook))
+        .routes(routes!(webhooks::list_deliveries))
+        .routes(routes!(webhooks::test_webhook))
+        .routes(routes!(webhooks::redeliver))
         // The upload enforces its own, much larger limit while it streams.
         .merge(OpenApiRouter::new().routes(routes!(calls::upload_call)).layer(DefaultBodyLimit::disable()))
         .routes(routes!(calls::get_job))

@@ -50,6 +50,18 @@ pub struct Config {
     pub shutdown_grace_seconds: u64,
     /// Test only: accept `http://` and loopback webhook targets.
     pub webhooks_allow_private: bool,
+    /// Test only: a PEM file of certificates webhook deliveries trust besides the built-in
+    /// roots (empty: none).
+    pub webhooks_extra_ca_file: String,
+    /// Whether this process sends webhook deliveries (`serve` and `worker` both can; any number
+    /// of processes share the work safely).
+    pub webhook_dispatch: bool,
+    /// Seconds a webhook attempt may take, connection and answer included.
+    pub webhook_timeout_seconds: f64,
+    /// Waits before each retry of a failed webhook delivery; after the last, it has FAILED.
+    pub webhook_retry_delays: String,
+    /// Milliseconds between a dispatcher's looks for due deliveries when it found none.
+    pub webhook_poll_interval_ms: u64,
     /// Where `serve` keeps its search index (empty: `search-index/` in `data_dir`). Each `serve`
     /// process needs its own; it is rebuilt from the database when missing or damaged.
     pub search_index_dir: String,
@@ -163,6 +175,11 @@ impl Default for Config {
             rate_limit_per_minute: 1200,
             shutdown_grace_seconds: 30,
             webhooks_allow_private: false,
+            webhooks_extra_ca_file: String::new(),
+            webhook_dispatch: true,
+            webhook_timeout_seconds: 10.0,
+            webhook_retry_delays: "5s,5m,30m,2h,5h,10h".into(),
+            webhook_poll_interval_ms: 500,
             search_index_dir: String::new(),
             search_sync_interval_ms: 1_000,
             log_format: LogFormat::Text,

@@ -180,13 +180,22 @@ async fn run(command: Command, config: Config) -> anyhow::Result<()> {
             let storage = callscope::startup::open_storage(&config)?;
             let count = count.unwrap_or(config.workers).max(1);
             let workers = callscope::startup::build_workers(&config, count, &store, &storage, &clock).await?;
+            let dispatcher = if config.webhook_dispatch {
+                Some(callscope::startup::build_dispatcher(&config, &store, &clock)?)
+            } else {
+                None
+            };
             tracing::info!(count, storage = storage.describe(), "workers running");
             let (stop_workers, handles) = callscope::startup::spawn_workers(workers);
+            let dispatcher = dispatcher.map(|d| tokio::spawn(d.run(stop_workers.subscribe())));
             stop.await;
             tracing::info!("stopping workers after their current jobs");
             let _ = stop_workers.send(true);
             for handle in handles {
                 let _ = handle.await;
+            }
+            if let Some(dispatcher) = dispatcher {
+                let _ = dispatcher.await;
             }
             store.close().await;
         }

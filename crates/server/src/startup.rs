@@ -21,6 +21,7 @@ use callscope_search::SearchService;
 use callscope_speech::WhisperSettings;
 use callscope_storage::Storage;
 use callscope_store::{Store, StoreOptions};
+use callscope_webhooks::{Dispatcher, DispatcherSettings, RetrySchedule, Sender, SenderSettings};
 use callscope_worker::{Worker, WorkerSettings};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -39,6 +40,7 @@ pub struct Application {
     workers: Vec<Worker>,
     search: Arc<SearchService>,
     search_interval: Duration,
+    dispatcher: Option<Dispatcher>,
 }
 
 impl Application {
@@ -63,6 +65,7 @@ impl Application {
             tracing::warn!("webhooks_allow_private is on: webhooks may target http:// and loopback (tests only)");
         }
         let search = open_search(config, &store).await?;
+        let dispatcher = if config.webhook_dispatch { Some(build_dispatcher(config, &store, &clock)?) } else { None };
         let state = AppState::new(store.clone(), storage, clock.clone(), &settings).with_search(search.clone());
         let router = callscope_api::router(state);
         let listener = TcpListener::bind(&config.listen)
@@ -76,6 +79,7 @@ impl Application {
             workers,
             search,
             search_interval: Duration::from_millis(config.search_sync_interval_ms.max(10)),
+            dispatcher,
         })
     }
 
@@ -103,14 +107,19 @@ impl Application {
         };
         let (workers_stop, workers) = spawn_workers(self.workers);
         let indexer = self.search.spawn(self.search_interval, workers_stop.subscribe());
+        let dispatcher = self.dispatcher.map(|d| tokio::spawn(d.run(workers_stop.subscribe())));
         let serve = async move {
             let served = axum::serve(self.listener, self.router).with_graceful_shutdown(signal).await;
-            // Workers finish the job they hold, then stop; so does the indexer.
+            // Workers finish the job they hold, then stop; so do the indexer and the webhook
+            // dispatcher (after the attempts under way).
             let _ = workers_stop.send(true);
             for worker in workers {
                 let _ = worker.await;
             }
             let _ = indexer.await;
+            if let Some(dispatcher) = dispatcher {
+                let _ = dispatcher.await;
+            }
             served
         };
         let grace = self.grace;
@@ -128,6 +137,35 @@ impl Application {
         self.store.close().await;
         outcome
     }
+}
+
+/// The webhook dispatcher of this process, as configured.
+///
+/// # Errors
+/// A retry schedule that does not read, a timeout out of range or an unreadable CA file.
+pub fn build_dispatcher(config: &Config, store: &Arc<dyn Store>, clock: &Arc<dyn Clock>) -> anyhow::Result<Dispatcher> {
+    let retries = RetrySchedule::parse(&config.webhook_retry_delays).context("invalid webhook_retry_delays")?;
+    anyhow::ensure!(
+        config.webhook_timeout_seconds > 0.0 && config.webhook_timeout_seconds <= 300.0,
+        "webhook_timeout_seconds must be more than 0 and at most 300"
+    );
+    let timeout = Duration::from_secs_f64(config.webhook_timeout_seconds);
+    let extra_roots_pem = if config.webhooks_extra_ca_file.trim().is_empty() {
+        None
+    } else {
+        let path = &config.webhooks_extra_ca_file;
+        tracing::warn!(path, "webhooks_extra_ca_file is set: webhook deliveries trust its certificates (tests only)");
+        Some(std::fs::read(path).with_context(|| format!("cannot read webhooks_extra_ca_file {path}"))?)
+    };
+    let sender = Sender::new(SenderSettings { timeout, allow_private: config.webhooks_allow_private, extra_roots_pem })
+        .context("webhooks_extra_ca_file holds no readable PEM certificate")?;
+    let settings = DispatcherSettings {
+        retries,
+        poll_interval: Duration::from_millis(config.webhook_poll_interval_ms.max(10)),
+        lease: timeout + Duration::from_secs(30),
+        ..DispatcherSettings::default()
+    };
+    Ok(Dispatcher::new(store.clone(), clock.clone(), Arc::new(sender), settings))
 }
 
 /// Opens (or makes) the search index of this process over `store`; it fills and follows the

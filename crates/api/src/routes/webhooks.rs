@@ -7,13 +7,16 @@ use std::time::Duration;
 use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::Json;
-use callscope_domain::{generate_secret, is_public_ip, parse_events, Timestamp, Webhook, WebhookId, WEBHOOK_URL_MAX};
+use callscope_domain::{
+    generate_secret, is_public_ip, parse_events, Timestamp, Webhook, WebhookDeliveryId, WebhookId, WEBHOOK_URL_MAX,
+};
+use callscope_store::WebhookDelivery;
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use crate::error::Problem;
-use crate::extract::{ApiJson, ApiPath, IdPath, ProjectScope};
+use crate::extract::{ApiJson, ApiPath, ApiQuery, IdPath, ProjectScope};
 use crate::views::rfc3339;
 use crate::{ApiError, AppState};
 
@@ -205,4 +208,145 @@ pub async fn delete_webhook(
 ) -> Result<StatusCode, ApiError> {
     state.store.delete_webhook(scope.id(), id).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// One event's delivery to the webhook: where it stands and why its last attempt failed.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookDeliveryView {
+    /// The delivery's id.
+    pub id: Uuid,
+    /// The event's id (also the `webhook-id` header of every attempt).
+    pub event_id: Uuid,
+    /// The event's type.
+    #[schema(example = "call.completed")]
+    pub event_type: String,
+    /// `PENDING` (no attempt yet, or sent again), `RETRYING` (failed, will try again),
+    /// `SUCCEEDED` (a 2xx answer), `FAILED` (gave up).
+    #[schema(example = "RETRYING")]
+    pub status: String,
+    /// Attempts made.
+    pub attempts: i32,
+    /// HTTP status of the last attempt, when there was an answer.
+    #[schema(example = 500)]
+    pub response_code: Option<i32>,
+    /// Why the last attempt failed, in words.
+    #[schema(example = "HTTP 500")]
+    pub error_message: Option<String>,
+    /// When the last attempt was made.
+    #[serde(serialize_with = "callscope_domain::rfc3339_millis_opt")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub last_attempt_at: Option<Timestamp>,
+    /// When the next attempt is due (`PENDING` and `RETRYING`).
+    #[serde(serialize_with = "callscope_domain::rfc3339_millis_opt")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub next_attempt_at: Option<Timestamp>,
+    /// When the delivery was made (when the event happened).
+    #[serde(serialize_with = "rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: Timestamp,
+}
+
+impl From<WebhookDelivery> for WebhookDeliveryView {
+    fn from(d: WebhookDelivery) -> Self {
+        Self {
+            id: d.id.0,
+            event_id: d.event_id,
+            event_type: d.event_type,
+            status: d.status,
+            attempts: d.attempts,
+            response_code: d.response_code,
+            error_message: d.error_message,
+            last_attempt_at: d.last_attempt_at,
+            next_attempt_at: d.next_attempt_at,
+            created_at: d.created_at,
+        }
+    }
+}
+
+/// How many deliveries the log returns.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct DeliveriesQuery {
+    /// At most this many, 1–1000 (default 100).
+    pub limit: Option<i64>,
+}
+
+/// Default and largest `limit` of the deliveries log.
+const DELIVERIES_DEFAULT: u32 = 100;
+const DELIVERIES_MAX: u32 = 1000;
+
+/// The webhook's deliveries, most recent first.
+#[utoipa::path(get, path = "/v1/projects/{projectId}/webhooks/{id}/deliveries", tag = "Webhooks",
+    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The webhook"), DeliveriesQuery),
+    responses(
+        (status = 200, description = "Deliveries, most recent first (a JSON array, not an envelope)", body = [WebhookDeliveryView]),
+        (status = 400, description = "A limit that is not a number", body = Problem),
+        (status = 404, description = "No such project or webhook", body = Problem),
+        (status = 422, description = "A limit outside 1–1000", body = Problem),
+    ))]
+pub async fn list_deliveries(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiPath(IdPath { id }): ApiPath<IdPath<WebhookId>>,
+    ApiQuery(query): ApiQuery<DeliveriesQuery>,
+) -> Result<Json<Vec<WebhookDeliveryView>>, ApiError> {
+    let limit = match query.limit {
+        None => DELIVERIES_DEFAULT,
+        Some(n) => u32::try_from(n)
+            .ok()
+            .filter(|n| (1..=DELIVERIES_MAX).contains(n))
+            .ok_or_else(|| ApiError::invalid("limit", format!("must be between 1 and {DELIVERIES_MAX}")))?,
+    };
+    let deliveries = state.store.list_deliveries(scope.id(), id, limit).await?;
+    Ok(Json(deliveries.into_iter().map(Into::into).collect()))
+}
+
+/// Send a `webhook.test` event to this webhook now, even when it is paused or not subscribed
+/// to it (`webhook.test` cannot be subscribed to).
+#[utoipa::path(post, path = "/v1/projects/{projectId}/webhooks/{id}/test", tag = "Webhooks",
+    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The webhook")),
+    responses(
+        (status = 202, description = "The test delivery, queued; the deliveries log shows how it went", body = WebhookDeliveryView),
+        (status = 404, description = "No such project or webhook", body = Problem),
+    ))]
+pub async fn test_webhook(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiPath(IdPath { id }): ApiPath<IdPath<WebhookId>>,
+) -> Result<(StatusCode, Json<WebhookDeliveryView>), ApiError> {
+    let data = serde_json::json!({"webhookId": id, "message": "A test event from callscope: this webhook is reachable."});
+    let delivery = state.store.create_test_delivery(scope.id(), id, &data).await?;
+    Ok((StatusCode::ACCEPTED, Json(delivery.into())))
+}
+
+/// The path of one delivery.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeliveryPath {
+    /// The webhook.
+    pub id: WebhookId,
+    /// The delivery.
+    pub delivery_id: WebhookDeliveryId,
+}
+
+/// Send a delivery again, whatever its status: it goes back to `PENDING`, due now, with the
+/// retry schedule from the start; `attempts` keeps counting.
+#[utoipa::path(post, path = "/v1/projects/{projectId}/webhooks/{id}/deliveries/{deliveryId}/redeliver", tag = "Webhooks",
+    params(
+        ("projectId" = Uuid, Path, description = "The project"),
+        ("id" = Uuid, Path, description = "The webhook"),
+        ("deliveryId" = Uuid, Path, description = "The delivery"),
+    ),
+    responses(
+        (status = 202, description = "The delivery, queued again", body = WebhookDeliveryView),
+        (status = 404, description = "No such project, webhook or delivery of this webhook", body = Problem),
+    ))]
+pub async fn redeliver(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiPath(path): ApiPath<DeliveryPath>,
+) -> Result<(StatusCode, Json<WebhookDeliveryView>), ApiError> {
+    let delivery = state.store.redeliver(scope.id(), path.id, path.delivery_id).await?;
+    Ok((StatusCode::ACCEPTED, Json(delivery.into())))
 }

@@ -45,8 +45,10 @@ pub async fn spawn_app_with_clock(backend: Backend, clock: Arc<dyn callscope_dom
         database_max_connections: 5,
         rate_limit_per_minute: 0,
         shutdown_grace_seconds: 5,
-        // Jobs stay queued unless a test turns workers on.
+        // Jobs stay queued unless a test turns workers on; webhook deliveries stay in the
+        // database unless a test turns the dispatcher on (tests/api/webhooks.rs does).
         workers: 0,
+        webhook_dispatch: false,
         worker_poll_interval_ms: 20,
         job_heartbeat_seconds: 1,
         // The smallest real model; tests run side by side, so one thread each.

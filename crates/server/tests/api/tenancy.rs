@@ -71,6 +71,9 @@ pub fn project_routes() -> Vec<ScopedRoute> {
         ),
         route(Method::GET, "/v1/projects/{projectId}/webhooks/{id}", None, Webhook),
         route(Method::PATCH, "/v1/projects/{projectId}/webhooks/{id}/toggle", None, Webhook),
+        route(Method::GET, "/v1/projects/{projectId}/webhooks/{id}/deliveries", None, Webhook),
+        route(Method::POST, "/v1/projects/{projectId}/webhooks/{id}/test", None, Webhook),
+        route(Method::POST, "/v1/projects/{projectId}/webhooks/{id}/deliveries/{deliveryId}/redeliver", None, Webhook),
         route(Method::GET, "/v1/projects/{projectId}/calls/jobs/{id}", None, Job),
         route(Method::GET, "/v1/projects/{projectId}/calls", None, Own),
         route(Method::GET, "/v1/projects/{projectId}/calls/search", None, Own),
@@ -101,6 +104,8 @@ struct Fixtures {
     preset: String,
     template: String,
     webhook: String,
+    /// A delivery of the webhook.
+    delivery: String,
     job: String,
     call: String,
     action_item: String,
@@ -133,6 +138,10 @@ async fn fixtures(app: &TestApp, project: &str) -> Fixtures {
     let bytes = crate::helpers::wav_bytes(8_000, 2, 0.7);
     stored.size_bytes = i64::try_from(bytes.len()).unwrap();
     std::fs::write(&audio, bytes).unwrap();
+    let webhook = create(app, format!("{base}/webhooks"), json!({"url": "https://93.184.216.34/x", "events": ["*"]})).await;
+    let test = app.request(Method::POST, &format!("{base}/webhooks/{webhook}/test")).send().await.unwrap();
+    assert_eq!(test.status(), 202);
+    let delivery = test.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
     let call = callscope_store::testing::store_call(app.store.as_ref(), callscope_domain::ProjectId(project.parse().unwrap()), &stored).await.0.to_string();
     Fixtures {
         call,
@@ -140,7 +149,8 @@ async fn fixtures(app: &TestApp, project: &str) -> Fixtures {
         category: create(app, format!("{base}/categories"), json!({"name": "Billing"})).await,
         preset: create(app, format!("{base}/speaker-presets"), json!({"name": "Sales", "speakers": ["Agent"]})).await,
         template: create(app, format!("{base}/analysis-templates"), json!({"name": "T", "fields": []})).await,
-        webhook: create(app, format!("{base}/webhooks"), json!({"url": "https://93.184.216.34/x", "events": ["*"]})).await,
+        webhook,
+        delivery,
         job: {
             let response = app.upload(project, "", "a.wav", crate::helpers::wav_bytes(8_000, 1, 0.5)).await;
             assert_eq!(response.status(), 202);
@@ -160,7 +170,7 @@ async fn send(app: &TestApp, route: &ScopedRoute, project_id: &str, ids: &Fixtur
         Fixture::Call => &ids.call,
         Fixture::ActionItem => &ids.action_item,
     };
-    let mut path = route.path.replace("{projectId}", project_id).replace("{id}", id);
+    let mut path = route.path.replace("{projectId}", project_id).replace("{id}", id).replace("{deliveryId}", &ids.delivery);
     if route.path.ends_with("/calls/search") {
         path.push_str("?q=call");
     }

@@ -1,16 +1,23 @@
-//! Webhook registration (decisions §9): secrets, pausing, and only public https targets.
+//! Webhooks (decisions §9): registration with secrets, pausing, only public https targets, and
+//! delivery by the running service to a real HTTPS receiver, with its log, test events and
+//! redelivery.
 
 use base64::Engine;
 use callscope_store::Backend;
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, spawn_app, spawn_app_with};
+use callscope_domain::{ActionItemId, Language, ProjectId};
+use callscope_store::testing::{store_call, text_call};
+use callscope_webhooks::testing::{verify_independently, Receiver, Reply};
+
+use crate::helpers::{assert_problem, spawn_app, spawn_app_with, TestApp};
 
 both_backends!(
     registration_returns_the_secret_once,
     only_public_https_targets_are_accepted,
     the_test_switch_allows_loopback_http,
+    the_service_delivers_signed_events_and_logs_every_attempt,
 );
 
 async fn registration_returns_the_secret_once(backend: Backend) {
@@ -106,4 +113,124 @@ async fn the_test_switch_allows_loopback_http(backend: Backend) {
     assert_eq!(ok.status(), 201);
     let private = app.post_json(&base, &json!({"url": "https://10.0.0.5/hook", "events": ["*"]})).await;
     assert_problem(private, 422, "validation_failed").await;
+}
+
+async fn deliveries(app: &TestApp, hook: &str) -> Vec<Value> {
+    let response = app.get(&format!("{hook}/deliveries")).await;
+    assert_eq!(response.status(), 200);
+    response.json::<Value>().await.unwrap().as_array().unwrap().clone()
+}
+
+async fn the_service_delivers_signed_events_and_logs_every_attempt(backend: Backend) {
+    let receiver = Receiver::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let ca = dir.path().join("receiver-ca.pem");
+    std::fs::write(&ca, receiver.ca_pem()).unwrap();
+    let app = spawn_app_with(backend, |c| {
+        c.webhook_dispatch = true;
+        c.webhooks_allow_private = true;
+        c.webhooks_extra_ca_file = ca.display().to_string();
+        c.webhook_retry_delays = "300ms,300ms".into();
+        c.webhook_poll_interval_ms = 20;
+    })
+    .await;
+    let project = app.create_project("CRM").await;
+    let project_id = project["id"].as_str().unwrap();
+    let base = format!("/v1/projects/{project_id}/webhooks");
+    let register = |events: Value| app.post_json(&base, &json!({"url": receiver.url("localhost"), "events": events}));
+    let created: Value = register(json!(["action_item.updated", "action_item.deleted"])).await.json().await.unwrap();
+    let hook = format!("{base}/{}", created["id"].as_str().unwrap());
+    let secret = created["secret"].as_str().unwrap().to_owned();
+    let paused: Value = register(json!(["*"])).await.json().await.unwrap();
+    let paused_hook = format!("{base}/{}", paused["id"].as_str().unwrap());
+    let paused_secret = paused["secret"].as_str().unwrap().to_owned();
+    assert_eq!(app.request(Method::PATCH, &format!("{paused_hook}/toggle")).send().await.unwrap().status(), 200);
+
+    // Two action items, stored as analysis stores them.
+    let mut call = text_call(Language::En, "A call", "Hello.", "");
+    let items: Vec<ActionItemId> = (0..2).map(|_| ActionItemId::new()).collect();
+    call.analysis.as_mut().unwrap().action_items = items
+        .iter()
+        .map(|id| callscope_store::NewActionItem {
+            id: *id,
+            description: "Send the contract".into(),
+            responsible_party: Some("agent".into()),
+            deadline_mentioned: None,
+            due_at: None,
+            evidence: None,
+            priority: "HIGH".into(),
+        })
+        .collect();
+    store_call(app.store.as_ref(), ProjectId(project_id.parse().unwrap()), &call).await;
+
+    // The receiver fails the first attempt; the retry 300 ms later gets through.
+    receiver.reply_with([Reply::Status(500)]);
+    let item = format!("/v1/projects/{project_id}/action-items/{}", items[0]);
+    assert_eq!(app.patch_json(&item, &json!({"status": "DONE"})).await.status(), 200);
+    let got = receiver.wait_for(2, std::time::Duration::from_secs(10)).await;
+    assert_eq!(got[0].header("webhook-id"), got[1].header("webhook-id"), "a retry is the same message");
+    let body = got[1].json();
+    assert_eq!(body["type"], "action_item.updated");
+    assert_eq!(body["projectId"], project_id);
+    assert_eq!(body["data"]["id"], items[0].to_string());
+    assert_eq!(body["data"]["status"], "DONE");
+
+    let mut log = deliveries(&app, &hook).await;
+    for _ in 0..100 {
+        if log[0]["status"] == "SUCCEEDED" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        log = deliveries(&app, &hook).await;
+    }
+    assert_eq!(log.len(), 1);
+    let first = &log[0];
+    assert_eq!(first["eventId"], body["id"]);
+    assert_eq!(first["eventType"], "action_item.updated");
+    assert_eq!((&first["status"], &first["attempts"], &first["responseCode"]), (&json!("SUCCEEDED"), &json!(2), &json!(200)));
+    assert_eq!(first["errorMessage"], Value::Null, "a success clears the last error");
+    assert!(first["lastAttemptAt"].as_str().unwrap() >= first["createdAt"].as_str().unwrap());
+    for field in ["id", "eventId", "eventType", "status", "attempts", "responseCode", "errorMessage", "lastAttemptAt", "createdAt"] {
+        assert!(first.get(field).is_some(), "{field} in {first}");
+    }
+
+    assert_eq!(app.request(Method::DELETE, &format!("/v1/projects/{project_id}/action-items/{}", items[1])).send().await.unwrap().status(), 204);
+    let got = receiver.wait_for(3, std::time::Duration::from_secs(10)).await;
+    assert_eq!(got[2].json()["type"], "action_item.deleted");
+    assert_eq!(got[2].json()["data"], json!({"id": items[1]}));
+    verify_independently(&secret, &got).expect("standardwebhooks verifies what the service sent");
+    assert!(deliveries(&app, &paused_hook).await.is_empty(), "the paused webhook got nothing");
+
+    // A test event reaches even the paused webhook.
+    let test = app.request(Method::POST, &format!("{paused_hook}/test")).send().await.unwrap();
+    assert_eq!(test.status(), 202);
+    let test: Value = test.json().await.unwrap();
+    assert_eq!((&test["eventType"], &test["status"], &test["attempts"]), (&json!("webhook.test"), &json!("PENDING"), &json!(0)));
+    let got = receiver.wait_for(4, std::time::Duration::from_secs(10)).await;
+    assert_eq!(got[3].json()["type"], "webhook.test");
+    verify_independently(&paused_secret, &got[3..]).expect("signed with the paused webhook's own secret");
+
+    // Redelivery sends the first event again, with its id.
+    let redeliver = format!("{hook}/deliveries/{}/redeliver", first["id"].as_str().unwrap());
+    let again = app.request(Method::POST, &redeliver).send().await.unwrap();
+    assert_eq!(again.status(), 202);
+    assert_eq!(again.json::<Value>().await.unwrap()["status"], "PENDING");
+    let got = receiver.wait_for(5, std::time::Duration::from_secs(10)).await;
+    assert_eq!(got[4].header("webhook-id"), Some(first["eventId"].as_str().unwrap()));
+
+    let newest_first = deliveries(&app, &hook).await;
+    assert_eq!(newest_first[0]["eventType"], "action_item.deleted");
+    assert_eq!(app.get(&format!("{hook}/deliveries?limit=1")).await.json::<Value>().await.unwrap().as_array().unwrap().len(), 1);
+    for limit in ["0", "1001", "-1"] {
+        let problem = assert_problem(app.get(&format!("{hook}/deliveries?limit={limit}")).await, 422, "validation_failed").await;
+        assert_eq!(problem["errors"][0]["field"], "limit");
+    }
+    assert_problem(app.get(&format!("{hook}/deliveries?limit=many")).await, 400, "bad_request").await;
+    let unknown = format!("{base}/{}", uuid::Uuid::now_v7());
+    assert_problem(app.get(&format!("{unknown}/deliveries")).await, 404, "not_found").await;
+    assert_problem(app.request(Method::POST, &format!("{unknown}/test")).send().await.unwrap(), 404, "not_found").await;
+    let stray = format!("{hook}/deliveries/{}/redeliver", uuid::Uuid::now_v7());
+    assert_problem(app.request(Method::POST, &stray).send().await.unwrap(), 404, "not_found").await;
+    let other_hooks = format!("{paused_hook}/deliveries/{}/redeliver", first["id"].as_str().unwrap());
+    assert_problem(app.request(Method::POST, &other_hooks).send().await.unwrap(), 404, "not_found").await;
 }
