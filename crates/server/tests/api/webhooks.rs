@@ -137,11 +137,12 @@ async fn the_service_delivers_signed_events_and_logs_every_attempt(backend: Back
     let project = app.create_project("CRM").await;
     let project_id = project["id"].as_str().unwrap();
     let base = format!("/v1/projects/{project_id}/webhooks");
-    let register = |events: Value| app.post_json(&base, &json!({"url": receiver.url("localhost"), "events": events}));
-    let created: Value = register(json!(["action_item.updated", "action_item.deleted"])).await.json().await.unwrap();
+    let url = receiver.url("localhost");
+    let created: Value =
+        app.post_json(&base, &json!({"url": url, "events": ["action_item.updated", "action_item.deleted"]})).await.json().await.unwrap();
     let hook = format!("{base}/{}", created["id"].as_str().unwrap());
     let secret = created["secret"].as_str().unwrap().to_owned();
-    let paused: Value = register(json!(["*"])).await.json().await.unwrap();
+    let paused: Value = app.post_json(&base, &json!({"url": url, "events": ["*"]})).await.json().await.unwrap();
     let paused_hook = format!("{base}/{}", paused["id"].as_str().unwrap());
     let paused_secret = paused["secret"].as_str().unwrap().to_owned();
     assert_eq!(app.request(Method::PATCH, &format!("{paused_hook}/toggle")).send().await.unwrap().status(), 200);
