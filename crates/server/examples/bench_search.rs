@@ -162,8 +162,12 @@ async fn main() -> anyhow::Result<()> {
     let clock = Arc::new(SystemClock);
     let store = callscope::startup::open_store(&config, clock.clone()).await?;
     let first_page = callscope_domain::PageRequest { page: 1, page_size: 1 };
+    // The calls' project by its name: the list is newest first, and "bench-items" is newer.
     let project = match store.list_organizations().await?.first() {
-        Some(org) => store.list_projects(org.id, first_page).await?.items[0].id,
+        Some(org) => {
+            let all = store.list_projects(org.id, callscope_domain::PageRequest { page: 1, page_size: 10 }).await?.items;
+            all.iter().find(|p| p.name == "bench").ok_or_else(|| anyhow::anyhow!("no project \"bench\" in {}", dir.display()))?.id
+        }
         None => {
             let org = store.create_organization("bench").await?;
             store.create_project(org.id, &NewProject::parse("bench", None, None, None)?).await?.id
@@ -305,6 +309,9 @@ async fn main() -> anyhow::Result<()> {
         ("text search", "search=invoice"),
         ("call date bounds", "from=2020-01-01T00:00:00Z&to=2100-01-01T00:00:00Z&priority=HIGH"),
         ("page 100", "page=100"),
+        ("text search, no match", "search=xylophone"),
+        ("a party nobody is", "responsibleParty=nobody"),
+        ("a call-date window with no calls", "from=2020-01-01T00:00:00Z&to=2020-01-02T00:00:00Z"),
     ];
     for (name, query) in item_queries {
         let mut ms = Vec::new();
