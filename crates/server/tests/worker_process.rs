@@ -1,5 +1,6 @@
 //! Worker processes sharing one database and store: one is killed in the middle of a job, and
-//! another takes the job over once its lease has run out and finishes it exactly once.
+//! another takes the job over once its lease has run out and finishes it exactly once; one is
+//! killed between two attempts of a webhook delivery, and the next one sends it once.
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -10,7 +11,10 @@ use callscope_domain::{JobId, JobStatus, Language, NewJob, NewProject, SystemClo
 use callscope_store::testing::TestDatabase;
 use callscope_store::{both_backends, connect, Backend, Store, StoreOptions};
 
-both_backends!(a_worker_killed_mid_job_is_taken_over_and_the_job_finishes_once);
+both_backends!(
+    a_worker_killed_mid_job_is_taken_over_and_the_job_finishes_once,
+    a_worker_killed_between_delivery_attempts_loses_no_event_and_sends_none_twice,
+);
 
 /// A valid 16-bit PCM WAV header over `seconds` of sparse silence: real work for the decoder,
 /// no disk for the test.
@@ -46,7 +50,12 @@ fn speech_model() -> std::path::PathBuf {
 }
 
 fn spawn_worker(db: &TestDatabase, data_dir: &Path, log: &Path) -> Child {
+    spawn_worker_with(db, data_dir, log, &[])
+}
+
+fn spawn_worker_with(db: &TestDatabase, data_dir: &Path, log: &Path, settings: &[(&str, String)]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_callscope"))
+        .envs(settings.iter().map(|(k, v)| (*k, v.as_str())))
         .args(["worker", "--count", "1"])
         .env("CALLSCOPE_DATABASE_URL", db.url())
         .env("CALLSCOPE_DATA_DIR", data_dir)
@@ -133,6 +142,90 @@ async fn a_worker_killed_mid_job_is_taken_over_and_the_job_finishes_once(backend
     assert_eq!(events[0].1["durationS"], 1800.0);
 
     // SIGTERM stops the worker cleanly.
+    assert!(Command::new("kill").args(["-TERM", &second.id().to_string()]).status().unwrap().success());
+    let status = second.wait().unwrap();
+    assert!(status.success(), "{status:?}: {}", std::fs::read_to_string(&log).unwrap());
+}
+
+async fn a_worker_killed_between_delivery_attempts_loses_no_event_and_sends_none_twice(backend: Backend) {
+    use callscope_webhooks::testing::{verify_independently, Receiver, Reply};
+
+    let db = TestDatabase::new(backend).await;
+    let data_dir = db.dir().join("data");
+    let store = connect(&StoreOptions { url: db.url().to_owned(), max_connections: 4 }, Arc::new(SystemClock)).await.unwrap();
+    store.migrate().await.unwrap();
+    let org = store.create_organization("acme").await.unwrap();
+    let project = store.create_project(org.id, &NewProject::parse("calls", None, None, None).unwrap()).await.unwrap();
+    let receiver = Receiver::start().await;
+    receiver.reply_with([Reply::Status(500)]);
+    let ca = db.dir().join("receiver-ca.pem");
+    std::fs::write(&ca, receiver.ca_pem()).unwrap();
+    let secret = callscope_domain::generate_secret();
+    let hook = store.create_webhook(project.id, &receiver.url("localhost"), &["call.failed".into()], &secret).await.unwrap();
+    let settings = [
+        ("CALLSCOPE_WEBHOOKS_ALLOW_PRIVATE", "true".to_owned()),
+        ("CALLSCOPE_WEBHOOKS_EXTRA_CA_FILE", ca.display().to_string()),
+        ("CALLSCOPE_WEBHOOK_RETRY_DELAYS", "2s".to_owned()),
+        ("CALLSCOPE_WEBHOOK_POLL_INTERVAL_MS", "50".to_owned()),
+    ];
+
+    // Events written with the change that raises them (a job that fails), before any process
+    // runs; the worker processes below have no jobs to take.
+    let raise = |n: u32| {
+        let store = store.clone();
+        async move {
+            let job = NewJob {
+                id: JobId::new(),
+                original_filename: format!("{n}.wav"),
+                content_type: "audio/wav".into(),
+                size_bytes: 1,
+                sha256: format!("{n:064}"),
+                storage_path: format!("x/{n}.wav"),
+                language: Language::En,
+                channel_roles: None,
+                recorded_at: None,
+            };
+            store.create_job(project.id, &job).await.unwrap();
+            let claimed = store.claim_job("test", Duration::from_secs(60)).await.unwrap().unwrap();
+            let event = callscope_store::NewEvent { kind: "call.failed", payload: serde_json::json!({"n": n}) };
+            assert!(store.fail_job(claimed.id, "test", "unreadable", &event).await.unwrap());
+        }
+    };
+    raise(1).await;
+
+    let mut first = spawn_worker_with(&db, &data_dir, &db.dir().join("first.log"), &settings);
+    receiver.wait_for(1, Duration::from_secs(60)).await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while store.list_deliveries(project.id, hook.id, 10).await.unwrap()[0].status != "RETRYING" {
+        assert!(Instant::now() < deadline, "the failed attempt was not recorded");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    first.kill().unwrap(); // SIGKILL between the attempts
+    first.wait().unwrap();
+    raise(2).await;
+
+    let log = db.dir().join("second.log");
+    let mut second = spawn_worker_with(&db, &data_dir, &log, &settings);
+    let got = receiver.wait_for(3, Duration::from_secs(60)).await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let log = store.list_deliveries(project.id, hook.id, 10).await.unwrap();
+        if log.iter().all(|d| d.status == "SUCCEEDED") {
+            let attempts: Vec<i32> = log.iter().map(|d| d.attempts).collect();
+            assert_eq!(attempts, [1, 2], "newest first: the second event once, the first after its retry");
+            break;
+        }
+        assert!(Instant::now() < deadline, "not delivered: {log:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let got_now = receiver.received();
+    assert_eq!(got_now.len(), 3, "a failed attempt and two deliveries, nothing twice");
+    let numbers: Vec<i64> = got.iter().map(|r| r.json()["data"]["n"].as_i64().unwrap()).collect();
+    assert_eq!(numbers.iter().filter(|n| **n == 1).count(), 2, "the first event: the 500 and its retry");
+    assert_eq!(numbers.iter().filter(|n| **n == 2).count(), 1);
+    verify_independently(&secret, &got).expect("signed");
+
     assert!(Command::new("kill").args(["-TERM", &second.id().to_string()]).status().unwrap().success());
     let status = second.wait().unwrap();
     assert!(status.success(), "{status:?}: {}", std::fs::read_to_string(&log).unwrap());
