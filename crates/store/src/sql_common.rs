@@ -617,15 +617,7 @@ impl Store for SqlStore {
         let now = self.clock.now();
         let mut tx = self.pool.begin().await?;
         webhook_in_project(&mut *tx, project, webhook).await?;
-        let event = Uuid::now_v7();
-        sqlx::query("insert into events (id, project_id, type, payload, created_at) values ($1, $2, $3, $4, $5)")
-            .bind(event)
-            .bind(project.0)
-            .bind("webhook.test")
-            .bind(Json(data))
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
+        let event = insert_event_row(&mut tx, project.0, "webhook.test", data, now).await?;
         let id = insert_delivery(&mut tx, webhook.0, event, now).await?;
         tx.commit().await?;
         get_delivery(&self.pool, id).await
@@ -651,44 +643,45 @@ impl Store for SqlStore {
     async fn claim_deliveries(&self, worker: &str, lease: std::time::Duration, limit: u32) -> StoreResult<Vec<crate::ClaimedDelivery>> {
         let now = self.clock.now();
         // The literal status list lets both databases use the partial index of due deliveries.
-        let ids: Vec<(Uuid,)> = sqlx::query_as(&format!(
+        // Whole milliseconds, like every stored time, so that the read below finds it equal.
+        let lease_ms = i64::try_from(lease.as_millis()).unwrap_or(i64::MAX);
+        let until = now + chrono::TimeDelta::try_milliseconds(lease_ms).unwrap_or_else(|| lease_delta(lease));
+        sqlx::query(&format!(
             "update webhook_deliveries set lease_owner = $1, lease_until = $2 \
              where id in (select id from webhook_deliveries \
                           where status in ('PENDING', 'RETRYING') and next_attempt_at <= $3 \
                             and (lease_until is null or lease_until <= $4) \
-                          order by next_attempt_at, id limit $5 {CLAIM_LOCK}) \
-             returning id"
+                          order by next_attempt_at, id limit $5 {CLAIM_LOCK})"
         ))
         .bind(worker)
-        .bind(now + lease_delta(lease))
+        .bind(until)
         .bind(now)
         .bind(now)
         .bind(i64::from(limit))
+        .execute(&self.pool)
+        .await?;
+        // The rows this claim took: this owner with this very lease.
+        let rows: Vec<DeliveryClaimRow> = sqlx::query_as(&format!(
+            "select {DELIVERY_COLUMNS}, d.retry_step, w.url, w.secret, e.project_id, e.created_at as event_created_at, e.payload \
+             from webhook_deliveries d join events e on e.id = d.event_id join webhooks w on w.id = d.webhook_id \
+             where d.lease_owner = $1 and d.lease_until = $2 order by d.next_attempt_at, d.id"
+        ))
+        .bind(worker)
+        .bind(until)
         .fetch_all(&self.pool)
         .await?;
-        let mut claimed = Vec::with_capacity(ids.len());
-        for (id,) in ids {
-            let row: Option<DeliveryClaimRow> = sqlx::query_as(&format!(
-                "select {DELIVERY_COLUMNS}, d.retry_step, w.url, w.secret, e.project_id, e.created_at as event_created_at, e.payload \
-                 from webhook_deliveries d join events e on e.id = d.event_id join webhooks w on w.id = d.webhook_id \
-                 where d.id = $1 and d.lease_owner = $2"
-            ))
-            .bind(id)
-            .bind(worker)
-            .fetch_optional(&self.pool)
-            .await?;
-            if let Some(r) = row {
-                claimed.push(crate::ClaimedDelivery {
-                    delivery: r.delivery.into_delivery(),
-                    retry_step: r.retry_step,
-                    url: r.url,
-                    secret: r.secret,
-                    project_id: ProjectId(r.project_id),
-                    event_created_at: r.event_created_at,
-                    data: r.payload.0,
-                });
-            }
-        }
+        let claimed = rows
+            .into_iter()
+            .map(|r| crate::ClaimedDelivery {
+                delivery: r.delivery.into_delivery(),
+                retry_step: r.retry_step,
+                url: r.url,
+                secret: r.secret,
+                project_id: ProjectId(r.project_id),
+                event_created_at: r.event_created_at,
+                data: r.payload.0,
+            })
+            .collect();
         Ok(claimed)
     }
 
@@ -1633,8 +1626,6 @@ fn push_in(builder: &mut sqlx::QueryBuilder<'_, Db>, column: &str, values: &[Str
     builder.push(")");
 }
 
-/// The list's WHERE clause: the project and every filter of `query` (the status one only when
-/// `with_status`).
 /// SQLite: the index that holds every filter column, named, because its planner picks the
 /// wider of the two for every query (or the call-date index for any bounds). With a call
 /// filter the call's own index is better, and the planner is left to choose.
@@ -1650,8 +1641,9 @@ fn filter_index(query: &ActionItemQuery) -> &'static str {
 /// and sorted (SQLite); with more, the sort key's index is walked.
 const FEW_ITEMS: u64 = 2000;
 
-/// The filters; `date_unindexed` writes the call-date bounds so that SQLite does not read them
-/// from the call-date index (`+call_date`), leaving it free to walk the sort key's index.
+/// The list's WHERE clause: the project and every filter of `query` (the status one only when
+/// `with_status`). `date_unindexed` writes the call-date bounds so that SQLite does not read
+/// them from the call-date index (`+call_date`), leaving it free to walk the sort key's index.
 fn push_item_filters(
     builder: &mut sqlx::QueryBuilder<'_, Db>,
     project: ProjectId,
@@ -1758,15 +1750,7 @@ async fn insert_action_items(
 }
 
 async fn insert_event(tx: &mut Tx<'_>, project: Uuid, event: &NewEvent, now: Timestamp) -> StoreResult<()> {
-    let id = Uuid::now_v7();
-    sqlx::query("insert into events (id, project_id, type, payload, created_at) values ($1, $2, $3, $4, $5)")
-        .bind(id)
-        .bind(project)
-        .bind(event.kind)
-        .bind(Json(&event.payload))
-        .bind(now)
-        .execute(&mut **tx)
-        .await?;
+    let id = insert_event_row(tx, project, event.kind, &event.payload, now).await?;
     // A delivery for every webhook active now and subscribed: in this transaction, so that a
     // webhook paused at this moment never gets the event and a crash loses none.
     let hooks: Vec<(Uuid, Json<Vec<String>>)> =
@@ -1780,6 +1764,20 @@ async fn insert_event(tx: &mut Tx<'_>, project: Uuid, event: &NewEvent, now: Tim
         }
     }
     Ok(())
+}
+
+/// Writes an event to the outbox, and nothing else; returns its id.
+async fn insert_event_row(tx: &mut Tx<'_>, project: Uuid, kind: &str, data: &serde_json::Value, now: Timestamp) -> StoreResult<Uuid> {
+    let id = Uuid::now_v7();
+    sqlx::query("insert into events (id, project_id, type, payload, created_at) values ($1, $2, $3, $4, $5)")
+        .bind(id)
+        .bind(project)
+        .bind(kind)
+        .bind(Json(data))
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
+    Ok(id)
 }
 
 async fn insert_delivery(tx: &mut Tx<'_>, webhook: Uuid, event: Uuid, now: Timestamp) -> StoreResult<Uuid> {
@@ -1838,7 +1836,6 @@ struct DeliveryRow {
 
 impl DeliveryRow {
     fn into_delivery(self) -> crate::WebhookDelivery {
-        let waiting = self.status == "PENDING" || self.status == "RETRYING";
         crate::WebhookDelivery {
             id: WebhookDeliveryId(self.id),
             webhook_id: WebhookId(self.webhook_id),
@@ -1849,7 +1846,7 @@ impl DeliveryRow {
             response_code: self.response_code,
             error_message: self.error_message,
             last_attempt_at: self.last_attempt_at,
-            next_attempt_at: self.next_attempt_at.filter(|_| waiting),
+            next_attempt_at: self.next_attempt_at,
             created_at: self.created_at,
         }
     }
