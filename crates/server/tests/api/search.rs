@@ -15,6 +15,9 @@ both_backends!(search_finds_ranks_and_highlights, search_refuses_bad_queries_and
 
 async fn stored(app: &TestApp, project: &str, language: Language, title: &str, transcript: &str, summary: &str) -> String {
     let project = ProjectId(project.parse().unwrap());
+    // Times are kept to the millisecond: each call gets a creation time of its own, which the
+    // bounds and the newest-first ties below rely on.
+    tokio::time::sleep(std::time::Duration::from_millis(2)).await;
     store_call(app.store.as_ref(), project, &text_call(language, title, transcript, summary)).await.0.to_string()
 }
 
