@@ -25,5 +25,5 @@ pub(crate) async fn connect(options: &StoreOptions, clock: Arc<dyn Clock>) -> St
         .acquire_timeout(Duration::from_secs(5))
         .connect(&options.url)
         .await?;
-    Ok(SqlStore { pool, clock })
+    Ok(SqlStore::new(pool, clock))
 }

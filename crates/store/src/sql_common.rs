@@ -19,7 +19,7 @@ use crate::rows::{
     CATEGORY_COLUMNS, JOB_COLUMNS, PRESET_COLUMNS, PROJECT_COLUMNS, TEMPLATE_COLUMNS, WEBHOOK_COLUMNS,
 };
 use callscope_domain::{ActionItemId, PiiSpan, PiiStatistics, SpeakerStats, TimedWord, Turn};
-use crate::{action_item_keys, ActionItem, ActionItemList, ActionItemPatch, ActionItemQuery, ActionItemSort, ACTION_ITEM_PRIORITIES, ACTION_ITEM_STATUSES, CallAnalysisRecord, CallAudio, CallSummary, SearchDocument, CallTranscript, NewCall, NewEvent, Rejection, Store, StoreError, StoredAnalysis};
+use crate::{action_item_keys, ActionItem, ActionItemList, ActionItemPatch, ActionItemQuery, ACTION_ITEM_PRIORITIES, ACTION_ITEM_STATUSES, CallAnalysisRecord, CallAudio, CallSummary, SearchDocument, CallTranscript, NewCall, NewEvent, Rejection, Store, StoreError, StoredAnalysis};
 
 type Tx<'a> = sqlx::Transaction<'a, Db>;
 
@@ -27,6 +27,137 @@ type Tx<'a> = sqlx::Transaction<'a, Db>;
 pub struct SqlStore {
     pool: sqlx::Pool<Db>,
     clock: Arc<dyn Clock>,
+    /// The action item list's index, per project (see `item_index`).
+    items: crate::item_index::ItemIndex,
+}
+
+impl SqlStore {
+    fn new(pool: sqlx::Pool<Db>, clock: Arc<dyn Clock>) -> Self {
+        Self { pool, clock, items: crate::item_index::ItemIndex::new(crate::item_index::DEFAULT_CAPACITY) }
+    }
+
+    /// Brings the project's item index up to the database's change log: every item on first
+    /// use, after that only the items changed since the version the index holds.
+    async fn refresh_items(&self, project: Uuid, slot: &crate::item_index::Slot) -> StoreResult<()> {
+        let current = || async {
+            let version: Option<(i64,)> = sqlx::query_as("select version from action_item_versions where project_id = $1")
+                .bind(project)
+                .fetch_optional(&self.pool)
+                .await?;
+            StoreResult::Ok(version.map_or(0, |(v,)| v))
+        };
+        let version = current().await?;
+        if slot.version().is_some_and(|held| held >= version) {
+            return Ok(());
+        }
+        // One request at a time reads the changes; the others then find the index current.
+        let _reading = slot.refresh.lock().await;
+        let held = slot.version();
+        if held.is_some_and(|held| held >= version) {
+            return Ok(());
+        }
+        // The version is read before the items, so the items are at least that new; a change
+        // read early is read again with the next version, and applying it twice is harmless.
+        let version = current().await?;
+        match held {
+            None => {
+                let rows: Vec<IndexedItemRow> = sqlx::query_as(
+                    "select id, call_id, status, priority, responsible_key, call_date, due_at, created_at, search_text \
+                     from action_items where project_id = $1",
+                )
+                .bind(project)
+                .fetch_all(&self.pool)
+                .await?;
+                let items = rows.into_iter().map(IndexedItemRow::into_item).collect();
+                slot.install(crate::item_index::ProjectItems::new(version, items));
+                self.items.evict(project);
+            }
+            Some(held) => {
+                let rows: Vec<ChangedItemRow> = sqlx::query_as(
+                    "select c.item_id, a.call_id, a.status, a.priority, a.responsible_key, a.call_date, a.due_at, a.created_at, a.search_text \
+                     from action_item_changes c left join action_items a on a.id = c.item_id and a.project_id = c.project_id \
+                     where c.project_id = $1 and c.version > $2",
+                )
+                .bind(project)
+                .bind(held)
+                .fetch_all(&self.pool)
+                .await?;
+                let changes = rows.into_iter().map(ChangedItemRow::into_change).collect();
+                slot.with(|items| {
+                    if let Some(items) = items {
+                        items.apply(version, changes);
+                    }
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// An action item's columns the list index holds.
+#[derive(sqlx::FromRow)]
+struct IndexedItemRow {
+    id: Uuid,
+    call_id: Uuid,
+    status: String,
+    priority: String,
+    responsible_key: Option<String>,
+    call_date: Timestamp,
+    due_at: Option<Timestamp>,
+    created_at: Timestamp,
+    search_text: Option<String>,
+}
+
+impl IndexedItemRow {
+    fn into_item(self) -> crate::item_index::IndexedItem {
+        crate::item_index::IndexedItem::new(
+            self.id,
+            self.call_id,
+            &self.status,
+            &self.priority,
+            self.responsible_key,
+            self.call_date,
+            self.due_at,
+            self.created_at,
+            self.search_text,
+        )
+    }
+}
+
+/// A changed item: its columns, or nothing where it was deleted.
+#[derive(sqlx::FromRow)]
+struct ChangedItemRow {
+    item_id: Uuid,
+    call_id: Option<Uuid>,
+    status: Option<String>,
+    priority: Option<String>,
+    responsible_key: Option<String>,
+    call_date: Option<Timestamp>,
+    due_at: Option<Timestamp>,
+    created_at: Option<Timestamp>,
+    search_text: Option<String>,
+}
+
+impl ChangedItemRow {
+    fn into_change(self) -> (Uuid, Option<crate::item_index::IndexedItem>) {
+        let item = match (self.call_id, self.status, self.priority, self.call_date, self.created_at) {
+            (Some(call_id), Some(status), Some(priority), Some(call_date), Some(created_at)) => Some(
+                crate::item_index::IndexedItem::new(
+                    self.item_id,
+                    call_id,
+                    &status,
+                    &priority,
+                    self.responsible_key,
+                    call_date,
+                    self.due_at,
+                    created_at,
+                    self.search_text,
+                ),
+            ),
+            _ => None,
+        };
+        (self.item_id, item)
+    }
 }
 
 #[async_trait]
@@ -1341,60 +1472,27 @@ impl Store for SqlStore {
     }
 
     async fn list_action_items(&self, project: ProjectId, query: &ActionItemQuery, now: Timestamp) -> StoreResult<ActionItemList> {
-        // The counters in one pass over the counters' index: per status, how many and how many
-        // are past due. The status counters and the overdue count ignore the status filter; the
-        // total does not.
-        let mut counts = sqlx::QueryBuilder::<Db>::new("select status, count(*), coalesce(sum(case when due_at < ");
-        counts.push_bind(now).push(" then 1 else 0 end), 0) from action_items").push(filter_index(query));
-        // SQLite: never from the call-date index (which it would pick for any bounds, then read
-        // every item in them); the counters' index holds every filter column.
-        push_item_filters(&mut counts, project, query, false, BACKEND == Backend::Sqlite);
-        counts.push(" group by status");
-        let groups: Vec<(String, i64, i64)> = counts.build_query_as().fetch_all(&self.pool).await?;
-        let count = |n: i64| u64::try_from(n).unwrap_or_default();
-        let of = |status: &str| groups.iter().find(|g| g.0 == status).map_or(0, |g| count(g.1));
-        let overdue = groups.iter().filter(|g| g.0 == "PENDING" || g.0 == "IN_PROGRESS").map(|g| count(g.2)).sum();
-        let total = groups.iter().filter(|g| query.statuses.is_empty() || query.statuses.contains(&g.0)).map(|g| count(g.1)).sum();
-
-        let mut list = ActionItemList {
-            items: Vec::new(),
-            total,
-            pending: of("PENDING"),
-            in_progress: of("IN_PROGRESS"),
-            done: of("DONE"),
-            cancelled: of("CANCELLED"),
-            overdue,
+        // Counters, filters, search, sort and page from the project's items in memory, brought
+        // up to date first; then the page's rows, by id.
+        let slot = self.items.slot(project.0);
+        self.refresh_items(project.0, &slot).await?;
+        let Some((mut list, page)) = slot.list(query, now) else {
+            return Err(StoreError::Corrupt("the action item index was not read".into()));
         };
-        if u64::from(query.page) * u64::from(query.page_size) >= total {
-            // Nothing on this page: no need to look for it (a page of a narrow filter would
-            // otherwise walk the whole sort index to find out).
+        if page.is_empty() {
             return Ok(list);
         }
-        let mut select = sqlx::QueryBuilder::<Db>::new(format!("select {ACTION_ITEM_COLUMNS} from action_items"));
-        // SQLite plans without knowing how many rows match; the counters just told us, so the
-        // page is read the way that suits the count. Few matches: find them in the index that
-        // holds every filter column, then sort them. Many: walk the sort key's index, which
-        // reaches a page soon, rather than the call-date range, which reads and sorts them all.
-        if BACKEND == Backend::Sqlite && total <= FEW_ITEMS {
-            select.push(" where rowid in (select rowid from action_items").push(filter_index(query));
-            push_item_filters(&mut select, project, query, true, false);
-            select.push(")");
-        } else {
-            let walk_sort_index = BACKEND == Backend::Sqlite && query.sort != ActionItemSort::CallDate;
-            push_item_filters(&mut select, project, query, true, walk_sort_index);
+        let mut select = sqlx::QueryBuilder::<Db>::new(format!("select {ACTION_ITEM_COLUMNS} from action_items where project_id = "));
+        select.push_bind(project.0).push(" and id in (");
+        let mut ids = select.separated(", ");
+        for id in &page {
+            ids.push_bind(*id);
         }
-        let key = match query.sort {
-            ActionItemSort::CreatedAt => "created_at",
-            ActionItemSort::CallDate => "call_date",
-            ActionItemSort::Priority => "priority_rank",
-            ActionItemSort::Status => "status_rank",
-        };
-        let direction = if query.descending { "desc" } else { "asc" };
-        select.push(format!(" order by {key} {direction}, id {direction} limit "));
-        select.push_bind(i64::from(query.page_size));
-        select.push(" offset ").push_bind(i64::from(query.page) * i64::from(query.page_size));
+        select.push(")");
         let rows: Vec<ActionItemRow> = select.build_query_as().fetch_all(&self.pool).await?;
-        list.items = rows.into_iter().map(ActionItemRow::into_item).collect();
+        let mut by_id: HashMap<Uuid, ActionItemRow> = rows.into_iter().map(|row| (row.id, row)).collect();
+        // An item deleted since the index was read is left out of the page.
+        list.items = page.iter().filter_map(|id| by_id.remove(id)).map(ActionItemRow::into_item).collect();
         Ok(list)
     }
 
@@ -1614,72 +1712,6 @@ impl ActionItemRow {
 /// A value's place in its sort order (the last place for an unknown one).
 fn rank(order: &[&str], value: &str) -> i32 {
     order.iter().position(|v| *v == value).map_or(order.len(), |p| p) as i32
-}
-
-/// `column in (…)` with each value bound.
-fn push_in(builder: &mut sqlx::QueryBuilder<'_, Db>, column: &str, values: &[String]) {
-    builder.push(format!("{column} in ("));
-    let mut list = builder.separated(", ");
-    for value in values {
-        list.push_bind(value.clone());
-    }
-    builder.push(")");
-}
-
-/// SQLite: the index that holds every filter column, named, because its planner picks the
-/// wider of the two for every query (or the call-date index for any bounds). With a call
-/// filter the call's own index is better, and the planner is left to choose.
-fn filter_index(query: &ActionItemQuery) -> &'static str {
-    match (BACKEND, query.call, query.search.as_deref().is_some_and(|s| !s.is_empty())) {
-        (Backend::Sqlite, None, false) => " indexed by action_items_counters",
-        (Backend::Sqlite, None, true) => " indexed by action_items_search",
-        _ => "",
-    }
-}
-
-/// A page with at most this many matching items is found through the filter columns' index
-/// and sorted (SQLite); with more, the sort key's index is walked.
-const FEW_ITEMS: u64 = 2000;
-
-/// The list's WHERE clause: the project and every filter of `query` (the status one only when
-/// `with_status`). `date_unindexed` writes the call-date bounds so that SQLite does not read
-/// them from the call-date index (`+call_date`), leaving it free to walk the sort key's index.
-fn push_item_filters(
-    builder: &mut sqlx::QueryBuilder<'_, Db>,
-    project: ProjectId,
-    query: &ActionItemQuery,
-    with_status: bool,
-    date_unindexed: bool,
-) {
-    let call_date = if date_unindexed { "+call_date" } else { "call_date" };
-    builder.push(" where project_id = ").push_bind(project.0);
-    if with_status && !query.statuses.is_empty() {
-        builder.push(" and ");
-        push_in(builder, "status", &query.statuses);
-    }
-    if !query.priorities.is_empty() {
-        builder.push(" and ");
-        push_in(builder, "priority", &query.priorities);
-    }
-    if let Some(party) = &query.responsible_party {
-        builder.push(" and responsible_key = ").push_bind(party.to_lowercase());
-    }
-    if let Some(call) = query.call {
-        builder.push(" and call_id = ").push_bind(call.0);
-    }
-    if let Some(from) = query.from {
-        builder.push(format!(" and {call_date} >= ")).push_bind(from);
-    }
-    if let Some(to) = query.to {
-        builder.push(format!(" and {call_date} <= ")).push_bind(to);
-    }
-    if let Some(search) = query.search.as_deref().filter(|s| !s.is_empty()) {
-        let escaped: String = search.to_lowercase().chars().flat_map(|c| match c {
-            '%' | '_' | '\\' => vec!['\\', c],
-            other => vec![other],
-        }).collect();
-        builder.push(" and search_text like ").push_bind(format!("%{escaped}%")).push(" escape '\\'");
-    }
 }
 
 /// Fills the filter keys of items written before they existed, in Rust (SQLite's lower() knows

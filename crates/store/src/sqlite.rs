@@ -39,5 +39,5 @@ pub(crate) async fn connect(options: &StoreOptions, clock: Arc<dyn Clock>) -> St
         .acquire_timeout(Duration::from_secs(10))
         .connect_with(connect)
         .await?;
-    Ok(SqlStore { pool, clock })
+    Ok(SqlStore::new(pool, clock))
 }

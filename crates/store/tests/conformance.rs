@@ -329,14 +329,15 @@ async fn retries_and_failures_keep_the_reason(backend: Backend) {
     assert!(store.find_duplicate_job(project.id, "bb").await.unwrap().is_none(), "a failed upload may be sent again");
 }
 
-both_backends!(action_item_pages_agree_with_the_items_on_both_sides_of_the_plan_switch);
+both_backends!(action_item_lists_agree_with_every_item_after_changes_made_elsewhere);
 
-/// The list reads a page one way when few items match and another when many do (SQLite): both
-/// must give exactly the page that filtering and sorting every item gives.
-async fn action_item_pages_agree_with_the_items_on_both_sides_of_the_plan_switch(backend: Backend) {
-    use callscope_store::{ActionItem, ActionItemQuery, ActionItemSort};
+/// Each list page and total is exactly what filtering and sorting every stored item gives, and
+/// stays so while another store over the same database (another process) changes, adds and
+/// deletes items: each process answers lists from its own index in memory, which must follow.
+async fn action_item_lists_agree_with_every_item_after_changes_made_elsewhere(backend: Backend) {
+    use callscope_store::{ActionItem, ActionItemPatch, ActionItemQuery, ActionItemSort};
 
-    let (_db, store, clock) = open(backend).await;
+    let (db, store, clock) = open(backend).await;
     let org = store.create_organization("acme").await.unwrap();
     let project = store.create_project(org.id, &new_project("items")).await.unwrap().id;
     let start = clock.now();
@@ -362,12 +363,22 @@ async fn action_item_pages_agree_with_the_items_on_both_sides_of_the_plan_switch
         ids.extend(analysis.action_items.iter().map(|i| i.id));
         callscope_store::testing::store_call(store.as_ref(), project, &call).await;
     }
-    let mut all: Vec<ActionItem> = Vec::new();
-    for id in ids {
-        all.push(store.get_action_item(project, id).await.unwrap());
-    }
+    let read_all = |ids: Vec<callscope_domain::ActionItemId>| {
+        let store = store.clone();
+        async move {
+            let mut all: Vec<ActionItem> = Vec::new();
+            for id in ids {
+                if let Ok(item) = store.get_action_item(project, id).await {
+                    all.push(item);
+                }
+            }
+            all
+        }
+    };
+    let all = read_all(ids.clone()).await;
     let rank = |p: &str| ["LOW", "MEDIUM", "HIGH"].iter().position(|x| *x == p).unwrap();
-    let expect = |q: &ActionItemQuery| -> (Vec<callscope_domain::ActionItemId>, u64) {
+    let status_rank = |p: &str| ["PENDING", "IN_PROGRESS", "DONE", "CANCELLED"].iter().position(|x| *x == p).unwrap();
+    let expect = |all: &[ActionItem], q: &ActionItemQuery, now| -> (Vec<callscope_domain::ActionItemId>, u64, [u64; 5]) {
         let mut hits: Vec<&ActionItem> = all
             .iter()
             .filter(|i| q.priorities.is_empty() || q.priorities.contains(&i.priority))
@@ -376,23 +387,34 @@ async fn action_item_pages_agree_with_the_items_on_both_sides_of_the_plan_switch
             .filter(|i| {
                 q.search.as_ref().is_none_or(|s| {
                     let s = s.to_lowercase();
-                    i.description.to_lowercase().contains(&s) || i.call_filename.contains(&s)
+                    i.description.to_lowercase().contains(&s)
+                        || i.call_filename.contains(&s)
+                        || i.notes.as_ref().is_some_and(|n| n.to_lowercase().contains(&s))
                 })
             })
             .collect();
+        // Per status, then overdue: open and due before now.
+        let mut per_status = [0u64; 5];
+        for hit in &hits {
+            per_status[status_rank(&hit.status)] += 1;
+            if status_rank(&hit.status) < 2 && hit.due_at.is_some_and(|d| d < now) {
+                per_status[4] += 1;
+            }
+        }
+        hits.retain(|i| q.statuses.is_empty() || q.statuses.contains(&i.status));
         hits.sort_by(|a, b| {
             let order = match q.sort {
                 ActionItemSort::CreatedAt => a.created_at.cmp(&b.created_at),
                 ActionItemSort::CallDate => a.call_date.cmp(&b.call_date),
                 ActionItemSort::Priority => rank(&a.priority).cmp(&rank(&b.priority)),
-                ActionItemSort::Status => std::cmp::Ordering::Equal,
+                ActionItemSort::Status => status_rank(&a.status).cmp(&status_rank(&b.status)),
             }
             .then(a.id.0.cmp(&b.id.0));
             if q.descending { order.reverse() } else { order }
         });
         let total = hits.len() as u64;
         let skip = (q.page * q.page_size) as usize;
-        (hits.into_iter().skip(skip).take(q.page_size as usize).map(|i| i.id).collect(), total)
+        (hits.into_iter().skip(skip).take(q.page_size as usize).map(|i| i.id).collect(), total, per_status)
     };
     let query = |sort, descending, page, page_size| ActionItemQuery { sort, descending, page, page_size, ..Default::default() };
     let day = |d: i64| Some(start - TimeDelta::days(d));
@@ -409,12 +431,59 @@ async fn action_item_pages_agree_with_the_items_on_both_sides_of_the_plan_switch
         ("a party", ActionItemQuery { responsible_party: Some("łukasz".into()), ..query(ActionItemSort::CallDate, false, 2, 100) }),
         ("no match", ActionItemQuery { search: Some("xylophone".into()), ..query(ActionItemSort::CreatedAt, true, 0, 50) }),
         ("past the end", query(ActionItemSort::CreatedAt, true, 60, 50)),
+        ("two statuses", ActionItemQuery { statuses: vec!["IN_PROGRESS".into(), "DONE".into()], ..query(ActionItemSort::Status, true, 0, 100) }),
     ];
-    for (name, q) in cases {
-        let (want, total) = expect(&q);
-        let got = store.list_action_items(project, &q, clock.now()).await.unwrap();
-        assert_eq!(got.total, total, "{name}: total");
-        assert_eq!(got.pending, if q.statuses.is_empty() { total } else { 0 }, "{name}: pending");
-        assert_eq!(got.items.iter().map(|i| i.id).collect::<Vec<_>>(), want, "{name}: page");
+    let check = |all: Vec<ActionItem>, round: &'static str| {
+        let store = store.clone();
+        let cases = cases.clone();
+        let now = clock.now();
+        async move {
+            for (name, q) in cases {
+                let (want, total, per_status) = expect(&all, &q, now);
+                let got = store.list_action_items(project, &q, now).await.unwrap();
+                assert_eq!(got.total, total, "{round}, {name}: total");
+                assert_eq!([got.pending, got.in_progress, got.done, got.cancelled, got.overdue], per_status, "{round}, {name}: counters");
+                assert_eq!(got.items.iter().map(|i| i.id).collect::<Vec<_>>(), want, "{round}, {name}: page");
+            }
+        }
+    };
+    check(all, "as stored").await;
+
+    // Another process changes items, deletes some and stores a call with new ones.
+    let other = connect(&StoreOptions { url: db.url().to_owned(), max_connections: 2 }, clock.clone()).await.unwrap();
+    for (n, id) in ids.iter().enumerate().step_by(37) {
+        clock.advance(TimeDelta::milliseconds(5));
+        let patch = ActionItemPatch {
+            status: Some(["IN_PROGRESS", "DONE", "CANCELLED"][n % 3].into()),
+            priority: (n % 2 == 0).then(|| "HIGH".into()),
+            description: (n % 4 == 0).then(|| format!("now about the invoice {n}")),
+            notes: Some(format!("zażółć {n}.")),
+            // Past due: overdue while open.
+            due_at: (n % 2 == 0).then(|| start - TimeDelta::days(1)),
+            ..ActionItemPatch::default()
+        };
+        other.update_action_item(project, *id, &patch).await.unwrap();
     }
+    for id in ids.iter().skip(5).step_by(101) {
+        other.delete_action_item(project, *id).await.unwrap();
+    }
+    let mut extra = new_call();
+    extra.filename = "call-extra.wav".into();
+    extra.recorded_at = Some(start - TimeDelta::days(11));
+    ids.extend(extra.analysis.as_ref().unwrap().action_items.iter().map(|i| i.id));
+    callscope_store::testing::store_call(other.as_ref(), project, &extra).await;
+    let all = read_all(ids.clone()).await;
+    assert!(all.len() > 2900 && all.len() < 3002, "some items were deleted: {}", all.len());
+    check(all, "after changes elsewhere").await;
+
+    // Notes written elsewhere are searchable here, and an erased call's items are gone.
+    let found = store
+        .list_action_items(project, &ActionItemQuery { search: Some("ZAŻÓŁĆ 74.".into()), page_size: 10, ..Default::default() }, clock.now())
+        .await
+        .unwrap();
+    assert_eq!(found.items.iter().map(|i| i.id).collect::<Vec<_>>(), vec![ids[74]]);
+    let extra_call = other.get_action_item(project, *ids.last().unwrap()).await.unwrap().call_id;
+    other.delete_call(project, extra_call).await.unwrap();
+    let all = read_all(ids.clone()).await;
+    check(all, "after a call was erased elsewhere").await;
 }
