@@ -61,6 +61,7 @@ impl SqlStore {
         let version = current().await?;
         match held {
             None => {
+                let started = std::time::Instant::now();
                 let rows: Vec<IndexedItemRow> = sqlx::query_as(
                     "select id, call_id, status, priority, responsible_key, call_date, due_at, created_at, search_text \
                      from action_items where project_id = $1",
@@ -68,7 +69,8 @@ impl SqlStore {
                 .bind(project)
                 .fetch_all(&self.pool)
                 .await?;
-                let items = rows.into_iter().map(IndexedItemRow::into_item).collect();
+                let items: Vec<_> = rows.into_iter().map(IndexedItemRow::into_item).collect();
+                tracing::info!(project = %project, items = items.len(), ms = started.elapsed().as_millis() as u64, "action item index read");
                 slot.install(crate::item_index::ProjectItems::new(version, items));
                 self.items.evict(project);
             }
@@ -1482,15 +1484,17 @@ impl Store for SqlStore {
         if page.is_empty() {
             return Ok(list);
         }
-        let mut select = sqlx::QueryBuilder::<Db>::new(format!("select {ACTION_ITEM_COLUMNS} from action_items where project_id = "));
-        select.push_bind(project.0).push(" and id in (");
+        // By id alone: with the project in the WHERE clause SQLite walks the project's index
+        // instead of seeking the ids. The project is checked below.
+        let mut select = sqlx::QueryBuilder::<Db>::new(format!("select {ACTION_ITEM_COLUMNS} from action_items where id in ("));
         let mut ids = select.separated(", ");
         for id in &page {
             ids.push_bind(*id);
         }
         select.push(")");
         let rows: Vec<ActionItemRow> = select.build_query_as().fetch_all(&self.pool).await?;
-        let mut by_id: HashMap<Uuid, ActionItemRow> = rows.into_iter().map(|row| (row.id, row)).collect();
+        let mut by_id: HashMap<Uuid, ActionItemRow> =
+            rows.into_iter().filter(|row| row.project_id == project.0).map(|row| (row.id, row)).collect();
         // An item deleted since the index was read is left out of the page.
         list.items = page.iter().filter_map(|id| by_id.remove(id)).map(ActionItemRow::into_item).collect();
         Ok(list)
