@@ -2,12 +2,12 @@
 //! another takes the job over once its lease has run out and finishes it exactly once; one is
 //! killed between two attempts of a webhook delivery, and the next one sends it once.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use callscope_domain::{JobId, JobStatus, Language, NewJob, NewProject, SystemClock};
+use callscope_domain::{JobId, JobStatus, Language, NewJob, NewProject, Project, SystemClock};
 use callscope_store::testing::TestDatabase;
 use callscope_store::{both_backends, connect, Backend, Store, StoreOptions};
 
@@ -86,13 +86,19 @@ async fn wait_for(store: &Arc<dyn Store>, project: callscope_domain::ProjectId, 
     }
 }
 
-async fn a_worker_killed_mid_job_is_taken_over_and_the_job_finishes_once(backend: Backend) {
+/// A migrated test database with one project, and the data directory the workers use.
+async fn open(backend: Backend) -> (TestDatabase, PathBuf, Arc<dyn Store>, Project) {
     let db = TestDatabase::new(backend).await;
     let data_dir = db.dir().join("data");
     let store = connect(&StoreOptions { url: db.url().to_owned(), max_connections: 4 }, Arc::new(SystemClock)).await.unwrap();
     store.migrate().await.unwrap();
     let org = store.create_organization("acme").await.unwrap();
     let project = store.create_project(org.id, &NewProject::parse("calls", None, None, None).unwrap()).await.unwrap();
+    (db, data_dir, store, project)
+}
+
+async fn a_worker_killed_mid_job_is_taken_over_and_the_job_finishes_once(backend: Backend) {
+    let (db, data_dir, store, project) = open(backend).await;
 
     // 30 minutes of 48 kHz stereo: seconds of decoding, long enough to be killed in the middle.
     let job_id = JobId::new();
@@ -148,14 +154,9 @@ async fn a_worker_killed_mid_job_is_taken_over_and_the_job_finishes_once(backend
 }
 
 async fn a_worker_killed_between_delivery_attempts_loses_no_event_and_sends_none_twice(backend: Backend) {
-    use callscope_webhooks::testing::{verify_independently, Receiver, Reply};
+    use callscope_webhooks::testing::{raise_event, verify_independently, Receiver, Reply};
 
-    let db = TestDatabase::new(backend).await;
-    let data_dir = db.dir().join("data");
-    let store = connect(&StoreOptions { url: db.url().to_owned(), max_connections: 4 }, Arc::new(SystemClock)).await.unwrap();
-    store.migrate().await.unwrap();
-    let org = store.create_organization("acme").await.unwrap();
-    let project = store.create_project(org.id, &NewProject::parse("calls", None, None, None).unwrap()).await.unwrap();
+    let (db, data_dir, store, project) = open(backend).await;
     let receiver = Receiver::start().await;
     receiver.reply_with([Reply::Status(500)]);
     let ca = db.dir().join("receiver-ca.pem");
@@ -171,26 +172,7 @@ async fn a_worker_killed_between_delivery_attempts_loses_no_event_and_sends_none
 
     // Events written with the change that raises them (a job that fails), before any process
     // runs; the worker processes below have no jobs to take.
-    let raise = |n: u32| {
-        let store = store.clone();
-        async move {
-            let job = NewJob {
-                id: JobId::new(),
-                original_filename: format!("{n}.wav"),
-                content_type: "audio/wav".into(),
-                size_bytes: 1,
-                sha256: format!("{n:064}"),
-                storage_path: format!("x/{n}.wav"),
-                language: Language::En,
-                channel_roles: None,
-                recorded_at: None,
-            };
-            store.create_job(project.id, &job).await.unwrap();
-            let claimed = store.claim_job("test", Duration::from_secs(60)).await.unwrap().unwrap();
-            let event = callscope_store::NewEvent { kind: "call.failed", payload: serde_json::json!({"n": n}) };
-            assert!(store.fail_job(claimed.id, "test", "unreadable", &event).await.unwrap());
-        }
-    };
+    let raise = |n: u32| raise_event(store.as_ref(), project.id, "call.failed", n);
     raise(1).await;
 
     let mut first = spawn_worker_with(&db, &data_dir, &db.dir().join("first.log"), &settings);

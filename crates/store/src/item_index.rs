@@ -21,7 +21,7 @@ use callscope_domain::Timestamp;
 use memchr::memmem;
 use uuid::Uuid;
 
-use crate::{ActionItemList, ActionItemQuery, ActionItemSort, ACTION_ITEM_PRIORITIES, ACTION_ITEM_STATUSES};
+use crate::{rank, ActionItemList, ActionItemQuery, ActionItemSort, ACTION_ITEM_PRIORITIES, ACTION_ITEM_STATUSES};
 
 /// How many items all projects' indexes may hold together before the least recently listed
 /// projects are dropped (to be read again when next listed). About 300 bytes an item, with the
@@ -61,8 +61,8 @@ impl IndexedItem {
         Self {
             id,
             call_id,
-            status: place(&ACTION_ITEM_STATUSES, status),
-            priority: place(&ACTION_ITEM_PRIORITIES, priority),
+            status: rank(&ACTION_ITEM_STATUSES, status),
+            priority: rank(&ACTION_ITEM_PRIORITIES, priority),
             responsible_key: responsible_key.map(String::into_boxed_str),
             call_date,
             due_at,
@@ -86,10 +86,6 @@ impl IndexedItem {
     fn overdue(&self, now: Timestamp) -> bool {
         self.status <= 1 && self.due_at.is_some_and(|due| due < now)
     }
-}
-
-fn place(order: &[&str], value: &str) -> u8 {
-    order.iter().position(|v| *v == value).unwrap_or(order.len()) as u8
 }
 
 /// One project's items as of a version of its change log.
@@ -225,10 +221,11 @@ impl Slot {
         self.items.read().unwrap_or_else(std::sync::PoisonError::into_inner).as_ref().map(ProjectItems::version)
     }
 
-    /// Runs `f` over the project's items (`None` if they were never read).
-    pub fn with<T>(&self, f: impl FnOnce(Option<&mut ProjectItems>) -> T) -> T {
-        let mut items = self.items.write().unwrap_or_else(std::sync::PoisonError::into_inner);
-        f(items.as_mut())
+    /// Applies changed items to the project's items, if they were read.
+    pub fn apply(&self, version: i64, changes: Vec<(Uuid, Option<IndexedItem>)>) {
+        if let Some(items) = self.items.write().unwrap_or_else(std::sync::PoisonError::into_inner).as_mut() {
+            items.apply(version, changes);
+        }
     }
 
     /// Replaces the project's items.

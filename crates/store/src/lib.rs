@@ -243,6 +243,11 @@ impl ActionItem {
 /// Statuses of an action item, in their sort order.
 pub const ACTION_ITEM_STATUSES: [&str; 4] = ["PENDING", "IN_PROGRESS", "DONE", "CANCELLED"];
 
+/// A value's place in its sort order (the last place for an unknown one).
+pub(crate) fn rank(order: &[&str], value: &str) -> u8 {
+    order.iter().position(|v| *v == value).unwrap_or(order.len()) as u8
+}
+
 /// Priorities of an action item, in their sort order.
 pub const ACTION_ITEM_PRIORITIES: [&str; 3] = ["LOW", "MEDIUM", "HIGH"];
 

@@ -39,14 +39,13 @@ impl SqlStore {
     /// Brings the project's item index up to the database's change log: every item on first
     /// use, after that only the items changed since the version the index holds.
     async fn refresh_items(&self, project: Uuid, slot: &crate::item_index::Slot) -> StoreResult<()> {
-        let current = || async {
-            let version: Option<(i64,)> = sqlx::query_as("select version from action_item_versions where project_id = $1")
-                .bind(project)
-                .fetch_optional(&self.pool)
-                .await?;
-            StoreResult::Ok(version.map_or(0, |(v,)| v))
-        };
-        let version = current().await?;
+        // Read before the items, so the items are at least this new; a change read early is
+        // read again with the next version, and applying it twice is harmless.
+        let version: Option<(i64,)> = sqlx::query_as("select version from action_item_versions where project_id = $1")
+            .bind(project)
+            .fetch_optional(&self.pool)
+            .await?;
+        let version = version.map_or(0, |(v,)| v);
         if slot.version().is_some_and(|held| held >= version) {
             return Ok(());
         }
@@ -56,79 +55,41 @@ impl SqlStore {
         if held.is_some_and(|held| held >= version) {
             return Ok(());
         }
-        // The version is read before the items, so the items are at least that new; a change
-        // read early is read again with the next version, and applying it twice is harmless.
-        let version = current().await?;
+        let columns = "a.call_id, a.status, a.priority, a.responsible_key, a.call_date, a.due_at, a.created_at, a.search_text";
         match held {
             None => {
                 let started = std::time::Instant::now();
-                let rows: Vec<IndexedItemRow> = sqlx::query_as(
-                    "select id, call_id, status, priority, responsible_key, call_date, due_at, created_at, search_text \
-                     from action_items where project_id = $1",
-                )
-                .bind(project)
-                .fetch_all(&self.pool)
-                .await?;
-                let items: Vec<_> = rows.into_iter().map(IndexedItemRow::into_item).collect();
+                let rows: Vec<IndexedItemRow> =
+                    sqlx::query_as(&format!("select a.id as item_id, {columns} from action_items a where a.project_id = $1"))
+                        .bind(project)
+                        .fetch_all(&self.pool)
+                        .await?;
+                let items: Vec<_> = rows.into_iter().filter_map(|row| row.into_change().1).collect();
                 tracing::info!(project = %project, items = items.len(), ms = started.elapsed().as_millis() as u64, "action item index read");
                 slot.install(crate::item_index::ProjectItems::new(version, items));
                 self.items.evict(project);
             }
             Some(held) => {
-                let rows: Vec<ChangedItemRow> = sqlx::query_as(
-                    "select c.item_id, a.call_id, a.status, a.priority, a.responsible_key, a.call_date, a.due_at, a.created_at, a.search_text \
-                     from action_item_changes c left join action_items a on a.id = c.item_id and a.project_id = c.project_id \
-                     where c.project_id = $1 and c.version > $2",
-                )
+                let rows: Vec<IndexedItemRow> = sqlx::query_as(&format!(
+                    "select c.item_id, {columns} from action_item_changes c \
+                     left join action_items a on a.id = c.item_id and a.project_id = c.project_id \
+                     where c.project_id = $1 and c.version > $2"
+                ))
                 .bind(project)
                 .bind(held)
                 .fetch_all(&self.pool)
                 .await?;
-                let changes = rows.into_iter().map(ChangedItemRow::into_change).collect();
-                slot.with(|items| {
-                    if let Some(items) = items {
-                        items.apply(version, changes);
-                    }
-                });
+                slot.apply(version, rows.into_iter().map(IndexedItemRow::into_change).collect());
             }
         }
         Ok(())
     }
 }
 
-/// An action item's columns the list index holds.
+/// An action item's columns the list index holds; all but the id are empty for a changed item
+/// that was deleted.
 #[derive(sqlx::FromRow)]
 struct IndexedItemRow {
-    id: Uuid,
-    call_id: Uuid,
-    status: String,
-    priority: String,
-    responsible_key: Option<String>,
-    call_date: Timestamp,
-    due_at: Option<Timestamp>,
-    created_at: Timestamp,
-    search_text: Option<String>,
-}
-
-impl IndexedItemRow {
-    fn into_item(self) -> crate::item_index::IndexedItem {
-        crate::item_index::IndexedItem::new(
-            self.id,
-            self.call_id,
-            &self.status,
-            &self.priority,
-            self.responsible_key,
-            self.call_date,
-            self.due_at,
-            self.created_at,
-            self.search_text,
-        )
-    }
-}
-
-/// A changed item: its columns, or nothing where it was deleted.
-#[derive(sqlx::FromRow)]
-struct ChangedItemRow {
     item_id: Uuid,
     call_id: Option<Uuid>,
     status: Option<String>,
@@ -140,7 +101,8 @@ struct ChangedItemRow {
     search_text: Option<String>,
 }
 
-impl ChangedItemRow {
+impl IndexedItemRow {
+    /// The item's id, and the item unless it was deleted.
     fn into_change(self) -> (Uuid, Option<crate::item_index::IndexedItem>) {
         let item = match (self.call_id, self.status, self.priority, self.call_date, self.created_at) {
             (Some(call_id), Some(status), Some(priority), Some(call_date), Some(created_at)) => Some(
@@ -1551,8 +1513,8 @@ impl Store for SqlStore {
         .bind(item.updated_at)
         .bind(party_key)
         .bind(search_text)
-        .bind(rank(&ACTION_ITEM_PRIORITIES, &item.priority))
-        .bind(rank(&ACTION_ITEM_STATUSES, &item.status))
+        .bind(i32::from(crate::rank(&ACTION_ITEM_PRIORITIES, &item.priority)))
+        .bind(i32::from(crate::rank(&ACTION_ITEM_STATUSES, &item.status)))
         .execute(&mut *tx)
         .await?;
         let event = NewEvent { kind: "action_item.updated", payload: item.to_json(now) };
@@ -1713,11 +1675,6 @@ impl ActionItemRow {
     }
 }
 
-/// A value's place in its sort order (the last place for an unknown one).
-fn rank(order: &[&str], value: &str) -> i32 {
-    order.iter().position(|v| *v == value).map_or(order.len(), |p| p) as i32
-}
-
 /// Fills the filter keys of items written before they existed, in Rust (SQLite's lower() knows
 /// only ASCII).
 async fn backfill_action_item_keys(pool: &sqlx::Pool<Db>) -> StoreResult<()> {
@@ -1778,7 +1735,7 @@ async fn insert_action_items(
         .bind(now)
         .bind(keys.0)
         .bind(keys.1)
-        .bind(rank(&ACTION_ITEM_PRIORITIES, &item.priority))
+        .bind(i32::from(crate::rank(&ACTION_ITEM_PRIORITIES, &item.priority)))
         .execute(&mut **tx)
         .await?;
     }

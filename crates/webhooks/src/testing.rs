@@ -204,3 +204,26 @@ pub fn verify_independently(secret: &str, received: &[Received]) -> Result<(), S
         Err(format!("{stdout}{}", String::from_utf8_lossy(&output.stderr)))
     }
 }
+
+/// Writes one `kind` event the way the service does: with the change that raises it (here a job
+/// queued, taken and failed at once, so no worker finds it afterwards).
+///
+/// # Panics
+/// When the store refuses any step.
+pub async fn raise_event(store: &dyn callscope_store::Store, project: callscope_domain::ProjectId, kind: &'static str, n: u32) {
+    let job = callscope_domain::NewJob {
+        id: callscope_domain::JobId::new(),
+        original_filename: format!("call-{n}.wav"),
+        content_type: "audio/wav".into(),
+        size_bytes: 10,
+        sha256: format!("{n:064}"),
+        storage_path: format!("test/{n}.wav"),
+        language: callscope_domain::Language::En,
+        channel_roles: None,
+        recorded_at: None,
+    };
+    store.create_job(project, &job).await.expect("queue the job");
+    let claimed = store.claim_job("raiser", Duration::from_secs(60)).await.expect("claim").expect("the job just queued");
+    let event = callscope_store::NewEvent { kind, payload: serde_json::json!({"n": n}) };
+    assert!(store.fail_job(claimed.id, "raiser", "test", &event).await.expect("fail the job"));
+}

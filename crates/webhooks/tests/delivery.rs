@@ -6,10 +6,10 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use callscope_domain::{Clock, JobId, Language, NewJob, NewProject, ProjectId, SystemClock};
+use callscope_domain::{Clock, NewProject, ProjectId, SystemClock};
 use callscope_store::testing::TestDatabase;
-use callscope_store::{both_backends, connect, Backend, NewEvent, Store, StoreOptions, WebhookDelivery};
-use callscope_webhooks::testing::{verify_independently, Receiver, Reply};
+use callscope_store::{both_backends, connect, Backend, Store, StoreOptions, WebhookDelivery};
+use callscope_webhooks::testing::{raise_event, verify_independently, Receiver, Reply};
 use callscope_webhooks::{Dispatcher, DispatcherSettings, Resolve, RetrySchedule, Sender, SenderSettings};
 
 struct Setup {
@@ -25,26 +25,6 @@ async fn setup(backend: Backend) -> Setup {
     let org = store.create_organization("acme").await.unwrap();
     let project = store.create_project(org.id, &NewProject::parse("hooks", None, None, None).unwrap()).await.unwrap().id;
     Setup { _db: db, store, project }
-}
-
-/// Writes one `kind` event the way the service does: with the change that raises it (here a
-/// job that fails).
-async fn raise(store: &dyn Store, project: ProjectId, kind: &'static str, n: u32) {
-    let job = NewJob {
-        id: JobId::new(),
-        original_filename: format!("call-{n}.wav"),
-        content_type: "audio/wav".into(),
-        size_bytes: 10,
-        sha256: format!("{n:064}"),
-        storage_path: format!("test/{n}.wav"),
-        language: Language::En,
-        channel_roles: None,
-        recorded_at: None,
-    };
-    store.create_job(project, &job).await.unwrap();
-    let claimed = store.claim_job("raiser", Duration::from_secs(60)).await.unwrap().expect("the job just queued");
-    let event = NewEvent { kind, payload: serde_json::json!({"n": n}) };
-    assert!(store.fail_job(claimed.id, "raiser", "test", &event).await.unwrap());
 }
 
 fn sender(receiver: &Receiver, timeout: Duration, allow_private: bool, resolver: Option<Box<dyn Resolve>>) -> Arc<Sender> {
@@ -111,7 +91,7 @@ async fn a_delivery_is_signed_and_an_independent_verifier_accepts_it(backend: Ba
     let secret = callscope_domain::generate_secret();
     let hook = s.store.create_webhook(s.project, &receiver.url("localhost"), &["call.failed".into()], &secret).await.unwrap();
     let other = s.store.create_webhook(s.project, &receiver.url("localhost"), &["action_item.created".into()], &secret).await.unwrap();
-    raise(s.store.as_ref(), s.project, "call.failed", 1).await;
+    raise_event(s.store.as_ref(), s.project, "call.failed", 1).await;
     assert!(s.store.list_deliveries(s.project, other.id, 100).await.unwrap().is_empty(), "not subscribed: no delivery");
 
     let queued = only_delivery(&s, hook.id).await;
@@ -154,7 +134,7 @@ async fn a_500_is_retried_on_the_schedule_until_it_succeeds(backend: Backend) {
     receiver.reply_with([Reply::Status(500), Reply::Status(503)]);
     let secret = callscope_domain::generate_secret();
     let hook = s.store.create_webhook(s.project, &receiver.url("localhost"), &["*".into()], &secret).await.unwrap();
-    raise(s.store.as_ref(), s.project, "call.failed", 1).await;
+    raise_event(s.store.as_ref(), s.project, "call.failed", 1).await;
     let d = dispatcher(&s.store, sender(&receiver, Duration::from_secs(10), true, None), "300ms,300ms", Duration::from_secs(60));
 
     d.run_once().await.unwrap();
@@ -192,7 +172,7 @@ async fn timeouts_refusals_and_redirects_fail_in_words_until_given_up(backend: B
     };
     let refused_url = format!("https://127.0.0.1:{refused_port}/hook");
     let refused = s.store.create_webhook(s.project, &refused_url, &["call.failed".into()], &secret).await.unwrap();
-    raise(s.store.as_ref(), s.project, "call.failed", 1).await;
+    raise_event(s.store.as_ref(), s.project, "call.failed", 1).await;
     let d = dispatcher(&s.store, sender(&receiver, Duration::from_millis(500), true, None), "100ms", Duration::from_secs(60));
 
     d.run_once().await.unwrap();
@@ -220,7 +200,7 @@ async fn a_dispatcher_that_dies_between_attempts_loses_nothing_and_sends_nothing
     let secret = callscope_domain::generate_secret();
     let hook = s.store.create_webhook(s.project, &receiver.url("localhost"), &["*".into()], &secret).await.unwrap();
     let send = sender(&receiver, Duration::from_secs(10), true, None);
-    raise(s.store.as_ref(), s.project, "call.failed", 0).await;
+    raise_event(s.store.as_ref(), s.project, "call.failed", 0).await;
 
     // The first dispatcher makes the first attempt (500) and dies before the retry.
     let (_stop, stopped) = tokio::sync::watch::channel(false);
@@ -230,7 +210,7 @@ async fn a_dispatcher_that_dies_between_attempts_loses_nothing_and_sends_nothing
     let _ = first.await;
     // Events raised while no dispatcher runs wait in the database.
     for n in 1..=4 {
-        raise(s.store.as_ref(), s.project, "call.failed", n).await;
+        raise_event(s.store.as_ref(), s.project, "call.failed", n).await;
     }
     // A process that took a delivery and died before sending it holds it only until its lease
     // runs out.
@@ -267,7 +247,7 @@ async fn addresses_that_are_not_public_are_refused_at_delivery_time(backend: Bac
     let loopback = s.store.create_webhook(s.project, &receiver.url("127.0.0.1"), &["*".into()], &secret).await.unwrap();
     let rebound = s.store.create_webhook(s.project, "https://hooks.example.com/in", &["*".into()], &secret).await.unwrap();
     let mixed = s.store.create_webhook(s.project, "https://mixed.example.com/in", &["*".into()], &secret).await.unwrap();
-    raise(s.store.as_ref(), s.project, "call.failed", 1).await;
+    raise_event(s.store.as_ref(), s.project, "call.failed", 1).await;
     let table = Table(vec![
         ("hooks.example.com", vec!["10.0.0.5".parse().unwrap()]),
         ("mixed.example.com", vec!["93.184.216.34".parse().unwrap(), "169.254.169.254".parse().unwrap()]),
@@ -293,7 +273,7 @@ async fn addresses_that_are_not_public_are_refused_at_delivery_time(backend: Bac
         assert!(s.store.list_deliveries(s.project, hook, 100).await.is_err());
     }
     let named = s.store.create_webhook(s.project, &receiver.url("receiver.test"), &["*".into()], &secret).await.unwrap();
-    raise(s.store.as_ref(), s.project, "call.failed", 2).await;
+    raise_event(s.store.as_ref(), s.project, "call.failed", 2).await;
     let table = Table(vec![("receiver.test", vec!["127.0.0.1".parse().unwrap()])]);
     let d = dispatcher(&s.store, sender(&receiver, Duration::from_secs(10), true, Some(Box::new(table))), "5s", Duration::from_secs(60));
     d.run_once().await.unwrap();
@@ -306,11 +286,11 @@ async fn paused_webhooks_get_nothing_raised_while_paused_and_redelivery_sends_ag
     let receiver = Receiver::start().await;
     let secret = callscope_domain::generate_secret();
     let hook = s.store.create_webhook(s.project, &receiver.url("localhost"), &["call.failed".into()], &secret).await.unwrap();
-    raise(s.store.as_ref(), s.project, "call.failed", 1).await;
+    raise_event(s.store.as_ref(), s.project, "call.failed", 1).await;
     assert!(!s.store.toggle_webhook(s.project, hook.id).await.unwrap().active);
-    raise(s.store.as_ref(), s.project, "call.failed", 2).await;
+    raise_event(s.store.as_ref(), s.project, "call.failed", 2).await;
     assert!(s.store.toggle_webhook(s.project, hook.id).await.unwrap().active);
-    raise(s.store.as_ref(), s.project, "call.failed", 3).await;
+    raise_event(s.store.as_ref(), s.project, "call.failed", 3).await;
 
     let d = dispatcher(&s.store, sender(&receiver, Duration::from_secs(10), true, None), "5s", Duration::from_secs(60));
     d.run_once().await.unwrap();
