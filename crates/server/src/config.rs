@@ -86,7 +86,7 @@ pub struct Config {
     pub speech_concurrency: usize,
     /// Beam width of Whisper's decoding.
     pub speech_beam_size: usize,
-    /// CTranslate2 compute type: `int8` (ruy), `float32` (OpenBLAS), `int8_float32`, `auto`.
+    /// CTranslate2 compute type: `int8` (fastest on a CPU), `float32`, `int8_float32`, `auto`.
     pub speech_compute_type: String,
     /// Most speakers acoustic diarization looks for in a mono recording.
     pub diarization_max_speakers: usize,

@@ -78,7 +78,8 @@ struct Tokens {
 
 /// A loaded Whisper model, shared by every job in the process.
 pub struct WhisperModel {
-    whisper: Whisper,
+    /// One engine (a CTranslate2 model on one thread) per decoding thread.
+    engines: Vec<Whisper>,
     tokenizer: tokenizers::Tokenizer,
     mel: MelExtractor,
     tokens: Tokens,
@@ -215,12 +216,6 @@ fn compression_ratio(text: &str) -> f32 {
     text.len() as f32 / compressed.max(1) as f32
 }
 
-extern "C" {
-    // OpenBLAS (linked into CTranslate2) reads OPENBLAS_NUM_THREADS when the program loads,
-    // before `main`; this is the way to size its pool afterwards.
-    fn openblas_set_num_threads(threads: std::ffi::c_int);
-}
-
 impl WhisperModel {
     /// Loads the CTranslate2 Whisper model in `dir`.
     ///
@@ -237,18 +232,24 @@ impl WhisperModel {
         }
         let tokenizer = tokenizers::Tokenizer::from_file(dir.join("tokenizer.json"))
             .map_err(|e| SpeechError::Model(format!("{}: {e}", dir.join("tokenizer.json").display())))?;
-        // One replica per thread, one thread each: windows run side by side. OpenBLAS must not
-        // start threads of its own under each replica, which would oversubscribe the cores.
-        // SAFETY: a plain setter of OpenBLAS' global thread count, safe to call at any time.
-        unsafe { openblas_set_num_threads(1) };
-        let config = Config {
-            device: Device::CPU,
-            compute_type: compute_type(&settings.compute_type)?,
-            device_indices: vec![0; settings.threads.max(1)],
-            num_threads_per_replica: 1,
-            ..Config::default()
-        };
-        let whisper = Whisper::new(dir, config).map_err(|e| SpeechError::Model(format!("{}: {e}", dir.display())))?;
+        // One engine per thread, one thread each: windows are decoded side by side. Each engine
+        // loads the model itself. (CTranslate2's own replicas, asked for with the device index
+        // repeated, are copies of the first one's weights, and a copy of MKL's packed int8
+        // weights makes MKL's matrix product fail with SIGFPE.)
+        let compute_type = compute_type(&settings.compute_type)?;
+        let engines = (0..settings.threads.max(1))
+            .map(|_| {
+                let config = Config {
+                    device: Device::CPU,
+                    compute_type,
+                    device_indices: vec![0],
+                    num_threads_per_replica: 1,
+                    ..Config::default()
+                };
+                Whisper::new(dir, config).map_err(|e| SpeechError::Model(format!("{}: {e}", dir.display())))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let whisper = &engines[0];
         let n_mels = whisper.n_mels();
         let filters = match std::fs::read(dir.join("preprocessor_config.json")) {
             Ok(bytes) => {
@@ -280,7 +281,7 @@ impl WhisperModel {
         }
         let tokens = Tokens { sot, eot, transcribe: if multilingual { id("<|transcribe|>") } else { None }, timestamp_begin, languages };
         let name = dir.file_name().map_or_else(|| "whisper".to_string(), |n| n.to_string_lossy().into_owned());
-        Ok(Self { whisper, tokenizer, mel: MelExtractor::new(filters), tokens, settings, name, dir: dir.to_owned() })
+        Ok(Self { engines, tokenizer, mel: MelExtractor::new(filters), tokens, settings, name, dir: dir.to_owned() })
     }
 
     /// The model's name (its directory's name).
@@ -332,17 +333,17 @@ impl WhisperModel {
         let total: usize = windows.iter().map(Window::len).sum::<usize>().max(1);
         // Windows are independent: with several replicas they are decoded side by side, each on
         // one thread (small matrix products scale badly across threads; windows scale well).
-        let workers = self.settings.threads.max(1).min(windows.len().max(1));
+        let workers = self.engines.len().min(windows.len().max(1));
         let next = std::sync::atomic::AtomicUsize::new(0);
         let (tx, rx) = std::sync::mpsc::channel();
         let mut decoded: Vec<Option<Vec<(RawSegment, Window, f32)>>> = vec![None; windows.len()];
         std::thread::scope(|scope| -> Result<(), SpeechError> {
-            for _ in 0..workers {
+            for engine in &self.engines[..workers] {
                 let (tx, next, windows, prompt) = (tx.clone(), &next, &windows, &prompt);
                 scope.spawn(move || loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(window) = windows.get(i) else { break };
-                    let result = self.decode_whole_window(samples, window, prompt);
+                    let result = self.decode_whole_window(engine, samples, window, prompt);
                     let failed = result.is_err();
                     if tx.send((i, result)).is_err() || failed {
                         break;
@@ -384,6 +385,7 @@ impl WhisperModel {
     /// window it was decoded from and that decoding's no-speech probability.
     fn decode_whole_window(
         &self,
+        engine: &Whisper,
         samples: &[f32],
         window: &Window,
         prompt: &[u32],
@@ -396,7 +398,7 @@ impl WhisperModel {
             }
             let audio = current.audio(samples);
             let features = self.mel.whisper_features(&audio);
-            let decoded = self.decode_window(features, prompt, audio.len())?;
+            let decoded = self.decode_window(engine, features, prompt, audio.len())?;
             out.extend(decoded.segments.into_iter().map(|s| (s, current.clone(), decoded.no_speech_prob)));
             match decoded.resume_at {
                 Some(at) if at + SAMPLE_RATE < current.len() && at > 0 => current = current.tail(at),
@@ -428,13 +430,13 @@ impl WhisperModel {
 
     /// Decodes one window (features of 30 s), falling back to sampling at rising temperatures
     /// when the output loops or is improbable.
-    fn decode_window(&self, mut features: Vec<f32>, prompt: &[u32], content_len: usize) -> Result<Decoded, SpeechError> {
+    fn decode_window(&self, engine: &Whisper, mut features: Vec<f32>, prompt: &[u32], content_len: usize) -> Result<Decoded, SpeechError> {
         let n_mels = self.mel.n_mels();
         let frames = features.len() / n_mels;
         let infer = |e: anyhow::Error| SpeechError::Inference(e.to_string());
         let view = StorageView::new(&[1, n_mels, frames], &mut features, Device::CPU).map_err(infer)?;
         let started = std::time::Instant::now();
-        let encoded = self.whisper.encode(&view, false).map_err(infer)?;
+        let encoded = engine.encode(&view, false).map_err(infer)?;
         let encode_s = started.elapsed().as_secs_f64();
         let prompt_tokens: Vec<String> =
             prompt.iter().map(|&id| self.tokenizer.id_to_token(id).unwrap_or_default()).collect();
@@ -443,7 +445,7 @@ impl WhisperModel {
         let mut attempts = 0;
         for temperature in [0.0f32, 0.2, 0.5, 0.8] {
             attempts += 1;
-            let results = self.whisper.generate(&encoded, &prompts, &self.options(temperature)).map_err(infer)?;
+            let results = engine.generate(&encoded, &prompts, &self.options(temperature)).map_err(infer)?;
             let Some(result) = results.into_iter().next() else { break };
             // Among sampled hypotheses, the most probable.
             let mut candidates: Vec<Decoded> = result
@@ -476,7 +478,7 @@ impl WhisperModel {
             compression_ratio: 0.0,
         });
         let generate_s = started.elapsed().as_secs_f64() - encode_s;
-        self.add_word_timing(&encoded, prompt, &mut decoded, content_len)?;
+        self.add_word_timing(engine, &encoded, prompt, &mut decoded, content_len)?;
         tracing::debug!(
             audio_s = content_len as f64 / SAMPLE_RATE as f64,
             encode_s,
@@ -544,6 +546,7 @@ impl WhisperModel {
     /// Word start and end times from the cross-attention alignment of the text tokens.
     fn add_word_timing(
         &self,
+        engine: &Whisper,
         encoded: &StorageView,
         prompt: &[u32],
         decoded: &mut Decoded,
@@ -555,8 +558,7 @@ impl WhisperModel {
         }
         let start: Vec<usize> = prompt.iter().map(|&i| i as usize).collect();
         let frames = (content_len / HOP).clamp(1, WINDOW_SAMPLES / HOP);
-        let aligned = self
-            .whisper
+        let aligned = engine
             .align(encoded, &start, std::slice::from_ref(&text), &[frames], 7)
             .map_err(|e| SpeechError::Inference(format!("word alignment: {e}")))?;
         let Some(alignment) = aligned.into_iter().next() else { return Ok(()) };
