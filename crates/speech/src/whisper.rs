@@ -331,7 +331,7 @@ impl WhisperModel {
         let regions = vad::detect(samples, &VadSettings::default());
         let windows = pack_windows(samples, &regions);
         let total: usize = windows.iter().map(Window::len).sum::<usize>().max(1);
-        // Windows are independent: with several replicas they are decoded side by side, each on
+        // Windows are independent: with several engines they are decoded side by side, each on
         // one thread (small matrix products scale badly across threads; windows scale well).
         let workers = self.engines.len().min(windows.len().max(1));
         let next = std::sync::atomic::AtomicUsize::new(0);
