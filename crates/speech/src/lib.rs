@@ -1,14 +1,16 @@
-//! Speech: Whisper transcription through CTranslate2 with word timing, voice activity detection,
-//! and acoustic speaker diarization. Synchronous and CPU-bound: callers run it on blocking
-//! threads and bound how many run at once.
+//! Speech: Whisper transcription through CTranslate2 with word timing, voice activity detection
+//! (the Silero network, or frame energy), and acoustic speaker diarization. Synchronous and
+//! CPU-bound: callers run it on blocking threads and bound how many run at once.
 
 pub mod diarize;
 pub mod mel;
+pub mod silero;
 pub mod vad;
 pub mod whisper;
 
 pub use diarize::{diarize, Diarization, DiarizeSettings};
-pub use vad::{Region, VadSettings};
+pub use silero::SileroVad;
+pub use vad::{Region, Vad, VadSettings};
 pub use whisper::{WhisperModel, WhisperSettings};
 
 /// What can go wrong in speech processing.

@@ -42,12 +42,27 @@ pub struct VadSettings {
     pub min_silence_ms: usize,
     /// Padding added on both sides of each region (ms).
     pub pad_ms: usize,
+    /// Speech probability at which the Silero network's speech starts (it ends 0.15 lower).
+    pub speech_threshold: f32,
 }
 
 impl Default for VadSettings {
     fn default() -> Self {
-        Self { absolute_floor_db: -55.0, min_rise_db: 9.0, min_speech_ms: 200, min_silence_ms: 350, pad_ms: 200 }
+        Self { absolute_floor_db: -55.0, min_rise_db: 9.0, min_speech_ms: 200, min_silence_ms: 350, pad_ms: 200, speech_threshold: 0.5 }
     }
+}
+
+impl VadSettings {
+    /// The speech alone, for speaker diarization: no padding, pauses of a quarter second
+    /// kept apart.
+    pub const SPEECH_ONLY: VadSettings = VadSettings {
+        absolute_floor_db: -55.0,
+        min_rise_db: 9.0,
+        min_speech_ms: 200,
+        min_silence_ms: 250,
+        pad_ms: 0,
+        speech_threshold: 0.5,
+    };
 }
 
 /// Frame length and hop of the detector.
@@ -80,8 +95,13 @@ fn percentile(sorted: &[f32], p: f32) -> f32 {
     sorted[i]
 }
 
-/// The speech regions of `samples` (16 kHz mono), in order, not overlapping.
+/// The speech regions of `samples` (16 kHz mono) by frame energy, in order, not overlapping.
 pub fn detect(samples: &[f32], settings: &VadSettings) -> Vec<Region> {
+    shape(&energy_speech(samples, settings), samples.len(), settings)
+}
+
+/// Where the frame energy says speech, before bridging, dropping and padding.
+pub fn energy_speech(samples: &[f32], settings: &VadSettings) -> Vec<Region> {
     let energies = frame_energies_db(samples);
     if energies.is_empty() {
         return Vec::new();
@@ -94,45 +114,91 @@ pub fn detect(samples: &[f32], settings: &VadSettings) -> Vec<Region> {
     // floor keeps the threshold from rising above real speech then.
     let on = (floor + settings.min_rise_db.max(0.3 * (loud - floor))).min(loud - 3.0).max(settings.absolute_floor_db);
     let off = (on - 4.0).max(settings.absolute_floor_db);
+    hysteresis(&energies, on, off)
+        .into_iter()
+        .map(|(s, e)| Region { start: s * HOP, end: (e * HOP + FRAME).min(samples.len()) })
+        .collect()
+}
 
-    let mut regions: Vec<(usize, usize)> = Vec::new();
+/// Runs of frames that rise to `on` and last until they fall below `off`, as frame ranges.
+pub(crate) fn hysteresis(scores: &[f32], on: f32, off: f32) -> Vec<(usize, usize)> {
+    let mut runs = Vec::new();
     let mut start: Option<usize> = None;
-    for (f, &e) in energies.iter().enumerate() {
+    for (f, &x) in scores.iter().enumerate() {
         match start {
-            None if e >= on => start = Some(f),
-            Some(s) if e < off => {
-                regions.push((s, f));
+            None if x >= on => start = Some(f),
+            Some(s) if x < off => {
+                runs.push((s, f));
                 start = None;
             }
             _ => {}
         }
     }
     if let Some(s) = start {
-        regions.push((s, energies.len()));
+        runs.push((s, scores.len()));
     }
+    runs
+}
 
-    let ms_to_frames = |ms: usize| ms / 10;
-    // Bridge short pauses, then drop blips.
-    let mut merged: Vec<(usize, usize)> = Vec::new();
-    for r in regions {
+/// Turns a detector's raw speech into regions: pauses shorter than `min_silence_ms` bridged,
+/// speech shorter than `min_speech_ms` dropped, `pad_ms` added on both sides (within the
+/// signal's `len` samples), overlaps merged.
+pub fn shape(raw: &[Region], len: usize, settings: &VadSettings) -> Vec<Region> {
+    let ms = |ms: usize| ms * SAMPLE_RATE / 1000;
+    let mut merged: Vec<Region> = Vec::new();
+    for r in raw {
         match merged.last_mut() {
-            Some(last) if r.0 - last.1 < ms_to_frames(settings.min_silence_ms) => last.1 = r.1,
-            _ => merged.push(r),
+            Some(last) if r.start.saturating_sub(last.end) < ms(settings.min_silence_ms) => last.end = last.end.max(r.end),
+            _ => merged.push(*r),
         }
     }
-    merged.retain(|r| r.1 - r.0 >= ms_to_frames(settings.min_speech_ms));
-
-    let pad = settings.pad_ms * SAMPLE_RATE / 1000;
+    merged.retain(|r| r.len() >= ms(settings.min_speech_ms));
+    let pad = ms(settings.pad_ms);
     let mut out: Vec<Region> = Vec::new();
-    for (s, e) in merged {
-        let start = (s * HOP).saturating_sub(pad);
-        let end = (e * HOP + FRAME + pad).min(samples.len());
+    for r in merged {
+        let start = r.start.saturating_sub(pad);
+        let end = (r.end + pad).min(len);
         match out.last_mut() {
             Some(last) if start <= last.end => last.end = end,
             _ => out.push(Region { start, end }),
         }
     }
     out
+}
+
+/// A voice activity detector.
+#[derive(Debug, Clone)]
+pub enum Vad {
+    /// Frame energy against the recording's own noise floor: no model, fooled by loud noise and
+    /// deaf to quiet speakers.
+    Energy,
+    /// The Silero network: speech probability per 32 ms, robust to noise and level.
+    Silero(std::sync::Arc<crate::silero::SileroVad>),
+}
+
+impl Vad {
+    /// Raw speech of `samples` (16 kHz mono), to be given its final form by [`shape`].
+    pub fn speech(&self, samples: &[f32], settings: &VadSettings) -> Vec<Region> {
+        match self {
+            Vad::Energy => energy_speech(samples, settings),
+            Vad::Silero(model) => {
+                let probabilities = model.probabilities(samples);
+                let on = settings.speech_threshold;
+                hysteresis(&probabilities, on, (on - 0.15).max(0.01))
+                    .into_iter()
+                    .map(|(s, e)| Region { start: s * crate::silero::CHUNK, end: (e * crate::silero::CHUNK).min(samples.len()) })
+                    .collect()
+            }
+        }
+    }
+
+    /// Which detector this is, for logs and results.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Vad::Energy => "energy",
+            Vad::Silero(_) => "silero",
+        }
+    }
 }
 
 #[cfg(test)]
@@ -191,5 +257,31 @@ mod tests {
     fn speech_from_start_to_end_is_one_region() {
         let regions = detect(&voice(SAMPLE_RATE * 4), &VadSettings::default());
         assert_eq!(regions, vec![Region { start: 0, end: SAMPLE_RATE * 4 }]);
+    }
+
+    #[test]
+    fn hysteresis_starts_at_on_and_holds_until_below_off() {
+        let scores = [0.1, 0.6, 0.4, 0.36, 0.2, 0.5, 0.9, 0.9];
+        assert_eq!(hysteresis(&scores, 0.5, 0.35), vec![(1, 4), (5, 8)]);
+        assert!(hysteresis(&[0.49; 10], 0.5, 0.35).is_empty());
+    }
+
+    #[test]
+    fn shaping_bridges_short_pauses_drops_blips_and_pads_within_the_signal() {
+        let ms = |ms: usize| ms * SAMPLE_RATE / 1000;
+        let settings = VadSettings { min_speech_ms: 200, min_silence_ms: 300, pad_ms: 100, ..VadSettings::default() };
+        let raw = [
+            Region { start: ms(50), end: ms(500) },
+            // A 200 ms pause: bridged.
+            Region { start: ms(700), end: ms(1000) },
+            // A 100 ms blip after a long pause: dropped.
+            Region { start: ms(2000), end: ms(2100) },
+            Region { start: ms(3000), end: ms(3950) },
+        ];
+        let shaped = shape(&raw, ms(4000), &settings);
+        assert_eq!(shaped, vec![Region { start: 0, end: ms(1100) }, Region { start: ms(2900), end: ms(4000) }]);
+        // Padding that makes two regions touch merges them.
+        let wide = VadSettings { pad_ms: 1000, ..settings };
+        assert_eq!(shape(&raw, ms(4000), &wide), vec![Region { start: 0, end: ms(4000) }]);
     }
 }
