@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use callscope_domain::Language;
-use callscope_speech::{DiarizeSettings, Region, SpeechError, Transcript, WhisperModel, WhisperSettings, Word};
+use callscope_speech::{DiarizeSettings, Region, SpeechError, Transcript, Vad, WhisperModel, WhisperSettings, Word};
 use tokio::sync::Semaphore;
 
 use crate::{Diarizer, StageError, Transcriber};
@@ -28,13 +28,13 @@ pub struct WhisperTranscriber {
 }
 
 impl WhisperTranscriber {
-    /// Loads the model in `dir` (on a blocking thread: it takes a moment).
+    /// Loads the model in `dir` (on a blocking thread: it takes a moment), finding speech with `vad`.
     ///
     /// # Errors
     /// A missing or broken model.
-    pub async fn load(dir: &Path, settings: WhisperSettings, concurrency: usize) -> Result<Self, SpeechError> {
+    pub async fn load(dir: &Path, settings: WhisperSettings, vad: Vad, concurrency: usize) -> Result<Self, SpeechError> {
         let dir = dir.to_owned();
-        let model = tokio::task::spawn_blocking(move || WhisperModel::load(&dir, settings))
+        let model = tokio::task::spawn_blocking(move || WhisperModel::load(&dir, settings).map(|m| m.with_vad(vad)))
             .await
             .map_err(|e| SpeechError::Model(format!("loading stopped: {e}")))??;
         Ok(Self::from_model(Arc::new(model), concurrency))

@@ -88,6 +88,9 @@ pub struct Config {
     pub speech_beam_size: usize,
     /// CTranslate2 compute type: `int8` (fastest on a CPU), `float32`, `int8_float32`, `auto`.
     pub speech_compute_type: String,
+    /// Voice activity detection: a name under `models_dir` or the path of the Silero VAD
+    /// safetensors file (or its folder), or `energy` for the detector that needs no model.
+    pub vad_model: String,
     /// Most speakers acoustic diarization looks for in a mono recording.
     pub diarization_max_speakers: usize,
     /// Word lists for PII detection (names, common words): a name under `models_dir` or a
@@ -191,6 +194,7 @@ impl Default for Config {
             speech_concurrency: 1,
             speech_beam_size: 5,
             speech_compute_type: "int8".into(),
+            vad_model: "silero-vad".into(),
             diarization_max_speakers: 4,
             pii_gazetteers: "pii-gazetteers".into(),
             pii_redact_audio: false,
@@ -273,6 +277,11 @@ impl Config {
     /// The Whisper model directory.
     pub fn speech_model_dir(&self) -> PathBuf {
         self.artifact_dir(&self.speech_model)
+    }
+
+    /// The Silero VAD model (file or folder), or `None` for the energy detector.
+    pub fn vad_model_path(&self) -> Option<PathBuf> {
+        (!self.vad_model.eq_ignore_ascii_case("energy")).then(|| self.artifact_dir(&self.vad_model))
     }
 
     /// The PII word lists' folder.

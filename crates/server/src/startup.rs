@@ -18,7 +18,7 @@ use callscope_pipeline::{AcousticDiarizer, Analyzer, Pipeline, PipelineSettings,
 
 use crate::config::AnalysisEngine;
 use callscope_search::SearchService;
-use callscope_speech::WhisperSettings;
+use callscope_speech::{SileroVad, Vad, WhisperSettings};
 use callscope_storage::Storage;
 use callscope_store::{Store, StoreOptions};
 use callscope_webhooks::{Dispatcher, DispatcherSettings, RetrySchedule, Sender, SenderSettings};
@@ -198,11 +198,20 @@ pub async fn load_transcriber(config: &Config) -> anyhow::Result<Arc<WhisperTran
         compute_type: config.speech_compute_type.clone(),
     };
     let started = std::time::Instant::now();
-    let transcriber = WhisperTranscriber::load(&dir, settings, config.speech_concurrency.max(1))
+    let vad = match config.vad_model_path() {
+        None => Vad::Energy,
+        Some(path) => Vad::Silero(Arc::new(
+            SileroVad::load(&path)
+                .with_context(|| format!("cannot load the voice activity model {} (install models with `callscope models install`, or set vad_model = \"energy\")", path.display()))?,
+        )),
+    };
+    let vad_name = vad.name();
+    let transcriber = WhisperTranscriber::load(&dir, settings, vad, config.speech_concurrency.max(1))
         .await
         .with_context(|| format!("cannot load the speech model {} (install models with `callscope models install`)", dir.display()))?;
     tracing::info!(
         model = %dir.display(),
+        vad = vad_name,
         threads = config.speech_threads(),
         concurrency = config.speech_concurrency.max(1),
         load_s = started.elapsed().as_secs_f64(),

@@ -42,11 +42,9 @@ fn write_long_wav(path: &Path, seconds: u32, rate: u32, channels: u16) -> u64 {
     44 + data
 }
 
-/// The smallest real Whisper model, from `callscope models install --profile test`.
-fn speech_model() -> std::path::PathBuf {
-    std::env::var_os("CALLSCOPE_TEST_MODELS_DIR")
-        .map_or_else(callscope_models::default_dir, std::path::PathBuf::from)
-        .join("whisper-tiny.en")
+/// An artifact of `callscope models install --profile test`.
+fn test_artifact(name: &str) -> std::path::PathBuf {
+    std::env::var_os("CALLSCOPE_TEST_MODELS_DIR").map_or_else(callscope_models::default_dir, std::path::PathBuf::from).join(name)
 }
 
 fn spawn_worker(db: &TestDatabase, data_dir: &Path, log: &Path) -> Child {
@@ -63,7 +61,8 @@ fn spawn_worker_with(db: &TestDatabase, data_dir: &Path, log: &Path, settings: &
         .env("CALLSCOPE_JOB_HEARTBEAT_SECONDS", "1")
         .env("CALLSCOPE_WORKER_POLL_INTERVAL_MS", "50")
         .env("CALLSCOPE_LOG_FORMAT", "json")
-        .env("CALLSCOPE_SPEECH_MODEL", speech_model())
+        .env("CALLSCOPE_SPEECH_MODEL", test_artifact("whisper-tiny.en"))
+        .env("CALLSCOPE_VAD_MODEL", test_artifact("silero-vad"))
         .env("CALLSCOPE_SPEECH_THREADS", "1")
         .env("CALLSCOPE_ANALYSIS_ENGINE", "rules")
         .env_remove("CALLSCOPE_CONFIG")

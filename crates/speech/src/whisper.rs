@@ -3,9 +3,10 @@
 //! `preprocessor_config.json` with the mel filters).
 //!
 //! The decoding loop is ours, not the binding's fixed 30-second chunks:
-//! - voice activity detection first; only speech is decoded, and windows are cut at pauses, so
-//!   no word straddles a seam. Speech regions are packed into windows of up to 30 s (silence
-//!   between them removed) and every timestamp is mapped back to the original signal;
+//! - voice activity detection first (the Silero network, or frame energy); only speech is
+//!   decoded, and windows are cut at pauses, so no word straddles a seam. Speech regions are
+//!   packed into windows of up to 30 s (silence between them removed) and every timestamp is
+//!   mapped back to the original signal;
 //! - timestamps on, so Whisper closes its segments; when a window's output stops at an
 //!   unfinished segment, the rest of the window is decoded again from there (nothing lost, and
 //!   nothing decoded twice);
@@ -22,7 +23,7 @@ use ct2rs::sys::{ComputeType, Config, Device, StorageView, Whisper, WhisperOptio
 use serde::Deserialize;
 
 use crate::mel::{MelExtractor, MelFilters, HOP, SAMPLE_RATE, WINDOW_SAMPLES};
-use crate::vad::{self, Region, VadSettings};
+use crate::vad::{self, Region, Vad, VadSettings};
 use crate::{SpeechError, Transcript, Word};
 
 /// How to run the model.
@@ -84,6 +85,7 @@ pub struct WhisperModel {
     mel: MelExtractor,
     tokens: Tokens,
     settings: WhisperSettings,
+    vad: Vad,
     name: String,
     dir: PathBuf,
 }
@@ -281,7 +283,19 @@ impl WhisperModel {
         }
         let tokens = Tokens { sot, eot, transcribe: if multilingual { id("<|transcribe|>") } else { None }, timestamp_begin, languages };
         let name = dir.file_name().map_or_else(|| "whisper".to_string(), |n| n.to_string_lossy().into_owned());
-        Ok(Self { engines, tokenizer, mel: MelExtractor::new(filters), tokens, settings, name, dir: dir.to_owned() })
+        Ok(Self { engines, tokenizer, mel: MelExtractor::new(filters), tokens, settings, vad: Vad::Energy, name, dir: dir.to_owned() })
+    }
+
+    /// Uses `vad` to find the speech (the energy detector until this is called).
+    #[must_use]
+    pub fn with_vad(mut self, vad: Vad) -> Self {
+        self.vad = vad;
+        self
+    }
+
+    /// The voice activity detector in use.
+    pub fn vad(&self) -> &Vad {
+        &self.vad
     }
 
     /// The model's name (its directory's name).
@@ -328,7 +342,12 @@ impl WhisperModel {
         on_progress: &mut dyn FnMut(f64),
     ) -> Result<Transcript, SpeechError> {
         let prompt = self.prompt(language)?;
-        let regions = vad::detect(samples, &VadSettings::default());
+        // Whisper gets speech with room around it and short pauses kept (words are not clipped,
+        // and a window's text reads on); diarization gets the speech alone (every frame it
+        // models is a speaker's).
+        let raw = self.vad.speech(samples, &VadSettings::default());
+        let regions = vad::shape(&raw, samples.len(), &VadSettings::default());
+        let speech = vad::shape(&raw, samples.len(), &VadSettings::SPEECH_ONLY);
         let windows = pack_windows(samples, &regions);
         let total: usize = windows.iter().map(Window::len).sum::<usize>().max(1);
         // Windows are independent: with several engines they are decoded side by side, each on
@@ -377,7 +396,7 @@ impl WhisperModel {
             on_progress(1.0);
         }
         let words = collapse_loops(words);
-        Ok(Transcript { words, speech: regions })
+        Ok(Transcript { words, speech })
     }
 
     /// Decodes a window, and again from where its output stopped when it stopped at an

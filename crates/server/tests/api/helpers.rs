@@ -53,6 +53,7 @@ pub async fn spawn_app_with_clock(backend: Backend, clock: Arc<dyn callscope_dom
         job_heartbeat_seconds: 1,
         // The smallest real model; tests run side by side, so one thread each.
         speech_model: test_artifact("whisper-tiny.en").display().to_string(),
+        vad_model: test_artifact("silero-vad").display().to_string(),
         speech_threads: 1,
         // Analysis without a model unless a test asks for one (tests/api/local_llm.rs does).
         analysis_engine: callscope::config::AnalysisEngine::Rules,
