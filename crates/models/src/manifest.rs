@@ -50,6 +50,8 @@ pub enum ArtifactKind {
     Lexicon,
     /// A GGUF language model for the local analysis engine.
     Llm,
+    /// A voice activity detection network.
+    Vad,
 }
 
 /// An installable artifact.
@@ -214,6 +216,132 @@ pub static ARTIFACTS: &[Artifact] = &[
                 members: &[Member { package: "pyannote-audio", path: "pyannote/audio/sample/sample.stm" }],
                 size: 788,
                 sha256: "f861f3004927e1c4429199f9695bfd252def75d7d5e4bdf735d3d85fd4a667f7",
+            },
+        ],
+    },
+    Artifact {
+        name: "silero-vad",
+        kind: ArtifactKind::Vad,
+        description: "Silero VAD v6, 16 kHz, as safetensors (silero-vad, MIT)",
+        packages: &[Package {
+            name: "silero-vad",
+            version: "6.2.3",
+            file: "silero_vad-6.2.3-py3-none-any.whl",
+            sha256: "7b7f5436cfcb02fae583a05b512ea96467fd449fe54cb49a5e4f06c51a1e43b8",
+        }],
+        outputs: &[Output {
+            name: "silero_vad_16k.safetensors",
+            members: &[Member { package: "silero-vad", path: "silero_vad/data/silero_vad_16k.safetensors" }],
+            size: 1_239_748,
+            sha256: "c59271c284ae9c8335d795d60e0bfdb71aaaceec578d9bd9ffc1b8153c319ea1",
+        }],
+    },
+    Artifact {
+        name: "ami-clips",
+        kind: ArtifactKind::Recording,
+        description: "13 AMI meeting clips of 30 s (2–4 speakers, far-field) with RTTM references (pyannote.audio tests, MIT)",
+        packages: &[Package {
+            name: "pyannote-audio",
+            version: "4.0.7",
+            file: "pyannote_audio-4.0.7.tar.gz",
+            sha256: "3a903dfb5ca711d134cc2522561c9158b186836f5d62e8a57c46c6648e8a8229",
+        }],
+        outputs: &[
+            Output {
+                name: "dev00.wav",
+                members: &[Member { package: "pyannote-audio", path: "pyannote_audio-4.0.7/tests/data/dev00.wav" }],
+                size: 1_920_062,
+                sha256: "187386cda67317574da5b30068a8b853e52cc6df0d13abfec381912dfa9e7461",
+            },
+            Output {
+                name: "dev01.wav",
+                members: &[Member { package: "pyannote-audio", path: "pyannote_audio-4.0.7/tests/data/dev01.wav" }],
+                size: 1_920_062,
+                sha256: "13834217e1bd46a581af1b8040018bfba1e65ce1e0b9ee46cdcefa9334b9ddea",
+            },
+            Output {
+                name: "tst00.wav",
+                members: &[Member { package: "pyannote-audio", path: "pyannote_audio-4.0.7/tests/data/tst00.wav" }],
+                size: 1_920_062,
+                sha256: "0af781fb566501f7950479fd8bd92329276782c7ac930a03497d553b21c33397",
+            },
+            Output {
+                name: "tst01.wav",
+                members: &[Member { package: "pyannote-audio", path: "pyannote_audio-4.0.7/tests/data/tst01.wav" }],
+                size: 1_920_062,
+                sha256: "a40925742870d05363eb781bd2cf1501fc37883cf003389175a39b24a5b2c7c9",
+            },
+            Output {
+                name: "trn01.wav",
+                members: &[Member { package: "pyannote-audio", path: "pyannote_audio-4.0.7/tests/data/trn01.wav" }],
+                size: 1_920_062,
+                sha256: "b5e8d91105604d25cb05cc3840d015d88bd6689a2acba35506dd0d7dcb00668a",
+            },
+            Output {
+                name: "trn02.wav",
+                members: &[Member { package: "pyannote-audio", path: "pyannote_audio-4.0.7/tests/data/trn02.wav" }],
+                size: 1_920_062,
+                sha256: "2e4ce968332e68cac5ed74cd00f96b63ed6c034667583be34a32a7c2aa260803",
+            },
+            Output {
+                name: "trn03.wav",
+                members: &[Member { package: "pyannote-audio", path: "pyannote_audio-4.0.7/tests/data/trn03.wav" }],
+                size: 1_920_062,
+                sha256: "d12d132a6d4788f85efaa8e18563e575746e6a6fcc928e919c7c0e6a3e0238b2",
+            },
+            Output {
+                name: "trn04.wav",
+                members: &[Member { package: "pyannote-audio", path: "pyannote_audio-4.0.7/tests/data/trn04.wav" }],
+                size: 1_920_062,
+                sha256: "afa4bd13ee05be34953beb594d0d755ba83284c5a742ae27e388952d41c4d0f1",
+            },
+            Output {
+                name: "trn05.wav",
+                members: &[Member { package: "pyannote-audio", path: "pyannote_audio-4.0.7/tests/data/trn05.wav" }],
+                size: 1_920_062,
+                sha256: "ec694aa5c9eea7453263eaf90d38ed921c1b6f8cc4f52897d9a4457a504d668d",
+            },
+            Output {
+                name: "trn06.wav",
+                members: &[Member { package: "pyannote-audio", path: "pyannote_audio-4.0.7/tests/data/trn06.wav" }],
+                size: 1_920_062,
+                sha256: "e70cbed4f13c7971fdf9d424b079d87a25ed1ce3928da0bccd18f143eb4ac359",
+            },
+            Output {
+                name: "trn07.wav",
+                members: &[Member { package: "pyannote-audio", path: "pyannote_audio-4.0.7/tests/data/trn07.wav" }],
+                size: 1_920_062,
+                sha256: "77628cd91dcc27c61f9b709e670f003cb860d597fda56e7ccb0ccbbc42d5a26f",
+            },
+            Output {
+                name: "trn08.wav",
+                members: &[Member { package: "pyannote-audio", path: "pyannote_audio-4.0.7/tests/data/trn08.wav" }],
+                size: 1_920_062,
+                sha256: "a7d3397e82cb1025307f08b0fe8459a9d43fe61f3d9ce674f17819c7450bfac5",
+            },
+            Output {
+                name: "trn09.wav",
+                members: &[Member { package: "pyannote-audio", path: "pyannote_audio-4.0.7/tests/data/trn09.wav" }],
+                size: 1_920_062,
+                sha256: "8e18bc410e6d54a166bbba2ff0b46a222626706788fa222add4f97bca842f822",
+            },
+            Output {
+                name: "debug.development.rttm",
+                members: &[Member { package: "pyannote-audio", path: "pyannote_audio-4.0.7/tests/data/debug.development.rttm" }],
+                size: 950,
+                sha256: "9667a672072f7d0ad5b647cfaed987d8c52209a4e1ddc252fed06d0b955e7aeb",
+            },
+            Output {
+                name: "debug.test.rttm",
+                members: &[Member { package: "pyannote-audio", path: "pyannote_audio-4.0.7/tests/data/debug.test.rttm" }],
+                size: 1_504,
+                sha256: "eae147d74d3f08002a5028183538eb35e6a7c7a77fe7d87c51eec95852d33161",
+            },
+            Output {
+                name: "debug.train.rttm",
+                members: &[Member { package: "pyannote-audio", path: "pyannote_audio-4.0.7/tests/data/debug.train.rttm" }],
+                size: 4_303,
+                sha256: "972ee04414fc7644f26eabe1909d6a0f6a3fa57ab840719ec0112d26f3a957d5",
             },
         ],
     },
@@ -437,14 +565,16 @@ pub static ARTIFACTS: &[Artifact] = &[
 /// Named sets: `default` is what `serve` needs; `test` adds the small model and the recordings
 /// the tests and quality measurements use.
 pub static PROFILES: &[(&str, &[&str])] = &[
-    ("default", &["whisper-base", "pii-gazetteers", "sentiment-lexicons", "qwen2.5-coder-1.5b"]),
-    ("test", &["whisper-base", "whisper-tiny.en", "pyannote-sample", "pii-gazetteers", "sentiment-lexicons", "smollm2-135m"]),
+    ("default", &["whisper-base", "silero-vad", "pii-gazetteers", "sentiment-lexicons", "qwen2.5-coder-1.5b"]),
+    ("test", &["whisper-base", "whisper-tiny.en", "silero-vad", "pyannote-sample", "pii-gazetteers", "sentiment-lexicons", "smollm2-135m"]),
     (
         "all",
         &[
             "whisper-base",
             "whisper-tiny.en",
+            "silero-vad",
             "pyannote-sample",
+            "ami-clips",
             "pii-gazetteers",
             "sentiment-lexicons",
             "qwen2.5-coder-1.5b",
