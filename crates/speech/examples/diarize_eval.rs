@@ -3,16 +3,24 @@
 //! alarm and confusion), then the mean over all of them.
 //!
 //! `cargo run --release -p callscope-speech --example diarize_eval -- [--bic W] [--max N]
+//! [--show] [--vad energy|MODEL] [--threshold P] [--pad MS] [--min-silence MS] [--min-speech MS]
 //! FILE.wav=REF.rttm …`
+//!
+//! `--vad` takes `energy` or the Silero model (`silero_vad_16k.safetensors` or its folder); the
+//! other options shape the detector's speech before diarization, as the pipeline does. `--show`
+//! prints each file's reference and hypothesis as timelines.
 //!
 //! An RTTM file may describe several recordings: the rows whose recording name is the WAV file's
 //! stem are used (all rows when none is).
 use std::collections::BTreeSet;
 
-use callscope_speech::{diarize, vad, DiarizeSettings, VadSettings};
+use callscope_speech::{diarize, vad, DiarizeSettings, SileroVad, Vad, VadSettings};
 
 fn main() {
     let mut settings = DiarizeSettings::default();
+    let mut detector = Vad::Energy;
+    let mut shape = VadSettings::default();
+    let mut show = false;
     let mut pairs = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -20,6 +28,19 @@ fn main() {
         match arg.as_str() {
             "--bic" => settings.bic_penalty = value().parse().expect("a number"),
             "--max" => settings.max_speakers = value().parse().expect("a count"),
+            "--vad" => {
+                detector = match value().as_str() {
+                    "energy" => Vad::Energy,
+                    path => Vad::Silero(std::sync::Arc::new(SileroVad::load(path.as_ref()).expect("the Silero model"))),
+                }
+            }
+            "--show" => show = true,
+            "--segment" => settings.segment_frames = value().parse().expect("frames"),
+            "--smooth" => settings.smooth_frames = value().parse().expect("frames"),
+            "--threshold" => shape.speech_threshold = value().parse().expect("a probability"),
+            "--pad" => shape.pad_ms = value().parse().expect("milliseconds"),
+            "--min-silence" => shape.min_silence_ms = value().parse().expect("milliseconds"),
+            "--min-speech" => shape.min_speech_ms = value().parse().expect("milliseconds"),
             pair => {
                 let (wav, rttm) = pair.split_once('=').expect("FILE.wav=REF.rttm");
                 pairs.push((wav.to_string(), rttm.to_string()));
@@ -46,7 +67,7 @@ fn main() {
             .collect();
         let mine: Vec<_> = rows.iter().filter(|r| r.0 == stem).cloned().collect();
         let refs = if mine.is_empty() { rows } else { mine };
-        let regions = vad::detect(&samples, &VadSettings::default());
+        let regions = vad::shape(&detector.speech(&samples, &shape), samples.len(), &shape);
         let d = diarize(&samples, &regions, &settings);
         let names: Vec<String> = refs.iter().map(|r| r.3.clone()).collect::<BTreeSet<_>>().into_iter().collect();
         let frames = samples.len() / 160;
@@ -74,6 +95,23 @@ fn main() {
             }
         }
         let mapping = best_mapping(&overlap, names.len());
+        if show {
+            // One character per 100 ms: reference speakers (a letter each, `+` for overlap), then
+            // the hypothesis mapped onto them (`?` for a speaker mapped to nobody).
+            let letter = |i: usize| char::from(b'A' + i as u8);
+            let (mut said, mut found) = (String::new(), String::new());
+            for f in (0..frames).step_by(10) {
+                said.push(match reference[f].as_slice() {
+                    [] => '.',
+                    [one] => letter(*one),
+                    _ => '+',
+                });
+                found.push(hypothesis[f].map_or('.', |h| mapping[h].map_or('?', letter)));
+            }
+            for (a, b) in said.as_bytes().chunks(100).zip(found.as_bytes().chunks(100)) {
+                println!("  ref {}\n  hyp {}", String::from_utf8_lossy(a), String::from_utf8_lossy(b));
+            }
+        }
         let (mut total, mut missed, mut false_alarm, mut confusion) = (0usize, 0usize, 0usize, 0usize);
         for (r, h) in reference.iter().zip(&hypothesis) {
             total += r.len();

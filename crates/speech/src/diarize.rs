@@ -22,18 +22,20 @@ pub struct DiarizeSettings {
     /// Weight of the model-size penalty of the Bayesian information criterion: higher finds
     /// fewer speakers.
     pub bic_penalty: f64,
+    /// Length of the segments clustered, in 10 ms frames.
+    pub segment_frames: usize,
+    /// Frames around each frame whose likelihoods decide its speaker.
+    pub smooth_frames: usize,
 }
 
 impl Default for DiarizeSettings {
     fn default() -> Self {
-        Self { max_speakers: 4, bic_penalty: 6.0 }
+        Self { max_speakers: 4, bic_penalty: 6.0, segment_frames: 200, smooth_frames: 100 }
     }
 }
 
 const N_MELS: usize = 40;
 const N_CEPS: usize = 19;
-const SEGMENT_FRAMES: usize = 200; // 2 s
-const SMOOTH_FRAMES: usize = 100; // 1 s
 
 /// Speaker labels per 10 ms frame of the signal (`None`: no speech there), labels numbered by
 /// first appearance from 0.
@@ -187,8 +189,8 @@ pub fn diarize(samples: &[f32], regions: &[Region], settings: &DiarizeSettings) 
         let (a, b) = (r.start / HOP, (r.end / HOP).min(n_frames));
         let mut s = a;
         while s < b {
-            let e = (s + SEGMENT_FRAMES).min(b);
-            if e - s < SEGMENT_FRAMES / 2 {
+            let e = (s + settings.segment_frames).min(b);
+            if e - s < settings.segment_frames / 2 {
                 if let Some(last) = segments.last_mut().filter(|l| l.1 == s) {
                     last.1 = e;
                 }
@@ -254,7 +256,7 @@ pub fn diarize(samples: &[f32], regions: &[Region], settings: &DiarizeSettings) 
     }
     // Frame labels: the cluster under which the frames around each one are most likely.
     let models: Vec<&Stats> = clusters.iter().map(|c| &c.0).collect();
-    let half = SMOOTH_FRAMES / 2;
+    let half = settings.smooth_frames / 2;
     for &(a, b) in &segments {
         let scores: Vec<Vec<f64>> = (a..b).map(|f| models.iter().map(|m| m.log_likelihood(&features[f])).collect()).collect();
         for (f, slot) in frames.iter_mut().enumerate().take(b).skip(a) {
