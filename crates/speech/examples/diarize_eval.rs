@@ -6,8 +6,9 @@
 //! [--show] [--vad energy|MODEL] [--threshold P] [--pad MS] [--min-silence MS] [--min-speech MS]
 //! FILE.wav=REF.rttm …`
 //!
-//! `--vad` takes `energy` or the Silero model (`silero_vad_16k.safetensors` or its folder); the
-//! other options shape the detector's speech before diarization, as the pipeline does. `--show`
+//! `--vad` takes `energy` (the default) or the Silero model (`silero_vad_16k.safetensors` or its
+//! folder); the other options shape the detector's speech before diarization, from the
+//! pipeline's shaping for diarization (`VadSettings::SPEECH_ONLY`). `--show`
 //! prints each file's reference and hypothesis as timelines.
 //!
 //! An RTTM file may describe several recordings: the rows whose recording name is the WAV file's
@@ -19,7 +20,7 @@ use callscope_speech::{diarize, vad, DiarizeSettings, SileroVad, Vad, VadSetting
 fn main() {
     let mut settings = DiarizeSettings::default();
     let mut detector = Vad::Energy;
-    let mut shape = VadSettings::default();
+    let mut shape = VadSettings::SPEECH_ONLY;
     let mut show = false;
     let mut pairs = Vec::new();
     let mut args = std::env::args().skip(1);
