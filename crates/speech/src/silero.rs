@@ -39,7 +39,6 @@ struct Conv {
     weight: Vec<f32>,
     bias: Vec<f32>,
     inputs: usize,
-    outputs: usize,
     stride: usize,
 }
 
@@ -71,16 +70,22 @@ impl Conv {
                 }
             }
         }
-        let mut out = Vec::with_capacity(rows * self.outputs);
-        for _ in 0..rows {
-            out.extend_from_slice(&self.bias);
-        }
-        gemm_nt(rows, width, self.outputs, columns, &self.weight, &mut out);
+        let mut out = affine(rows, width, columns, &self.weight, &self.bias);
         for x in &mut out {
             *x = x.max(0.0);
         }
         out
     }
+}
+
+/// `input[rows×k] · weight[n×k]ᵀ + bias[n]` on every row, row-major (`n` is the bias' length).
+fn affine(rows: usize, k: usize, input: &[f32], weight: &[f32], bias: &[f32]) -> Vec<f32> {
+    let mut out = Vec::with_capacity(rows * bias.len());
+    for _ in 0..rows {
+        out.extend_from_slice(bias);
+    }
+    gemm_nt(rows, k, bias.len(), input, weight, &mut out);
+    out
 }
 
 /// `c[m×n] += a[m×k] · b[n×k]ᵀ`, all row-major.
@@ -190,7 +195,6 @@ impl SileroVad {
                 weight: take(&format!("{name}.weight"), &[outputs, inputs, KERNEL])?,
                 bias: take(&format!("{name}.bias"), &[outputs])?,
                 inputs,
-                outputs,
                 stride,
             })
         };
@@ -256,12 +260,7 @@ impl SileroVad {
             len = conv.output_len(len);
         }
         debug_assert_eq!(len, 1);
-        let mut gates = Vec::with_capacity(batch * 4 * HIDDEN);
-        for _ in 0..batch {
-            gates.extend_from_slice(&self.bias);
-        }
-        gemm_nt(batch, HIDDEN, 4 * HIDDEN, &x, &self.weight_ih, &mut gates);
-        gates
+        affine(batch, HIDDEN, &x, &self.weight_ih, &self.bias)
     }
 
     /// One LSTM step (gates in PyTorch's order: input, forget, cell, output) and the output

@@ -48,21 +48,24 @@ pub struct VadSettings {
 
 impl Default for VadSettings {
     fn default() -> Self {
-        Self { absolute_floor_db: -55.0, min_rise_db: 9.0, min_speech_ms: 200, min_silence_ms: 350, pad_ms: 200, speech_threshold: 0.5 }
+        Self::FOR_WHISPER
     }
 }
 
 impl VadSettings {
-    /// The speech alone, for speaker diarization: no padding, pauses of a quarter second
-    /// kept apart.
-    pub const SPEECH_ONLY: VadSettings = VadSettings {
+    /// Speech with room around it and short pauses bridged, for Whisper's windows (the default).
+    pub const FOR_WHISPER: VadSettings = VadSettings {
         absolute_floor_db: -55.0,
         min_rise_db: 9.0,
         min_speech_ms: 200,
-        min_silence_ms: 250,
-        pad_ms: 0,
+        min_silence_ms: 350,
+        pad_ms: 200,
         speech_threshold: 0.5,
     };
+
+    /// The speech alone, for speaker diarization: no padding, pauses of a quarter second
+    /// kept apart.
+    pub const SPEECH_ONLY: VadSettings = VadSettings { min_silence_ms: 250, pad_ms: 0, ..Self::FOR_WHISPER };
 }
 
 /// Frame length and hop of the detector.
