@@ -3,6 +3,7 @@
 //! CPU-bound: callers run it on blocking threads and bound how many run at once.
 
 pub mod diarize;
+mod gmm;
 pub mod mel;
 pub mod silero;
 pub mod vad;

@@ -155,6 +155,54 @@ fn the_real_telephone_call_is_transcribed_and_its_two_speakers_told_apart() {
     assert_eq!(found.speaker_at(18.3, 19.8), diane, "\"I'm originally from Chicago also\"");
 }
 
+/// Share (in %) of the call's one-speaker reference frames, among those the diarizer labels, that
+/// it gives to the wrong speaker under the better of the two ways to match its two labels.
+fn confusion_on_the_call(settings: &DiarizeSettings) -> f64 {
+    let call = artifact("pyannote-sample");
+    let samples = read_wav(&call.join("sample.wav"));
+    let regions = vad::shape(&Vad::Silero(silero()).speech(&samples, &VadSettings::SPEECH_ONLY), samples.len(), &VadSettings::SPEECH_ONLY);
+    let found = diarize(&samples, &regions, settings);
+    assert_eq!(found.speakers(), 2, "two people talk");
+    let rows: Vec<(f32, f32, String)> = std::fs::read_to_string(call.join("sample.rttm"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let p: Vec<&str> = l.split_whitespace().collect();
+            let start: f32 = p[3].parse().unwrap();
+            (start, start + p[4].parse::<f32>().unwrap(), p[7].to_string())
+        })
+        .collect();
+    let (mut same, mut crossed, mut total) = (0usize, 0usize, 0usize);
+    for f in 0..samples.len() / 160 {
+        let t = f as f32 / 100.0 + 0.005;
+        let speaking: Vec<&str> = rows.iter().filter(|r| r.0 <= t && t < r.1).map(|r| r.2.as_str()).collect();
+        let in_speech = regions.iter().any(|r| r.start <= f * 160 && f * 160 < r.end);
+        if speaking.len() != 1 || !in_speech {
+            continue;
+        }
+        total += 1;
+        // speaker90 as label 0, or as label 1.
+        let label = found.speaker_at(t, t);
+        if (speaking[0] == "speaker90") == (label == 0) {
+            same += 1;
+        } else {
+            crossed += 1;
+        }
+    }
+    100.0 * same.min(crossed) as f64 / total as f64
+}
+
+#[test]
+fn resegmentation_gives_fewer_of_the_real_calls_frames_to_the_wrong_speaker() {
+    let clustered = confusion_on_the_call(&DiarizeSettings { resegment_rounds: 0, ..DiarizeSettings::default() });
+    let resegmented = confusion_on_the_call(&DiarizeSettings::default());
+    eprintln!("confusion: {clustered:.1} % clustered, {resegmented:.1} % resegmented");
+    // Measured: 22.5 % clustered, 16.5 % resegmented (the diarization error rate's confusion,
+    // over all reference speech overlap included: 18.9 and 13.8 %).
+    assert!(resegmented < 18.0, "{resegmented:.1} % of frames on the wrong speaker");
+    assert!(resegmented + 3.0 < clustered, "{resegmented:.1} % resegmented against {clustered:.1} % clustered");
+}
+
 #[test]
 fn voice_activity_follows_the_real_call() {
     let samples = read_wav(&artifact("pyannote-sample").join("sample.wav"));
