@@ -4,7 +4,11 @@
 //!
 //! `cargo run --release -p callscope-speech --example diarize_eval -- [--bic W] [--max N]
 //! [--show] [--vad energy|MODEL] [--threshold P] [--pad MS] [--min-silence MS] [--min-speech MS]
-//! FILE.wav=REF.rttm …`
+//! [--segment F] [--smooth F] [--rounds N] [--components N] [--change L] [--relevance R]
+//! [--supervector F] FILE.wav=REF.rttm …`
+//!
+//! The options after `--min-speech` set the fields of `DiarizeSettings` of the same meaning
+//! (`--rounds 0`: clustering alone, no resegmentation).
 //!
 //! `--vad` takes `energy` (the default) or the Silero model (`silero_vad_16k.safetensors` or its
 //! folder); the other options shape the detector's speech before diarization, from the
@@ -42,6 +46,7 @@ fn main() {
             "--components" => settings.components = value().parse().expect("a count"),
             "--change" => settings.change_penalty = value().parse().expect("a number"),
             "--relevance" => settings.relevance = value().parse().expect("a number"),
+            "--supervector" => settings.supervector_frames = value().parse().expect("frames"),
             "--threshold" => shape.speech_threshold = value().parse().expect("a probability"),
             "--pad" => shape.pad_ms = value().parse().expect("milliseconds"),
             "--min-silence" => shape.min_silence_ms = value().parse().expect("milliseconds"),

@@ -152,6 +152,43 @@ impl<const D: usize> Mixture<D> {
         self.posteriors(x, scratch)
     }
 
+    /// How `frames` move this mixture's means (maximum a posteriori, relevance factor
+    /// `relevance`), each shift scaled by the component's standard deviation and the square root
+    /// of its weight, so that Euclidean distances between two such vectors approximate the
+    /// divergence between the two adapted mixtures.
+    pub(crate) fn supervector(&self, frames: &[&[f32; D]], relevance: f64) -> Vec<f64> {
+        let (counts, sums) = self.statistics(frames);
+        let mut out = Vec::with_capacity(self.components() * D);
+        for (c, (n, sum)) in counts.iter().zip(&sums).enumerate() {
+            let alpha = n / (n + relevance);
+            let scale = self.weights[c].sqrt();
+            for ((s, mean), iv) in sum.iter().zip(&self.means[c]).zip(&self.inverse_variances[c]) {
+                let shift = if *n > 0.0 { alpha * (s / n - mean) } else { 0.0 };
+                out.push(shift * iv.sqrt() * scale);
+            }
+        }
+        out
+    }
+
+    /// Zeroth- and first-order statistics of `frames`: each component's share of them (summed
+    /// posteriors) and the posterior-weighted sum of the frames.
+    fn statistics(&self, frames: &[&[f32; D]]) -> (Vec<f64>, Vec<[f64; D]>) {
+        let k = self.components();
+        let mut counts = vec![0f64; k];
+        let mut sums = vec![[0f64; D]; k];
+        let mut posterior = vec![0f64; k];
+        for f in frames {
+            self.posteriors(f, &mut posterior);
+            for ((count, sum), g) in counts.iter_mut().zip(&mut sums).zip(&posterior) {
+                *count += g;
+                for (slot, x) in sum.iter_mut().zip(f.iter()) {
+                    *slot += g * f64::from(*x);
+                }
+            }
+        }
+        (counts, sums)
+    }
+
     /// This mixture fitted to one speaker's `frames`: the weights become the shares of the frames
     /// each component explains (so a component that only the other speakers' frames use fades),
     /// and the means move towards the frames' (maximum a posteriori with relevance factor
@@ -164,19 +201,8 @@ impl<const D: usize> Mixture<D> {
             return adapted;
         }
         let variances: Vec<[f64; D]> = self.inverse_variances.iter().map(|iv| iv.map(|x| 1.0 / x)).collect();
-        let mut posterior = vec![0f64; k];
         for _ in 0..rounds.max(1) {
-            let mut counts = vec![0f64; k];
-            let mut sums = vec![[0f64; D]; k];
-            for f in frames {
-                adapted.posteriors(f, &mut posterior);
-                for c in 0..k {
-                    counts[c] += posterior[c];
-                    for d in 0..D {
-                        sums[c][d] += posterior[c] * f64::from(f[d]);
-                    }
-                }
-            }
+            let (counts, sums) = adapted.statistics(frames);
             let total: f64 = counts.iter().sum();
             let weights: Vec<f64> = counts.iter().map(|n| (n / total).max(1e-4)).collect();
             let means: Vec<[f64; D]> = (0..k)
@@ -226,6 +252,22 @@ mod tests {
         assert!((m.means[high][0] - 5.0).abs() < 0.2 && (m.means[high][1] + 3.0).abs() < 0.2, "{:?}", m.means);
         assert!((m.weights[high] - 0.25).abs() < 0.03, "{:?}", m.weights);
         assert!((1.0 / m.inverse_variances[low][1] - 0.25).abs() < 0.05);
+    }
+
+    #[test]
+    fn a_supervector_points_where_the_frames_moved_the_means() {
+        let mut seed = 5;
+        let frames: Vec<[f32; 2]> = (0..2000).map(|_| [normal(&mut seed), normal(&mut seed)]).collect();
+        let refs: Vec<&[f32; 2]> = frames.iter().collect();
+        let m = Mixture::train(&refs, 1, 5).expect("frames");
+        // Frames shifted along the first dimension move only that mean.
+        let shifted: Vec<[f32; 2]> = frames[..200].iter().map(|f| [f[0] + 2.0, f[1]]).collect();
+        let v = m.supervector(&shifted.iter().collect::<Vec<_>>(), 16.0);
+        assert_eq!(v.len(), 2);
+        assert!(v[0] > 1.5 && v[1].abs() < 0.3, "{v:?}");
+        // The mixture's own frames hardly move it.
+        let own = m.supervector(&refs, 16.0);
+        assert!(own.iter().all(|x| x.abs() < 1e-6), "{own:?}");
     }
 
     #[test]

@@ -193,13 +193,14 @@ fn confusion_on_the_call(settings: &DiarizeSettings) -> f64 {
 }
 
 #[test]
-fn resegmentation_gives_fewer_of_the_real_calls_frames_to_the_wrong_speaker() {
+fn grouping_and_resegmentation_give_few_of_the_real_calls_frames_to_the_wrong_speaker() {
     let clustered = confusion_on_the_call(&DiarizeSettings { resegment_rounds: 0, ..DiarizeSettings::default() });
     let resegmented = confusion_on_the_call(&DiarizeSettings::default());
-    eprintln!("confusion: {clustered:.1} % clustered, {resegmented:.1} % resegmented");
-    // Measured: 22.5 % clustered, 16.5 % resegmented (the diarization error rate's confusion,
-    // over all reference speech overlap included: 18.9 and 13.8 %).
-    assert!(resegmented < 18.0, "{resegmented:.1} % of frames on the wrong speaker");
+    eprintln!("confusion: {clustered:.1} % clustered, {resegmented:.1} % grouped and resegmented");
+    // Measured: 22.5 % clustered, 5.6 % grouped by supervectors and resegmented (as the
+    // diarization error rate's confusion, over all reference speech, overlap included: 18.9 and
+    // 4.7 %).
+    assert!(resegmented < 9.0, "{resegmented:.1} % of frames on the wrong speaker");
     assert!(resegmented + 3.0 < clustered, "{resegmented:.1} % resegmented against {clustered:.1} % clustered");
 }
 
