@@ -525,6 +525,9 @@ pub struct DeliveryAttempt {
     pub status: &'static str,
     pub response_code: Option<i32>,
     pub error_message: Option<String>,
+    /// When the attempt's outcome was known (stored as `lastAttemptAt`): the same reading of the
+    /// clock that `next_attempt_at` is counted from, so the two lie exactly one delay apart.
+    pub attempted_at: Timestamp,
     /// When to try again (RETRYING only).
     pub next_attempt_at: Option<Timestamp>,
     /// Failed attempts since it was made or redelivered, this one included.

@@ -792,7 +792,7 @@ impl Store for SqlStore {
         .bind(attempt.retry_step)
         .bind(attempt.response_code)
         .bind(attempt.error_message.as_deref())
-        .bind(self.clock.now())
+        .bind(attempt.attempted_at)
         .bind(attempt.next_attempt_at)
         .execute(&self.pool)
         .await?;

@@ -142,22 +142,25 @@ impl Dispatcher {
     }
 
     fn record(&self, outcome: Outcome, retry_step: i32) -> DeliveryAttempt {
+        let now = self.clock.now();
         match outcome {
             Outcome::Delivered { status } => DeliveryAttempt {
                 status: "SUCCEEDED",
                 response_code: Some(i32::from(status)),
                 error_message: None,
+                attempted_at: now,
                 next_attempt_at: None,
                 retry_step,
             },
             Outcome::Failed { status, message, permanent } => {
                 let failed = retry_step.saturating_add(1);
                 let wait = if permanent { None } else { self.settings.retries.after(usize::try_from(failed).unwrap_or(usize::MAX)) };
-                let next = wait.map(|w| self.clock.now() + chrono::TimeDelta::from_std(w).unwrap_or(chrono::TimeDelta::MAX));
+                let next = wait.map(|w| now + chrono::TimeDelta::from_std(w).unwrap_or(chrono::TimeDelta::MAX));
                 DeliveryAttempt {
                     status: if next.is_some() { "RETRYING" } else { "FAILED" },
                     response_code: status.map(i32::from),
                     error_message: Some(message),
+                    attempted_at: now,
                     next_attempt_at: next,
                     retry_step: failed,
                 }
