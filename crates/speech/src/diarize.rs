@@ -220,9 +220,10 @@ pub fn diarize(samples: &[f32], regions: &[Region], settings: &DiarizeSettings) 
     if segments.is_empty() {
         return Diarization { frames, speakers: 0 };
     }
-    let clusters = cluster(&features, &segments, settings.bic_penalty, settings.max_speakers.max(1));
+    // The resegmentation's back pointers are 16-bit.
+    let clusters = cluster(&features, &segments, settings.bic_penalty, settings.max_speakers.clamp(1, usize::from(u16::MAX)));
     let speakers = clusters.len();
-    label(&features, &segments, &clusters, settings.smooth_frames, &mut frames);
+    let mut resegmented = None;
     if speakers > 1 && settings.resegment_rounds > 0 {
         let mut speech: Vec<usize> = regions.iter().flat_map(|r| r.start / HOP..(r.end / HOP).min(n_frames)).collect();
         speech.sort_unstable();
@@ -248,8 +249,12 @@ pub fn diarize(samples: &[f32], regions: &[Region], settings: &DiarizeSettings) 
             for (&(a, b), &group) in pieces.iter().zip(&agglomerate(&vectors, speakers)) {
                 grouped[a..b].fill(Some(group));
             }
-            frames = resegment(&features, &ubm, &speech, &grouped, speakers, settings);
+            resegmented = Some(resegment(&features, &ubm, &speech, &grouped, speakers, settings));
         }
+    }
+    match resegmented {
+        Some(labels) => frames = labels,
+        None => label(&features, &segments, &clusters, settings.smooth_frames, &mut frames),
     }
     // Number speakers by first appearance.
     let mut order: Vec<usize> = Vec::new();
@@ -443,11 +448,14 @@ fn resegment(
             })
             .collect();
         // Viterbi over the speech frames in order.
-        let mut back = vec![0u8; n * speakers];
+        let mut back = vec![0u16; n * speakers];
         let mut score: Vec<f64> = vec![0.0; speakers];
         let mut next = vec![0.0; speakers];
+        let mut emissions = vec![0.0; speakers];
         for (t, &f) in speech.iter().enumerate() {
-            let emissions: Vec<f64> = models.iter().map(|m| m.log_likelihood(&features[f], &mut scratch)).collect();
+            for (slot, model) in emissions.iter_mut().zip(&models) {
+                *slot = model.log_likelihood(&features[f], &mut scratch);
+            }
             if t == 0 {
                 score.copy_from_slice(&emissions);
                 continue;
@@ -456,7 +464,7 @@ fn resegment(
             let (best_prev, best_score) = score.iter().copied().enumerate().max_by(|a, b| a.1.total_cmp(&b.1)).expect("a speaker");
             for s in 0..speakers {
                 let (from, value) = if score[s] >= best_score - penalty { (s, score[s]) } else { (best_prev, best_score - penalty) };
-                back[t * speakers + s] = from as u8;
+                back[t * speakers + s] = u16::try_from(from).expect("speakers are capped at u16::MAX");
                 next[s] = value + emissions[s];
             }
             std::mem::swap(&mut score, &mut next);

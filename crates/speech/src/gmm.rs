@@ -1,6 +1,7 @@
 //! Diagonal-covariance Gaussian mixtures over fixed-length feature vectors: trained by
-//! expectation-maximisation from one Gaussian split in two until the wanted size, and adapted to
-//! one speaker's frames by moving the means (maximum a posteriori, Reynolds et al. 2000).
+//! expectation-maximisation from one Gaussian split in two until the wanted size, fitted to one
+//! speaker's frames (weights by share, means by maximum a posteriori adaptation, Reynolds et al.
+//! 2000), and summarised per segment as the shift of its means (a supervector).
 
 /// A mixture of diagonal Gaussians over `D`-dimensional vectors.
 #[derive(Debug, Clone)]
@@ -132,24 +133,27 @@ impl<const D: usize> Mixture<D> {
         }
     }
 
-    /// Writes the components' posteriors of `x` into `out`; returns its log-likelihood.
-    pub(crate) fn posteriors(&self, x: &[f32; D], out: &mut [f64]) -> f64 {
-        self.component_logs(x, out);
-        let top = out.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    /// Log-likelihood of `x` (up to the shared constant); leaves in `scratch` each component's
+    /// density relative to the largest.
+    pub(crate) fn log_likelihood(&self, x: &[f32; D], scratch: &mut [f64]) -> f64 {
+        self.component_logs(x, scratch);
+        let top = scratch.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let mut sum = 0.0;
-        for v in out.iter_mut() {
+        for v in scratch.iter_mut() {
             *v = (*v - top).exp();
             sum += *v;
-        }
-        for v in out.iter_mut() {
-            *v /= sum;
         }
         top + sum.ln()
     }
 
-    /// Log-likelihood of `x` (up to the shared constant).
-    pub(crate) fn log_likelihood(&self, x: &[f32; D], scratch: &mut [f64]) -> f64 {
-        self.posteriors(x, scratch)
+    /// Writes the components' posteriors of `x` into `out`; returns its log-likelihood.
+    pub(crate) fn posteriors(&self, x: &[f32; D], out: &mut [f64]) -> f64 {
+        let log_likelihood = self.log_likelihood(x, out);
+        let sum: f64 = out.iter().sum();
+        for v in out.iter_mut() {
+            *v /= sum;
+        }
+        log_likelihood
     }
 
     /// How `frames` move this mixture's means (maximum a posteriori, relevance factor

@@ -38,21 +38,26 @@ fn silero() -> Arc<SileroVad> {
     MODEL.get_or_init(|| Arc::new(SileroVad::load(&artifact("silero-vad")).expect("the VAD model loads"))).clone()
 }
 
-/// Whether each `step`-sample frame of `len` samples is inside a speaker's turn of an RTTM file.
-fn reference_speech(rttm: &Path, len: usize, step: usize) -> Vec<bool> {
-    let turns: Vec<(f32, f32)> = std::fs::read_to_string(rttm)
+/// The turns of an RTTM file: start and end in seconds, and the speaker.
+fn reference_turns(rttm: &Path) -> Vec<(f32, f32, String)> {
+    std::fs::read_to_string(rttm)
         .unwrap()
         .lines()
         .filter_map(|l| {
             let p: Vec<&str> = l.split_whitespace().collect();
             let start: f32 = p.get(3)?.parse().ok()?;
-            Some((start, start + p.get(4)?.parse::<f32>().ok()?))
+            Some((start, start + p.get(4)?.parse::<f32>().ok()?, p.get(7)?.to_string()))
         })
-        .collect();
+        .collect()
+}
+
+/// Whether each `step`-sample frame of `len` samples is inside a speaker's turn of an RTTM file.
+fn reference_speech(rttm: &Path, len: usize, step: usize) -> Vec<bool> {
+    let turns = reference_turns(rttm);
     (0..len / step)
         .map(|f| {
             let t = (f as f32 + 0.5) * step as f32 / 16_000.0;
-            turns.iter().any(|&(a, b)| a <= t && t < b)
+            turns.iter().any(|&(a, b, _)| a <= t && t < b)
         })
         .collect()
 }
@@ -163,15 +168,7 @@ fn confusion_on_the_call(settings: &DiarizeSettings) -> f64 {
     let regions = vad::shape(&Vad::Silero(silero()).speech(&samples, &VadSettings::SPEECH_ONLY), samples.len(), &VadSettings::SPEECH_ONLY);
     let found = diarize(&samples, &regions, settings);
     assert_eq!(found.speakers(), 2, "two people talk");
-    let rows: Vec<(f32, f32, String)> = std::fs::read_to_string(call.join("sample.rttm"))
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let p: Vec<&str> = l.split_whitespace().collect();
-            let start: f32 = p[3].parse().unwrap();
-            (start, start + p[4].parse::<f32>().unwrap(), p[7].to_string())
-        })
-        .collect();
+    let rows = reference_turns(&call.join("sample.rttm"));
     let (mut same, mut crossed, mut total) = (0usize, 0usize, 0usize);
     for f in 0..samples.len() / 160 {
         let t = f as f32 / 100.0 + 0.005;
