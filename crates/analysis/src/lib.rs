@@ -18,4 +18,4 @@ pub mod template;
 pub mod text;
 
 pub use deadline::resolve_deadline;
-pub use openai::{LlmError, OpenAiClient, OpenAiSettings};
+pub use openai::{masked_url, LlmError, OpenAiClient, OpenAiSettings};

@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-/// Where and how to call.
-#[derive(Debug, Clone)]
+/// Where and how to call. Its `Debug` masks the key and any credentials in the URL.
+#[derive(Clone)]
 pub struct OpenAiSettings {
     /// Base URL up to the API version, e.g. `https://api.openai.com/v1` or
     /// `http://127.0.0.1:8081/v1`.
@@ -26,6 +26,42 @@ pub struct OpenAiSettings {
     pub retry_base: Duration,
     /// Longest answer asked for, in tokens (`max_tokens`); `None` leaves it to the endpoint.
     pub max_tokens: Option<u32>,
+}
+
+impl std::fmt::Debug for OpenAiSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenAiSettings")
+            .field("base_url", &masked_url(&self.base_url))
+            .field("model", &self.model)
+            .field("api_key", &self.api_key.as_ref().map(|_| MASK))
+            .field("timeout", &self.timeout)
+            .field("max_retries", &self.max_retries)
+            .field("retry_base", &self.retry_base)
+            .field("max_tokens", &self.max_tokens)
+            .finish()
+    }
+}
+
+/// What a secret is shown as.
+const MASK: &str = "********";
+
+/// An endpoint URL as it may be shown or logged: user name, password and every query value
+/// masked (endpoints take keys in any of them); a URL that does not parse is not shown at all.
+pub fn masked_url(raw: &str) -> String {
+    let Ok(mut url) = reqwest::Url::parse(raw) else {
+        return if raw.is_empty() { String::new() } else { "(unparseable URL hidden)".into() };
+    };
+    if !url.username().is_empty() {
+        let _ = url.set_username(MASK);
+    }
+    if url.password().is_some() {
+        let _ = url.set_password(Some(MASK));
+    }
+    if url.query().is_some() {
+        let names: Vec<String> = url.query_pairs().map(|(name, _)| name.into_owned()).collect();
+        url.query_pairs_mut().clear().extend_pairs(names.iter().map(|name| (name.as_str(), MASK)));
+    }
+    url.into()
 }
 
 /// Why a completion failed.
@@ -175,5 +211,30 @@ fn parse_answer(text: &str) -> Result<Value, LlmError> {
         Ok(value)
     } else {
         Err(LlmError::InvalidOutput(format!("expected an object, got {value}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_and_urls_never_show_a_secret() {
+        let settings = OpenAiSettings {
+            base_url: "https://team:hunter2@llm.example.com/v1?api-key=sk-secret-query".into(),
+            model: "m".into(),
+            api_key: Some("sk-secret-key".into()),
+            timeout: Duration::from_secs(1),
+            max_retries: 0,
+            retry_base: Duration::ZERO,
+            max_tokens: None,
+        };
+        let shown = format!("{settings:?}");
+        for secret in ["hunter2", "team", "sk-secret-query", "sk-secret-key"] {
+            assert!(!shown.contains(secret), "{secret} in {shown}");
+        }
+        assert!(shown.contains("llm.example.com/v1"), "{shown}");
+        assert_eq!(masked_url("http://127.0.0.1:8081/v1"), "http://127.0.0.1:8081/v1", "nothing to mask");
+        assert_eq!(masked_url("not a url with a key"), "(unparseable URL hidden)");
     }
 }

@@ -335,7 +335,12 @@ impl Config {
     /// The configuration with secrets masked, for showing and logging.
     pub fn redacted(&self) -> Self {
         let llm_api_key = if self.llm_api_key.is_empty() { String::new() } else { "********".into() };
-        Self { database_url: mask_url_password(&self.database_url), llm_api_key, ..self.clone() }
+        Self {
+            database_url: mask_url_password(&self.database_url),
+            llm_api_key,
+            llm_base_url: callscope_analysis::masked_url(&self.llm_base_url),
+            ..self.clone()
+        }
     }
 
     /// The redacted configuration as TOML.

@@ -253,7 +253,7 @@ pub async fn build_pipeline(config: &Config) -> anyhow::Result<Pipeline> {
                 max_tokens: None,
             };
             let mask = config.llm_mask_pii.then(|| Arc::new(callscope_pii::Detector::new(gazetteer.clone())));
-            tracing::info!(endpoint = %config.llm_base_url, model = %config.llm_model, mask_pii = config.llm_mask_pii, "analysis through an OpenAI-compatible endpoint");
+            tracing::info!(endpoint = %callscope_analysis::masked_url(&config.llm_base_url), model = %config.llm_model, mask_pii = config.llm_mask_pii, "analysis through an OpenAI-compatible endpoint");
             Arc::new(LlmEngine::new(OpenAiClient::new(settings, mask)?, rules, config.llm_context_chars))
         }
     };
