@@ -5,6 +5,11 @@
 //! Decoding streams packet by packet into a resampler, so memory follows the 16 kHz output, not
 //! the source (a 48 kHz stereo hour is never held at 48 kHz), and a file over the duration
 //! limit is refused as soon as the limit is passed.
+//!
+//! A call has one or two channels (a phone system's stereo keeps agent and customer apart). A
+//! file with more (a conference bridge, a 5.1 export) is mixed down to one signal as it is
+//! decoded, so memory does not grow with its channel count; its speakers are then told apart
+//! acoustically.
 
 use std::fs::File;
 use std::path::Path;
@@ -23,6 +28,9 @@ pub use resample::Resampler;
 
 /// Sample rate of decoded audio, the rate Whisper and the VAD expect.
 pub const TARGET_RATE: u32 = 16_000;
+
+/// Most channels decoded as separate signals; a file with more is mixed down to one.
+pub const MAX_SEPARATE_CHANNELS: usize = 2;
 
 /// Containers callscope recognises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,7 +109,8 @@ pub struct AudioInfo {
     pub codec: String,
     /// Sample rate of the file.
     pub source_rate: u32,
-    /// Number of channels.
+    /// Number of channels in the file (the decoded signals are one, not these, when it has more
+    /// than [`MAX_SEPARATE_CHANNELS`]).
     pub channels: usize,
     /// Length in seconds.
     pub duration_s: f64,
@@ -238,6 +247,8 @@ pub fn decode(
     let mut frames_in: u64 = 0;
     let (mut good, mut bad) = (0u64, 0u64);
     let mut samples: Option<SampleBuffer<f32>> = None;
+    let mut file_channels: Option<usize> = None;
+    let mut mixed: Vec<f32> = Vec::new();
     loop {
         let packet = match format.next_packet() {
             Ok(packet) => packet,
@@ -270,11 +281,19 @@ pub fn decode(
             *buffer = SampleBuffer::new(decoded.capacity() as u64, spec);
         }
         buffer.copy_interleaved_ref(decoded);
-        let resampler = resampler.get_or_insert_with(|| Resampler::new(source_rate, TARGET_RATE, channels));
-        if resampler.channels() != channels {
+        if *file_channels.get_or_insert(channels) != channels {
             return Err(AudioError::NotAudio("the channel count changes within the file".into()));
         }
-        resampler.push_interleaved(buffer.samples());
+        let kept = if channels > MAX_SEPARATE_CHANNELS { 1 } else { channels };
+        let resampler = resampler.get_or_insert_with(|| Resampler::new(source_rate, TARGET_RATE, kept));
+        if kept == 1 && channels > 1 {
+            mixed.clear();
+            let scale = 1.0 / channels as f32;
+            mixed.extend(buffer.samples().chunks_exact(channels).map(|frame| frame.iter().sum::<f32>() * scale));
+            resampler.push_interleaved(&mixed);
+        } else {
+            resampler.push_interleaved(buffer.samples());
+        }
         frames_in += (buffer.samples().len() / channels) as u64;
         if let (Some(total), true) = (declared_frames, frames_in >= next_report) {
             on_progress((frames_in as f64 / total as f64).min(1.0));
@@ -296,7 +315,7 @@ pub fn decode(
         container,
         codec,
         source_rate,
-        channels: channels.len(),
+        channels: file_channels.unwrap_or(channels.len()),
         duration_s: frames_in as f64 / f64::from(source_rate),
     };
     Ok(DecodedAudio { info, channels })

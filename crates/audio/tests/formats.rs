@@ -177,3 +177,20 @@ fn bad_input_is_refused_with_a_reason() {
     assert!(decode_file(&mp3, Some(10.0)).is_ok());
     assert!(matches!(decode_file(&dir.path().join("missing.wav"), None), Err(AudioError::Io(_))));
 }
+
+#[test]
+fn a_file_of_more_than_two_channels_is_decoded_as_one_mixed_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    let six = dir.path().join("six.wav");
+    // Channel 0 carries 300 Hz and the other five 1 kHz: the mix is their average.
+    write_wav(&six, 8_000, 6, 16, false, 2.0);
+    let audio = decode_file(&six, None).unwrap();
+    assert_eq!(audio.info.channels, 6, "the file's own count is reported");
+    assert_eq!(audio.channels.len(), 1, "one signal is kept, whatever the count");
+    assert!(audio.channels[0].len().abs_diff(2 * TARGET_RATE as usize) <= 1);
+    // Mostly 1 kHz: the five channels outweigh the one.
+    let mix = &audio.channels[0][4_000..28_000];
+    let peak = mix.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+    assert!((0.4..=0.55).contains(&peak), "an average of the channels, not a sum: peak {peak}");
+    assert!((frequency(mix) - 1_000.0).abs() < 100.0, "{}", frequency(mix));
+}

@@ -310,6 +310,14 @@ impl Pipeline {
 fn check_channel_roles(job: &Job, audio: &DecodedAudio) -> Result<(), StageError> {
     let Some(roles) = &job.channel_roles else { return Ok(()) };
     let channels = audio.channels.len();
+    if audio.info.channels > channels {
+        return Err(StageError::Fatal(format!(
+            "channel_roles needs one channel per speaker, but the file has {} channels: more than {} are mixed down to one \
+             signal and its speakers told apart by voice; upload it without channel_roles",
+            audio.info.channels,
+            callscope_audio::MAX_SEPARATE_CHANNELS
+        )));
+    }
     if roles.len() != channels {
         let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
         return Err(StageError::Fatal(format!(

@@ -31,6 +31,8 @@ const FILENAME_MAX: usize = 255;
 pub struct UploadQuery {
     /// Speaker roles in channel order, comma-separated (`agent,customer`). Each channel is then
     /// transcribed on its own and named by its role; the count must match the file's channels.
+    /// Files of more than two channels are mixed down to one signal (speakers told apart by
+    /// voice), so they take no roles.
     pub channel_roles: Option<String>,
     /// `pl` or `en`; omitted: the project's default language.
     pub language: Option<String>,
