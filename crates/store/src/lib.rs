@@ -19,6 +19,7 @@ use callscope_domain::{
 };
 use uuid::Uuid;
 
+mod classification;
 mod item_index;
 mod postgres;
 mod rows;

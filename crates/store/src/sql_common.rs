@@ -454,8 +454,18 @@ impl Store for SqlStore {
         lock_taxonomy(&mut tx, project, now).await?;
         let all = load_categories(&mut tx, project).await?;
         let node = all.iter().find(|c| c.id == id.0).ok_or(StoreError::NotFound("category"))?;
-        // Descendants go with it (foreign key cascade); calls filed there lose their category
-        // (set null).
+        // The node and everything under it.
+        let mut gone = std::collections::HashSet::from([node.id]);
+        loop {
+            let children: Vec<Uuid> =
+                all.iter().filter(|c| !gone.contains(&c.id) && c.parent_id.is_some_and(|p| gone.contains(&p))).map(|c| c.id).collect();
+            if children.is_empty() {
+                break;
+            }
+            gone.extend(children);
+        }
+        uncategorize_calls(&mut tx, project, &gone, false, now).await?;
+        // Descendants go with it (foreign key cascade).
         sqlx::query("delete from categories where id = $1").bind(id.0).execute(&mut *tx).await?;
         let remaining = ids(&siblings_of(&all, node.parent_id, Some(node.id)));
         renumber(&mut tx, &all, &remaining, id, now).await?;
@@ -464,7 +474,10 @@ impl Store for SqlStore {
     }
 
     async fn clear_categories(&self, project: ProjectId) -> StoreResult<()> {
+        let now = self.clock.now();
         let mut tx = self.pool.begin().await?;
+        let gone = load_categories(&mut tx, project).await?.into_iter().map(|c| c.id).collect();
+        uncategorize_calls(&mut tx, project, &gone, true, now).await?;
         // Children before parents is not needed: the cascade removes whole subtrees.
         sqlx::query("delete from categories where project_id = $1 and parent_id is null")
             .bind(project.0)
@@ -1878,6 +1891,71 @@ async fn load_categories(conn: &mut <Db as sqlx::Database>::Connection, project:
         .bind(project.0)
         .fetch_all(conn)
         .await?)
+}
+
+/// Takes the categories `gone` (`every` category of the project, when the whole tree goes) out
+/// of every call of `project` that names them: as its primary category (the call becomes
+/// uncategorized and raises `call.category_changed`) or among its classification's matches. The
+/// calls' `updated_at` moves, so the search index follows.
+async fn uncategorize_calls(
+    tx: &mut Tx<'_>,
+    project: ProjectId,
+    gone: &std::collections::HashSet<Uuid>,
+    every: bool,
+    now: Timestamp,
+) -> StoreResult<()> {
+    type Row = (Uuid, Option<Uuid>, Option<Json<serde_json::Value>>);
+    let mut calls: HashMap<Uuid, (Option<Uuid>, Option<Json<serde_json::Value>>)> = HashMap::new();
+    if every {
+        let rows: Vec<Row> = sqlx::query_as(
+            "select id, primary_category_id, classification from calls \
+             where project_id = $1 and (primary_category_id is not null or classification is not null)",
+        )
+        .bind(project.0)
+        .fetch_all(&mut **tx)
+        .await?;
+        calls.extend(rows.into_iter().map(|(call, primary, classification)| (call, (primary, classification))));
+    }
+    for category in gone.iter().filter(|_| !every) {
+        // The text of the JSON holds the id wherever a match names it (id or path).
+        let rows: Vec<Row> = sqlx::query_as(
+            "select id, primary_category_id, classification from calls \
+             where project_id = $1 and (primary_category_id = $2 or cast(classification as text) like $3)",
+        )
+        .bind(project.0)
+        .bind(category)
+        .bind(format!("%{category}%"))
+        .fetch_all(&mut **tx)
+        .await?;
+        calls.extend(rows.into_iter().map(|(call, primary, classification)| (call, (primary, classification))));
+    }
+    for (call, (primary, classification)) in calls {
+        let lost_primary = primary.filter(|p| gone.contains(p));
+        let cleaned = classification.as_ref().and_then(|c| crate::classification::without_categories(&c.0, gone));
+        if lost_primary.is_none() && cleaned.is_none() {
+            continue;
+        }
+        sqlx::query(
+            "update calls set primary_category_id = case when $3 then null else primary_category_id end, \
+             classification = case when $4 then $5 else classification end, updated_at = $6 where id = $1 and project_id = $2",
+        )
+        .bind(call)
+        .bind(project.0)
+        .bind(lost_primary.is_some())
+        .bind(cleaned.is_some())
+        .bind(cleaned.map(Json))
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
+        if let Some(previous) = lost_primary {
+            let event = NewEvent {
+                kind: "call.category_changed",
+                payload: serde_json::json!({ "callId": call, "previousCategoryId": previous, "categoryId": null }),
+            };
+            insert_event(tx, project.0, &event, now).await?;
+        }
+    }
+    Ok(())
 }
 
 /// The children of `parent` in display order, without `except`.

@@ -156,7 +156,11 @@ async fn project_patches_change_only_what_they_name(backend: Backend) {
     assert_eq!(store.get_project(org.id, created.id).await.unwrap(), Some(updated));
 }
 
-both_backends!(a_job_whose_worker_stopped_is_taken_over_and_completes_once, retries_and_failures_keep_the_reason);
+both_backends!(
+    a_job_whose_worker_stopped_is_taken_over_and_completes_once,
+    retries_and_failures_keep_the_reason,
+    deleting_a_category_takes_it_out_of_every_call_that_names_it,
+);
 
 fn new_job(sha: &str) -> callscope_domain::NewJob {
     callscope_domain::NewJob {
@@ -486,4 +490,52 @@ async fn action_item_lists_agree_with_every_item_after_changes_made_elsewhere(ba
     other.delete_call(project, extra_call).await.unwrap();
     let all = read_all(ids.clone()).await;
     check(all, "after a call was erased elsewhere").await;
+}
+
+async fn deleting_a_category_takes_it_out_of_every_call_that_names_it(backend: Backend) {
+    use callscope_domain::NewCategory;
+    let (_db, store, clock) = open(backend).await;
+    let org = store.create_organization("acme").await.unwrap();
+    let project = store.create_project(org.id, &new_project("p")).await.unwrap();
+    let category = |name: &str, parent| NewCategory::parse(name, None, parent, None).unwrap();
+    let billing = store.create_category(project.id, &category("Billing", None)).await.unwrap();
+    let refunds = store.create_category(project.id, &category("Refunds", Some(billing.id))).await.unwrap();
+    let outages = store.create_category(project.id, &category("Outages", None)).await.unwrap();
+    store.create_job(project.id, &new_job("aa")).await.unwrap();
+    let job = store.claim_job("worker-a", std::time::Duration::from_secs(30)).await.unwrap().unwrap();
+    let call = new_call();
+    assert!(store.complete_job(job.id, "worker-a", &call, &[]).await.unwrap());
+    let matched = |c: &callscope_domain::Category, path: &[&callscope_domain::Category]| {
+        serde_json::json!({"categoryId": c.id, "categoryPath": path.iter().map(|p| p.id).collect::<Vec<_>>(), "confidence": 1.0})
+    };
+    // Set by hand to the leaf, with the leaf's parent and another root among the secondary matches.
+    let classification = serde_json::json!({
+        "primary": matched(&refunds, &[&billing, &refunds]),
+        "secondary": [matched(&outages, &[&outages]), matched(&billing, &[&billing])],
+        "overallConfidence": 1.0,
+        "modelUsed": "manual",
+    });
+    store.set_call_category(project.id, call.id, Some(refunds.id), Some(&classification)).await.unwrap();
+    let before = store.changed_calls((chrono::DateTime::UNIX_EPOCH, callscope_domain::CallId(uuid::Uuid::nil())), 10).await.unwrap();
+
+    clock.advance(TimeDelta::seconds(5));
+    store.delete_category(project.id, billing.id).await.unwrap();
+    let analysis = store.get_call_analysis(project.id, call.id).await.unwrap();
+    assert_eq!(analysis.primary_category, None, "the call is uncategorized");
+    let left = analysis.classification.expect("the classification stays, without the deleted matches");
+    assert_eq!(left["primary"], serde_json::Value::Null, "no primary match names a deleted category: {left}");
+    assert_eq!(left["secondary"], serde_json::json!([matched(&outages, &[&outages])]));
+    let events = store.list_events(project.id).await.unwrap();
+    let last = events.last().unwrap();
+    assert_eq!(last.0, "call.category_changed");
+    assert_eq!(last.1, serde_json::json!({"callId": call.id, "previousCategoryId": refunds.id, "categoryId": null}));
+    let after = store.changed_calls((chrono::DateTime::UNIX_EPOCH, callscope_domain::CallId(uuid::Uuid::nil())), 10).await.unwrap();
+    assert_eq!(after.len(), 1);
+    assert!(after[0].1 > before[0].1, "the call changed, so the search index reads it again");
+
+    // Deleting a category that no call names changes no call.
+    store.delete_category(project.id, outages.id).await.unwrap();
+    let analysis = store.get_call_analysis(project.id, call.id).await.unwrap();
+    assert_eq!(analysis.classification.unwrap()["secondary"], serde_json::json!([]));
+    assert_eq!(store.list_events(project.id).await.unwrap().len(), events.len(), "no new event: the primary was already gone");
 }
