@@ -166,6 +166,54 @@ fn round2(x: f32) -> f64 {
 }
 
 impl CallAnalysis {
+    /// The same analysis with every non-answer ("null", "N/A", an empty quote: see
+    /// [`crate::text::is_non_answer`]) taken out, whichever engine wrote it: optional texts become
+    /// absent, required ones empty, list entries and action items without a description go.
+    #[must_use]
+    pub fn without_non_answers(mut self) -> Self {
+        use crate::text::{given, is_non_answer};
+        let text = |s: &mut String| {
+            *s = given(s).unwrap_or_default().to_owned();
+        };
+        let list = |items: &mut Vec<String>| {
+            items.retain(|s| !is_non_answer(s));
+            items.iter_mut().for_each(|s| *s = s.trim().to_owned());
+        };
+        self.title = self.title.as_deref().and_then(given).map(str::to_owned);
+        text(&mut self.summary.executive_summary);
+        text(&mut self.summary.resolution_provided);
+        list(&mut self.summary.key_discussion_points);
+        list(&mut self.summary.next_steps);
+        text(&mut self.sentiment.progression);
+        text(&mut self.sentiment.evidence);
+        self.actions.retain(|a| !is_non_answer(&a.description));
+        for action in &mut self.actions {
+            text(&mut action.description);
+            text(&mut action.responsible_party);
+            text(&mut action.evidence);
+            action.deadline_mentioned = action.deadline_mentioned.as_deref().and_then(given).map(str::to_owned);
+            if action.deadline_mentioned.is_none() {
+                action.due_at = None;
+            }
+        }
+        if let Some(c) = &mut self.classification {
+            text(&mut c.reasoning);
+            for m in c.primary.iter_mut().chain(c.secondary.iter_mut()) {
+                text(&mut m.evidence);
+            }
+        }
+        if let Some((_, answers)) = &mut self.template {
+            for answer in answers {
+                list(&mut answer.evidence);
+                if answer.value.as_str().is_some_and(is_non_answer) {
+                    answer.value = serde_json::Value::Null;
+                    answer.answered = false;
+                }
+            }
+        }
+        self
+    }
+
     /// The `summary` block.
     pub fn summary_block(&self) -> SummaryBlock {
         SummaryBlock {

@@ -17,7 +17,7 @@ use crate::openai::OpenAiClient;
 use crate::sentiment::{CallSentiment, Overall};
 use crate::summary::Summary;
 use crate::template::Answer;
-use crate::text::fold;
+use crate::text::{fold, given};
 
 /// The engine.
 #[derive(Debug, Clone)]
@@ -171,7 +171,7 @@ fn overall(s: &str) -> Option<Overall> {
 /// Checks a template answer against its question's type.
 fn typed(value: &Value, answer_type: &str, options: &[String]) -> Option<Value> {
     match (answer_type, value) {
-        ("TEXT", Value::String(s)) if !s.trim().is_empty() => Some(value.clone()),
+        ("TEXT", Value::String(s)) => given(s).map(|s| json!(s)),
         ("NUMBER", Value::Number(_)) => Some(value.clone()),
         ("NUMBER", Value::String(s)) => s.trim().replace(',', ".").parse::<f64>().ok().map(|n| json!(n)),
         ("BOOLEAN", Value::Bool(_)) => Some(value.clone()),
@@ -206,7 +206,8 @@ impl LlmEngine {
     }
 
     fn check(&self, input: &AnalysisInput, answer: &Value, transcript: &str) -> Result<PartResult, String> {
-        let s = |v: &Value| v.as_str().unwrap_or("").trim().to_owned();
+        // Every text the model gives: trimmed, and empty where it wrote a non-answer ("null").
+        let s = |v: &Value| v.as_str().and_then(given).unwrap_or("").to_owned();
         let mut dropped = 0;
         let mut keep = |quote: &str| {
             let ok = !quote.trim().is_empty() && grounded(quote, transcript);
@@ -231,7 +232,7 @@ impl LlmEngine {
             evidence: if evidence_ok { evidence } else { String::new() },
         };
         let summary = &answer["summary"];
-        let strings = |v: &Value| v.as_array().map(|a| a.iter().filter_map(|x| x.as_str().map(|t| t.trim().to_owned())).filter(|t| !t.is_empty()).collect()).unwrap_or_default();
+        let strings = |v: &Value| v.as_array().map(|a| a.iter().filter_map(|x| x.as_str().and_then(given).map(str::to_owned)).collect()).unwrap_or_default();
         let mut actions = Vec::new();
         for item in answer["actionItems"].as_array().into_iter().flatten() {
             let description = s(&item["description"]);
@@ -239,7 +240,7 @@ impl LlmEngine {
             if description.is_empty() || !keep(&evidence) {
                 continue;
             }
-            let deadline = item["deadlineMentioned"].as_str().map(str::trim).filter(|d| !d.is_empty()).map(str::to_owned);
+            let deadline = item["deadlineMentioned"].as_str().and_then(given).map(str::to_owned);
             let due_at = deadline.as_deref().and_then(|d| resolve_deadline(d, input.call_date));
             let priority = match item["priority"].as_str() {
                 Some("HIGH") => Priority::High,

@@ -55,6 +55,13 @@ pub fn stems(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).filter_map(|w| stem(&fold(w))).collect()
 }
 
+pub use callscope_domain::is_non_answer;
+
+/// `text` trimmed, or `None` when it is a non-answer ([`is_non_answer`]).
+pub fn given(text: &str) -> Option<&str> {
+    (!is_non_answer(text)).then(|| text.trim())
+}
+
 /// Sentences of a text (split after . ! ? and line ends), trimmed, non-empty.
 pub fn sentences(text: &str) -> Vec<&str> {
     text.split_inclusive(['.', '!', '?', '\n']).map(str::trim).filter(|s| !s.is_empty()).collect()
@@ -63,6 +70,18 @@ pub fn sentences(text: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn non_answers_are_told_from_answers() {
+        for nothing in ["", "  ", "null", "NULL", "None.", "N/A", "n/a", "\"\"", "''", "“”", "\"null\"", "-", "—", "unknown", "Brak", "nie dotyczy", "?"] {
+            assert!(is_non_answer(nothing), "{nothing:?}");
+            assert_eq!(given(nothing), None, "{nothing:?}");
+        }
+        for something in ["today", "by Friday", "0", "no", "None of the above applied, so we refunded", "na piątek", "Nadia"] {
+            assert!(!is_non_answer(something), "{something:?}");
+        }
+        assert_eq!(given("  by Friday "), Some("by Friday"));
+    }
 
     #[test]
     fn inflected_forms_share_a_stem() {

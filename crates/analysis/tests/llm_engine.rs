@@ -152,3 +152,38 @@ async fn a_long_call_is_analysed_in_parts_and_merged() {
     assert_eq!(a.sentiment.progression, "negative → positive");
     assert_eq!(a.sentiment.overall.as_str(), "mixed");
 }
+
+#[tokio::test]
+async fn a_models_non_answers_are_stored_as_no_value() {
+    let mut answer = answer();
+    answer["title"] = json!("N/A");
+    answer["summary"]["resolutionProvided"] = json!("null");
+    answer["summary"]["nextSteps"] = json!(["none", "Technician visit on Friday", "\"\""]);
+    answer["actionItems"][0]["deadlineMentioned"] = json!("null");
+    answer["actionItems"][0]["responsibleParty"] = json!("N/A");
+    answer["actionItems"][1] = json!({"description": "none", "responsibleParty": "agent", "deadlineMentioned": "today",
+        "priority": "LOW", "evidence": "I will send a technician on Friday to replace the router."});
+    answer["templateAnswers"] = json!([
+        {"label": "Device", "value": "router", "answered": true, "confidence": "HIGH", "evidence": ["My router is broken", "\"\""]},
+    ]);
+    let mut input = input();
+    input.template.as_mut().unwrap().questions.push(Question {
+        label: "Notes".into(),
+        prompt: "Anything else?".into(),
+        answer_type: "TEXT".into(),
+        options: vec![],
+    });
+    answer["templateAnswers"].as_array_mut().unwrap().push(json!({"label": "Notes", "value": "None", "answered": true, "confidence": "HIGH", "evidence": []}));
+    let (url, _) = server(vec![ok(&answer.to_string())]).await;
+    let a = engine(&url, 20_000).analyze(&input).await.unwrap().without_non_answers();
+    assert_eq!(a.title, None);
+    assert_eq!(a.summary.resolution_provided, "");
+    assert_eq!(a.summary.next_steps, ["Technician visit on Friday"]);
+    assert_eq!(a.actions.len(), 1, "an item described as \"none\" is no item: {:?}", a.actions);
+    assert_eq!((a.actions[0].deadline_mentioned.as_deref(), a.actions[0].due_at), (None, None));
+    assert_eq!(a.actions[0].responsible_party, "");
+    let (_, answers) = a.template.as_ref().unwrap();
+    assert_eq!(answers[0].evidence, ["My router is broken"]);
+    assert!(!answers[1].answered && answers[1].value.is_null(), "{:?}", answers[1]);
+}
+

@@ -34,7 +34,7 @@ pub use project::{
     PROJECT_NAME_MAX,
 };
 pub use transcript::{build_transcript, speaker_id, speaker_name, SpeakerStats, TimedWord, Turn};
-pub use validation::{FieldError, ValidationErrors, Validator};
+pub use validation::{is_non_answer, FieldError, ValidationErrors, Validator};
 
 /// A page request with the 1-based page numbers the calls and projects lists use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -58,6 +58,12 @@ impl Validator {
         trimmed.to_owned()
     }
 
+    /// Like [`Validator::optional_text`], with a non-answer ("null", "N/A": [`is_non_answer`])
+    /// taken as no value, like an empty text.
+    pub fn optional_value(&mut self, field: &str, value: &str, max: usize) -> Option<String> {
+        self.optional_text(field, value, max).filter(|v| !is_non_answer(v))
+    }
+
     /// Checks an optional text: trimmed, blank becomes `None`, at most `max` characters.
     pub fn optional_text(&mut self, field: &str, value: &str, max: usize) -> Option<String> {
         let trimmed = value.trim();
@@ -78,4 +84,19 @@ impl Validator {
             Err(ValidationErrors(self.0))
         }
     }
+}
+
+/// Whether a text stands for no value: empty, a bare pair of quotes, dashes, or a word models
+/// (and people) write for "nothing here" ("null", "none", "N/A", "brak"). Such text is never
+/// stored as a value: the field is left empty instead.
+pub fn is_non_answer(text: &str) -> bool {
+    const QUOTES: &[char] = &['"', '\'', '`', '“', '”', '„', '‘', '’', '«', '»'];
+    let bare = text.trim().trim_matches(QUOTES).trim().trim_end_matches('.').trim();
+    bare.is_empty()
+        || bare.chars().all(|c| matches!(c, '-' | '–' | '—' | '?' | '_' | '/' | '.'))
+        || matches!(
+            bare.to_lowercase().as_str(),
+            "null" | "none" | "nil" | "n/a" | "n.a" | "undefined" | "unknown" | "not mentioned" | "not specified"
+                | "not applicable" | "no deadline" | "brak" | "nie dotyczy" | "nie podano" | "nieznany" | "nieznane" | "brak terminu"
+        )
 }

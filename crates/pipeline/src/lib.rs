@@ -283,7 +283,8 @@ impl Pipeline {
             categories: context.categories.clone(),
             template: context.template.clone(),
         };
-        self.analyzer.analyze(&input).await.map_err(|e| StageError::Retryable(e.to_string()))
+        let analysis = self.analyzer.analyze(&input).await.map_err(|e| StageError::Retryable(e.to_string()))?;
+        Ok(analysis.without_non_answers())
     }
 
     /// Re-runs only the analysis, on a stored call's transcript (as stored: masked text stays

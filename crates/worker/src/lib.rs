@@ -383,10 +383,11 @@ fn analysis_record(analysis: &CallAnalysis, now: Timestamp) -> CallAnalysisRecor
         .map(|a| NewActionItem {
             id: ActionItemId::new(),
             description: a.description.clone(),
-            responsible_party: Some(a.responsible_party.clone()),
+            // Empty is no value: stored as null, never as "".
+            responsible_party: Some(a.responsible_party.clone()).filter(|p| !p.is_empty()),
             deadline_mentioned: a.deadline_mentioned.clone(),
             due_at: a.due_at,
-            evidence: Some(a.evidence.clone()),
+            evidence: Some(a.evidence.clone()).filter(|e| !e.is_empty()),
             priority: a.priority.as_str().into(),
         })
         .collect();

@@ -228,7 +228,8 @@ impl ActionItemPatchRequest {
         let status = one("status", self.status, &ACTION_ITEM_STATUSES);
         let priority = one("priority", self.priority, &ACTION_ITEM_PRIORITIES);
         let description = self.description.map(|d| v.text("description", &d, 1, TEXT_MAX));
-        let responsible_party = self.responsible_party.map(|p| p.and_then(|p| v.optional_text("responsibleParty", &p, 200)));
+        // "null", "N/A" and the like are no value: they clear, or leave alone, as empty text does.
+        let responsible_party = self.responsible_party.map(|p| p.and_then(|p| v.optional_value("responsibleParty", &p, 200)));
         let notes = self.notes.map(|n| n.trim().to_owned());
         if notes.as_ref().is_some_and(|n| n.chars().count() > TEXT_MAX) {
             v.error("notes", format!("must be at most {TEXT_MAX} characters"));
@@ -236,7 +237,7 @@ impl ActionItemPatchRequest {
         if self.clear_notes && notes.is_some() {
             v.error("clearNotes", "cannot be combined with notes");
         }
-        let deadline_mentioned = self.deadline_mentioned.and_then(|d| v.optional_text("deadlineMentioned", &d, 200));
+        let deadline_mentioned = self.deadline_mentioned.and_then(|d| v.optional_value("deadlineMentioned", &d, 200));
         let due_at = self.due_at.and_then(|raw| match chrono::DateTime::parse_from_rfc3339(raw.trim()) {
             Ok(t) => Some(t.with_timezone(&chrono::Utc)),
             Err(_) => {

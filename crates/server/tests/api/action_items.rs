@@ -174,6 +174,13 @@ async fn action_items_are_filtered_sorted_counted_and_edited(backend: Backend) {
     assert_eq!((cleared["description"].as_str(), cleared["isOverdue"].as_bool()), (Some("Send the form"), Some(false)));
     let due: Value = app.patch_json(&item_url(a2), &json!({"dueAt": "2026-11-20T14:00:00+01:00", "deadlineMentioned": "today"})).await.json().await.unwrap();
     assert_eq!((due["dueAt"].as_str(), due["isOverdue"].as_bool()), (Some("2026-11-20T13:00:00.000Z"), Some(false)));
+    // Text that stands for no value is no value: it clears the owner and leaves the deadline.
+    let owned: Value = app.patch_json(&item_url(a2), &json!({"responsibleParty": "agent"})).await.json().await.unwrap();
+    assert_eq!(owned["responsibleParty"], "agent");
+    let nothing: Value = app.patch_json(&item_url(a2), &json!({"responsibleParty": "N/A", "deadlineMentioned": "null"})).await.json().await.unwrap();
+    assert!(nothing["responsibleParty"].is_null(), "{nothing}");
+    assert_eq!(nothing["deadlineMentioned"], "today", "{nothing}");
+    app.patch_json(&item_url(a2), &json!({"responsibleParty": "agent"})).await;
     clock.advance(chrono::TimeDelta::minutes(1));
     assert_eq!(app.get(&item_url(a2)).await.json::<Value>().await.unwrap()["isOverdue"], true, "the clock moved past dueAt");
     assert_problem(app.patch_json(&item_url(&foreign[0]), &json!({"status": "DONE"})).await, 404, "not_found").await;
