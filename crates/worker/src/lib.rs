@@ -9,7 +9,6 @@
 //! the same transaction.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -74,12 +73,11 @@ pub struct Worker {
     settings: WorkerSettings,
 }
 
-static WORKER_NUMBER: AtomicU64 = AtomicU64::new(0);
-
 impl Worker {
-    /// A worker with a process-unique id.
+    /// A worker with an id of its own among all hosts: leases are checked by this id, and a pid
+    /// is no name for a process across hosts (in containers it is often 1 everywhere).
     pub fn new(store: Arc<dyn Store>, storage: Storage, pipeline: Pipeline, clock: Arc<dyn Clock>, settings: WorkerSettings) -> Self {
-        let id = format!("{}-{}", std::process::id(), WORKER_NUMBER.fetch_add(1, Ordering::Relaxed));
+        let id = uuid::Uuid::new_v4().to_string();
         Self { id, store, storage, pipeline, clock, settings }
     }
 

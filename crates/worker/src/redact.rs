@@ -53,9 +53,11 @@ fn wav_header(channels: u16, frames: usize) -> Vec<u8> {
     h
 }
 
-/// Writes the redacted copy next to the original (`{key}.redacted.wav`), streaming.
+/// Writes the redacted copy next to the original, streaming, under a name of this attempt's own
+/// (`{key}.{uuid}.redacted.wav`): an attempt that loses its lease deletes what it wrote, and
+/// with a shared name that would be the copy the winning attempt stored.
 pub(crate) async fn store_redacted(storage: &Storage, original: &str, audio: &DecodedAudio, spans: &[PiiSpan]) -> StorageResult<Stored> {
-    let key = format!("{original}.redacted.wav");
+    let key = format!("{original}.{}.redacted.wav", uuid::Uuid::new_v4().simple());
     let channels = u16::try_from(audio.channels.len()).unwrap_or(u16::MAX);
     let frames = audio.channels.first().map_or(0, Vec::len);
     let quiet = silenced(spans, frames);
