@@ -28,7 +28,11 @@ impl FromRequestParts<AppState> for Caller {
         let raw = parts.headers.get(API_KEY_HEADER).ok_or(ApiError::Unauthorized)?;
         let raw = raw.to_str().map_err(|_| ApiError::Unauthorized)?;
         // Only digests are stored, so the lookup is by digest; unknown and revoked keys match nothing.
-        let principal = state.store.authenticate(&KeyDigest::of(raw)).await?.ok_or(ApiError::Unauthorized)?;
+        let principal = state.store.authenticate(&KeyDigest::of(raw)).await?;
+        if let Some(lookup) = parts.extensions.get::<crate::rate_limit::KeyLookup>() {
+            lookup.found(principal.is_some());
+        }
+        let principal = principal.ok_or(ApiError::Unauthorized)?;
         record_org(principal.org_id);
         Ok(Caller(principal))
     }

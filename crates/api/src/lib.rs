@@ -25,7 +25,7 @@ mod views;
 
 pub use error::{ApiError, ErrorCode};
 pub use openapi::openapi;
-pub use rate_limit::RateLimiter;
+pub use rate_limit::{KnownKeys, RateLimiter};
 
 /// Largest JSON request body accepted (uploads have their own limit).
 pub const MAX_JSON_BYTES: usize = 1024 * 1024;
@@ -58,6 +58,8 @@ pub struct AppState {
     pub storage: Storage,
     /// Per-key upload budget.
     pub upload_limiter: Arc<RateLimiter>,
+    /// Keys seen to authenticate, which get budgets of their own; other keys share their address's.
+    pub known_keys: Arc<KnownKeys>,
     /// Largest accepted upload, in bytes.
     pub max_upload_bytes: u64,
     /// The search index, in the process that serves search.
@@ -72,6 +74,7 @@ impl AppState {
             clock,
             limiter: Arc::new(RateLimiter::per_minute(settings.rate_limit_per_minute)),
             upload_limiter: Arc::new(RateLimiter::per_minute(settings.uploads_per_minute)),
+            known_keys: Arc::default(),
             webhooks_allow_private: settings.webhooks_allow_private,
             storage,
             max_upload_bytes: settings.max_upload_bytes,

@@ -1,13 +1,19 @@
 //! The per-key request budget of decisions §11: a token bucket per API key, holding one
 //! minute's worth of requests and refilling continuously. Buckets are keyed by the key's digest
-//! (plain keys are not kept in memory) and counted before the key is checked, so floods of
-//! invalid keys do not reach the database either. The budget is per process.
+//! (plain keys are not kept in memory). The budget is per process.
+//!
+//! A key gets a bucket of its own only once it has authenticated. Until then its requests are
+//! counted against the client's address: were every key sent given a fresh bucket, a flood of
+//! made-up keys would pass the limit and cost one database lookup each. So the lookups a client
+//! can cause with unknown keys are bounded by its address's budget.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
+use std::collections::{HashMap, HashSet};
+use std::net::{IpAddr, SocketAddr};
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::extract::{Request, State};
+use axum::extract::{ConnectInfo, Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use callscope_domain::KeyDigest;
@@ -17,6 +23,54 @@ use crate::{ApiError, AppState};
 
 /// Buckets kept before idle (full) ones are dropped.
 const PRUNE_ABOVE: usize = 10_000;
+/// Keys remembered as valid; past this the memory starts again (keys are learnt anew by their
+/// next request, so forgetting costs one request each on their address's budget).
+const KNOWN_KEYS_MAX: usize = 100_000;
+
+/// What the key lookup of one request found, told by the authentication extractor to this
+/// middleware through the request's extensions.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct KeyLookup(Arc<AtomicU8>);
+
+impl KeyLookup {
+    const NOT_LOOKED_UP: u8 = 0;
+    const VALID: u8 = 1;
+    const INVALID: u8 = 2;
+
+    /// Records the lookup's answer.
+    pub(crate) fn found(&self, valid: bool) {
+        self.0.store(if valid { Self::VALID } else { Self::INVALID }, Ordering::SeqCst);
+    }
+
+    fn answer(&self) -> Option<bool> {
+        match self.0.load(Ordering::SeqCst) {
+            Self::NOT_LOOKED_UP => None,
+            found => Some(found == Self::VALID),
+        }
+    }
+}
+
+/// Digests of keys that authenticated in this process.
+#[derive(Debug, Default)]
+pub struct KnownKeys(Mutex<HashSet<KeyDigest>>);
+
+impl KnownKeys {
+    fn contains(&self, key: &KeyDigest) -> bool {
+        self.0.lock().expect("known keys lock").contains(key)
+    }
+
+    fn learn(&self, key: KeyDigest) {
+        let mut known = self.0.lock().expect("known keys lock");
+        if known.len() >= KNOWN_KEYS_MAX {
+            known.clear();
+        }
+        known.insert(key);
+    }
+
+    fn forget(&self, key: &KeyDigest) {
+        self.0.lock().expect("known keys lock").remove(key);
+    }
+}
 
 /// Token buckets, one per key.
 #[derive(Debug)]
@@ -64,22 +118,56 @@ impl RateLimiter {
     }
 }
 
-/// Middleware on `/v1`: answers 429 with `Retry-After` when the key's budget is spent.
-pub async fn enforce(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let key = request.headers().get(API_KEY_HEADER).map(|v| KeyDigest::of(&String::from_utf8_lossy(v.as_bytes())));
-    if let Some(key) = key {
-        let now = Instant::now();
-        let is_upload = request.method() == axum::http::Method::POST && request.uri().path().ends_with("/calls/upload");
-        let mut verdict = state.limiter.check(key.as_str(), now);
-        if verdict.is_ok() && is_upload {
-            verdict = state.upload_limiter.check(key.as_str(), now);
+/// The bucket of requests from an address whose key is not known yet. Without the peer's
+/// address (a router served without connect info) all such requests share one bucket.
+fn address_bucket(request: &Request) -> String {
+    let address = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+    match address {
+        // A whole IPv6 /64 is one client: it is what one subscriber is given.
+        Some(IpAddr::V6(v6)) => {
+            let s = v6.segments();
+            format!("addr:{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
         }
-        if let Err(wait) = verdict {
-            let retry_after_s = wait.as_secs_f64().ceil().max(1.0) as u64;
-            return ApiError::RateLimited { retry_after_s }.into_response();
-        }
+        Some(v4) => format!("addr:{v4}"),
+        None => "addr:unknown".into(),
     }
-    next.run(request).await
+}
+
+/// Middleware on `/v1`: answers 429 with `Retry-After` when the budget is spent: the key's, or
+/// for a key not yet seen to authenticate, its address's.
+pub async fn enforce(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+    let Some(key) = request.headers().get(API_KEY_HEADER).map(|v| KeyDigest::of(&String::from_utf8_lossy(v.as_bytes()))) else {
+        // Without a key the request is refused before any lookup.
+        return next.run(request).await;
+    };
+    let now = Instant::now();
+    let is_upload = request.method() == axum::http::Method::POST && request.uri().path().ends_with("/calls/upload");
+    let known = state.known_keys.contains(&key);
+    let bucket = if known { key.as_str().to_owned() } else { address_bucket(&request) };
+    let mut verdict = state.limiter.check(&bucket, now);
+    if verdict.is_ok() && is_upload {
+        verdict = state.upload_limiter.check(&bucket, now);
+    }
+    if let Err(wait) = verdict {
+        let retry_after_s = wait.as_secs_f64().ceil().max(1.0) as u64;
+        return ApiError::RateLimited { retry_after_s }.into_response();
+    }
+    let lookup = KeyLookup::default();
+    request.extensions_mut().insert(lookup.clone());
+    let response = next.run(request).await;
+    match (known, lookup.answer()) {
+        (false, Some(true)) => {
+            // This request counts against the key's own budget too, now that it has one.
+            state.known_keys.learn(key.clone());
+            let _ = state.limiter.check(key.as_str(), now);
+            if is_upload {
+                let _ = state.upload_limiter.check(key.as_str(), now);
+            }
+        }
+        (true, Some(false)) => state.known_keys.forget(&key),
+        _ => {}
+    }
+    response
 }
 
 #[cfg(test)]

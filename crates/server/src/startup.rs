@@ -109,7 +109,9 @@ impl Application {
         let indexer = self.search.spawn(self.search_interval, workers_stop.subscribe());
         let dispatcher = self.dispatcher.map(|d| tokio::spawn(d.run(workers_stop.subscribe())));
         let serve = async move {
-            let served = axum::serve(self.listener, self.router).with_graceful_shutdown(signal).await;
+            // With the peer's address: unknown keys are rate-limited by it.
+            let service = self.router.into_make_service_with_connect_info::<SocketAddr>();
+            let served = axum::serve(self.listener, service).with_graceful_shutdown(signal).await;
             // Workers finish the job they hold, then stop; so do the indexer and the webhook
             // dispatcher (after the attempts under way).
             let _ = workers_stop.send(true);

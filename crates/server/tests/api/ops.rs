@@ -11,6 +11,7 @@ use crate::helpers::{assert_problem, spawn_app, spawn_app_with};
 both_backends!(
     probes_need_no_key,
     the_rate_limit_is_per_key_with_retry_after,
+    a_flood_of_unknown_keys_is_limited_by_address,
     a_rate_limit_of_zero_is_off,
     shutdown_lets_requests_in_flight_finish,
 );
@@ -37,6 +38,26 @@ async fn the_rate_limit_is_per_key_with_retry_after(backend: Backend) {
     let other = app.client.get(app.url("/v1/projects")).header("X-API-Key", &other_key).send().await.unwrap();
     assert_eq!(other.status(), 200, "another key has its own budget");
     assert_eq!(app.client.get(app.url("/healthz")).send().await.unwrap().status(), 200, "probes are not limited");
+}
+
+async fn a_flood_of_unknown_keys_is_limited_by_address(backend: Backend) {
+    let app = spawn_app_with(backend, |c| c.rate_limit_per_minute = 10).await;
+    assert_eq!(app.get("/v1/projects").await.status(), 200, "the app's key, now known");
+    let (mut unauthorized, mut limited) = (0, 0);
+    for i in 0..100 {
+        let made_up = format!("csk_made_up_{i:04}");
+        let response = app.client.get(app.url("/v1/projects")).header("X-API-Key", made_up).send().await.unwrap();
+        match response.status().as_u16() {
+            401 => unauthorized += 1,
+            429 => limited += 1,
+            other => panic!("a made-up key got {other}"),
+        }
+    }
+    // Each 401 is one key looked up in the database: no more than the address's budget (10 a
+    // minute, one of them spent by the first request while its key was not yet known).
+    assert!(unauthorized <= 9, "{unauthorized} lookups for 100 made-up keys");
+    assert_eq!(unauthorized + limited, 100);
+    assert_eq!(app.get("/v1/projects").await.status(), 200, "a known key keeps its own budget");
 }
 
 async fn a_rate_limit_of_zero_is_off(backend: Backend) {
