@@ -102,20 +102,32 @@ fn day_of_month(w: &str) -> Option<u32> {
     EN.iter().position(|m| w == *m).or_else(|| PL.iter().position(|m| w.starts_with(m) && w.len() <= m.len() + 4)).map(|i| i as u32 + 1)
 }
 
-fn last_day_of_month(year: i32, month: u32) -> NaiveDate {
-    let (y, m) = if month == 12 { (year + 1, 1) } else { (year, month + 1) };
-    NaiveDate::from_ymd_opt(y, m, 1).and_then(|d| d.pred_opt()).expect("a valid month")
+/// The last day of a month; `None` outside the calendar chrono knows (a spoken year can be any
+/// number: "by March 300000").
+fn last_day_of_month(year: i32, month: u32) -> Option<NaiveDate> {
+    let (y, m) = if month == 12 { (year.checked_add(1)?, 1) } else { (year, month + 1) };
+    NaiveDate::from_ymd_opt(y, m, 1)?.pred_opt()
+}
+
+/// The month after `date`'s, as (year, month).
+fn following_month(date: NaiveDate) -> Option<(i32, u32)> {
+    Some(if date.month() == 12 { (date.year().checked_add(1)?, 1) } else { (date.year(), date.month() + 1) })
+}
+
+/// `date` moved by `days`, `None` past the end of the calendar.
+fn plus_days(date: NaiveDate, days: u64) -> Option<NaiveDate> {
+    date.checked_add_days(Days::new(days))
 }
 
 /// The next `day` strictly after `from`.
-fn next_weekday(from: NaiveDate, day: Weekday) -> NaiveDate {
+fn next_weekday(from: NaiveDate, day: Weekday) -> Option<NaiveDate> {
     let ahead = (7 + day.num_days_from_monday() - from.weekday().num_days_from_monday()) % 7;
-    from + Days::new(u64::from(if ahead == 0 { 7 } else { ahead }))
+    plus_days(from, u64::from(if ahead == 0 { 7 } else { ahead }))
 }
 
 /// Monday of `date`'s week.
-fn week_start(date: NaiveDate) -> NaiveDate {
-    date - Days::new(u64::from(date.weekday().num_days_from_monday()))
+fn week_start(date: NaiveDate) -> Option<NaiveDate> {
+    date.checked_sub_days(Days::new(u64::from(date.weekday().num_days_from_monday())))
 }
 
 /// The next date with this month and day on or after `from` (a year later if it has passed).
@@ -123,7 +135,7 @@ fn next_date(from: NaiveDate, month: u32, day: u32) -> Option<NaiveDate> {
     let this = NaiveDate::from_ymd_opt(from.year(), month, day);
     match this {
         Some(d) if d >= from => Some(d),
-        _ => NaiveDate::from_ymd_opt(from.year() + 1, month, day),
+        _ => NaiveDate::from_ymd_opt(from.year().checked_add(1)?, month, day),
     }
 }
 
@@ -143,8 +155,8 @@ pub fn resolve_day(text: &str, call: NaiveDate) -> Option<NaiveDate> {
             continue;
         }
         match nums[..] {
-            [y, m, d] if y > 1900 => return NaiveDate::from_ymd_opt(y as i32, m, d),
-            [d, m, y] if y > 1900 => return NaiveDate::from_ymd_opt(y as i32, m, d),
+            [y, m, d] if y > 1900 => return NaiveDate::from_ymd_opt(i32::try_from(y).ok()?, m, d),
+            [d, m, y] if y > 1900 => return NaiveDate::from_ymd_opt(i32::try_from(y).ok()?, m, d),
             [d, m, y] if y < 100 => return NaiveDate::from_ymd_opt(2000 + y as i32, m, d),
             [d, m] if (1..=12).contains(&m) => return next_date(call, m, d),
             _ => {}
@@ -164,8 +176,12 @@ pub fn resolve_day(text: &str, call: NaiveDate) -> Option<NaiveDate> {
             (Some(d), None) => next_date(call, m, d),
             // "in December", "do grudnia": the end of that month.
             (None, y) => {
-                let y = y.unwrap_or(if m >= call.month() { call.year() } else { call.year() + 1 });
-                Some(last_day_of_month(y, m))
+                let y = match y {
+                    Some(y) => y,
+                    None if m >= call.month() => call.year(),
+                    None => call.year().checked_add(1)?,
+                };
+                last_day_of_month(y, m)
             }
         };
     }
@@ -173,10 +189,10 @@ pub fn resolve_day(text: &str, call: NaiveDate) -> Option<NaiveDate> {
         return Some(call);
     }
     if has_seq(&["day", "after", "tomorrow"]) || has("pojutrze") {
-        return Some(call + Days::new(2));
+        return plus_days(call, 2);
     }
     if has("tomorrow") || has("jutro") || has("jutra") {
-        return Some(call + Days::new(1));
+        return plus_days(call, 1);
     }
     // "in two days", "within a week", "za trzy dni", "w ciągu dwóch tygodni", "za tydzień".
     for (i, t) in w.iter().enumerate() {
@@ -202,7 +218,7 @@ pub fn resolve_day(text: &str, call: NaiveDate) -> Option<NaiveDate> {
             let mut day = call;
             let mut left = n.unwrap_or(1);
             while left > 0 {
-                day = day + Days::new(1);
+                day = plus_days(day, 1)?;
                 if day.weekday().num_days_from_monday() < 5 {
                     left -= 1;
                 }
@@ -210,32 +226,32 @@ pub fn resolve_day(text: &str, call: NaiveDate) -> Option<NaiveDate> {
             return Some(day);
         }
         if relative && !(unit == 7 && next && n.is_none()) && !(unit == 30 && next && n.is_none()) {
-            return Some(call + Days::new(n.unwrap_or(1) * unit));
+            return plus_days(call, n.unwrap_or(1) * unit);
         }
     }
     if let Some(day) = w.iter().find_map(|t| weekday(t)) {
-        let coming = next_weekday(call, day);
+        let coming = next_weekday(call, day)?;
         // "next Friday": the Friday of next week.
         if next && week_start(coming) == week_start(call) {
-            return Some(coming + Days::new(7));
+            return plus_days(coming, 7);
         }
         return Some(coming);
     }
-    let friday_of = |monday: NaiveDate| monday + Days::new(4);
+    let friday_of = |monday: NaiveDate| plus_days(monday, 4);
     if w.iter().any(|t| t == "weekend" || t == "weekendu") {
-        return Some(week_start(call) + Days::new(6));
+        return plus_days(week_start(call)?, 6);
     }
     if w.iter().any(|t| (t.starts_with("week") && !t.starts_with("weekend")) || t.starts_with("tygod") || t == "tydzien") {
-        let this_monday = week_start(call);
+        let this_monday = week_start(call)?;
         if next {
-            return Some(friday_of(this_monday + Days::new(7)));
+            return friday_of(plus_days(this_monday, 7)?);
         }
-        let friday = friday_of(this_monday);
-        return Some(if call <= friday { friday } else { this_monday + Days::new(6) });
+        let friday = friday_of(this_monday)?;
+        return if call <= friday { Some(friday) } else { plus_days(this_monday, 6) };
     }
     if w.iter().any(|t| t.starts_with("month") || t.starts_with("miesiac")) {
-        let (y, m) = if next { if call.month() == 12 { (call.year() + 1, 1) } else { (call.year(), call.month() + 1) } } else { (call.year(), call.month()) };
-        return Some(last_day_of_month(y, m));
+        let (y, m) = if next { following_month(call)? } else { (call.year(), call.month()) };
+        return last_day_of_month(y, m);
     }
     if w.iter().any(|t| t == "year" || t == "roku") && (has("end") || w.iter().any(|t| t.starts_with("kon"))) {
         return NaiveDate::from_ymd_opt(call.year(), 12, 31);
@@ -244,7 +260,7 @@ pub fn resolve_day(text: &str, call: NaiveDate) -> Option<NaiveDate> {
     if let Some(d) = w.iter().find_map(|t| day_of_month(t)) {
         let this = NaiveDate::from_ymd_opt(call.year(), call.month(), d).filter(|x| *x >= call);
         return this.or_else(|| {
-            let (y, m) = if call.month() == 12 { (call.year() + 1, 1) } else { (call.year(), call.month() + 1) };
+            let (y, m) = following_month(call)?;
             NaiveDate::from_ymd_opt(y, m, d)
         });
     }

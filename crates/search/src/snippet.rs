@@ -180,6 +180,21 @@ mod tests {
     use super::*;
     use crate::query::parse;
 
+    proptest::proptest! {
+        /// Any query a person types, over any text: a parse error or a snippet, never a panic.
+        #[test]
+        fn any_query_over_any_text_gives_a_snippet_or_an_error(
+            q in "[a-zA-Ząęółśżźćń \"()|*:-]{0,30}|.{0,30}",
+            text in proptest::prelude::any::<String>(),
+            polish in proptest::prelude::any::<bool>(),
+        ) {
+            if let Ok(query) = parse(&q) {
+                let language = if polish { Language::Pl } else { Language::En };
+                let _ = snippet(&query, language, &[text.as_str(), "Dzień dobry, İstanbul ẞ straße"]);
+            }
+        }
+    }
+
     fn plain(snippet: &str) -> String {
         snippet.replace("<mark>", "").replace("</mark>", "")
     }
