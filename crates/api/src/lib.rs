@@ -8,7 +8,7 @@ use std::sync::Arc;
 use axum::extract::DefaultBodyLimit;
 use axum::middleware;
 use axum::Router;
-use callscope_domain::Clock;
+use callscope_domain::{Clock, WorkerHealth};
 use callscope_storage::Storage;
 use callscope_search::SearchService;
 use callscope_store::Store;
@@ -64,6 +64,8 @@ pub struct AppState {
     pub max_upload_bytes: u64,
     /// The search index, in the process that serves search.
     pub search: Option<Arc<SearchService>>,
+    /// The in-process workers, when this process runs any: `/readyz` needs one alive.
+    pub worker_health: Option<Arc<WorkerHealth>>,
 }
 
 impl AppState {
@@ -79,7 +81,15 @@ impl AppState {
             storage,
             max_upload_bytes: settings.max_upload_bytes,
             search: None,
+            worker_health: None,
         }
+    }
+
+    /// The same state, ready only while one of the workers `health` counts is alive.
+    #[must_use]
+    pub fn with_worker_health(mut self, health: Arc<WorkerHealth>) -> Self {
+        self.worker_health = Some(health);
+        self
     }
 
     /// The same state, serving search from `search`.

@@ -3,6 +3,7 @@
 
 mod category;
 mod clock;
+mod health;
 mod ids;
 mod job;
 mod keys;
@@ -19,6 +20,7 @@ pub use category::{
     NewCategory,
 };
 pub use clock::{rfc3339_millis, rfc3339_millis_opt, Clock, ManualClock, SystemClock, Timestamp};
+pub use health::WorkerHealth;
 pub use ids::{
     ActionItemId, ApiKeyId, CallId, CategoryId, JobId, OrgId, ProjectId, SpeakerPresetId, TaxonomyId, TemplateFieldId, TemplateId,
     WebhookDeliveryId, WebhookId,

@@ -18,7 +18,7 @@ mod pii;
 mod speech;
 
 pub use callscope_analysis::classify::CategoryInfo;
-pub use callscope_analysis::engine::{AnalysisInput, Analyzer, CallAnalysis, Lang as AnalysisLang, RulesEngine, TemplateSpec};
+pub use callscope_analysis::engine::{AnalysisError, AnalysisInput, Analyzer, CallAnalysis, Lang as AnalysisLang, RulesEngine, TemplateSpec};
 pub use callscope_analysis::template::Question;
 pub use callscope_pii::Gazetteer;
 pub use pii::{Found, PiiScanner, RulePii};

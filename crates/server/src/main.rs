@@ -186,7 +186,8 @@ async fn run(command: Command, config: Config) -> anyhow::Result<()> {
                 None
             };
             tracing::info!(count, storage = storage.describe(), "workers running");
-            let (stop_workers, handles) = callscope::startup::spawn_workers(workers);
+            let health = Arc::new(callscope_worker::WorkerHealth::new(workers.len()));
+            let (stop_workers, handles) = callscope::startup::spawn_workers(workers, health);
             let dispatcher = dispatcher.map(|d| tokio::spawn(d.run(stop_workers.subscribe())));
             stop.await;
             tracing::info!("stopping workers after their current jobs");

@@ -22,7 +22,7 @@ use callscope_speech::{SileroVad, Vad, WhisperSettings};
 use callscope_storage::Storage;
 use callscope_store::{Store, StoreOptions};
 use callscope_webhooks::{Dispatcher, DispatcherSettings, RetrySchedule, Sender, SenderSettings};
-use callscope_worker::{Worker, WorkerSettings};
+use callscope_worker::{Worker, WorkerHealth, WorkerSettings};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
@@ -38,6 +38,7 @@ pub struct Application {
     store: Arc<dyn Store>,
     grace: Duration,
     workers: Vec<Worker>,
+    worker_health: Arc<WorkerHealth>,
     search: Arc<SearchService>,
     search_interval: Duration,
     dispatcher: Option<Dispatcher>,
@@ -66,7 +67,10 @@ impl Application {
         }
         let search = open_search(config, &store).await?;
         let dispatcher = if config.webhook_dispatch { Some(build_dispatcher(config, &store, &clock)?) } else { None };
-        let state = AppState::new(store.clone(), storage, clock.clone(), &settings).with_search(search.clone());
+        let worker_health = Arc::new(WorkerHealth::new(workers.len()));
+        let state = AppState::new(store.clone(), storage, clock.clone(), &settings)
+            .with_search(search.clone())
+            .with_worker_health(worker_health.clone());
         let router = callscope_api::router(state);
         let listener = TcpListener::bind(&config.listen)
             .await
@@ -77,6 +81,7 @@ impl Application {
             store,
             grace: Duration::from_secs(config.shutdown_grace_seconds),
             workers,
+            worker_health,
             search,
             search_interval: Duration::from_millis(config.search_sync_interval_ms.max(10)),
             dispatcher,
@@ -105,7 +110,7 @@ impl Application {
             tracing::info!("shutting down: no new connections, waiting for requests in flight");
             let _ = stopping_tx.send(());
         };
-        let (workers_stop, workers) = spawn_workers(self.workers);
+        let (workers_stop, workers) = spawn_workers(self.workers, self.worker_health);
         let indexer = self.search.spawn(self.search_interval, workers_stop.subscribe());
         let dispatcher = self.dispatcher.map(|d| tokio::spawn(d.run(workers_stop.subscribe())));
         let serve = async move {
@@ -299,16 +304,11 @@ pub async fn build_workers(
         .collect())
 }
 
-/// Starts workers on the runtime; returns the sender that stops them and their tasks.
-pub fn spawn_workers(workers: Vec<Worker>) -> (watch::Sender<bool>, Vec<tokio::task::JoinHandle<()>>) {
+/// Starts workers on the runtime, each started again if it dies, with `health` counting the
+/// ones alive; returns the sender that stops them and their tasks.
+pub fn spawn_workers(workers: Vec<Worker>, health: Arc<WorkerHealth>) -> (watch::Sender<bool>, Vec<tokio::task::JoinHandle<()>>) {
     let (stop, stopped) = watch::channel(false);
-    let handles = workers
-        .into_iter()
-        .map(|worker| {
-            let stopped = stopped.clone();
-            tokio::spawn(async move { worker.run(stopped).await })
-        })
-        .collect();
+    let handles = callscope_worker::spawn_supervised(workers, health, stopped);
     (stop, handles)
 }
 

@@ -8,6 +8,7 @@
 //! can act on. Every outcome writes its `call.completed`/`call.failed` event to the outbox in
 //! the same transaction.
 
+use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -16,10 +17,14 @@ use callscope_domain::{ActionItemId, CallId, CategoryId, Clock, Job, JobId, JobK
 use callscope_pipeline::{CallAnalysis, CallContext, CallResult, CategoryInfo, Pipeline, Progress, Question, StageError, TemplateSpec};
 use callscope_storage::{Storage, StorageError};
 use callscope_store::{ActionItem, CallAnalysisRecord, CallTranscript, NewActionItem, NewCall, NewEvent, Store, StoreError, StoreResult};
+use futures::FutureExt;
 use serde_json::json;
 use tokio::sync::watch;
 
 mod redact;
+mod supervise;
+
+pub use supervise::{spawn_supervised, WorkerHealth};
 
 /// How workers behave.
 #[derive(Debug, Clone)]
@@ -150,7 +155,9 @@ impl Worker {
     async fn process(&self, job: &Job) -> Attempt {
         let progress = Arc::new(JobProgress::default());
         let (lost_tx, mut lost_rx) = watch::channel(false);
-        let heartbeat = {
+        // Aborted when this function is left by any path, an unwinding panic included: a
+        // heartbeat that outlives its attempt would hold the job PROCESSING for ever.
+        let _heartbeat = AbortOnDrop({
             let (store, id, worker, settings, progress) =
                 (self.store.clone(), job.id, self.id.clone(), self.settings.clone(), progress.clone());
             tokio::spawn(async move {
@@ -168,7 +175,7 @@ impl Worker {
                     }
                 }
             })
-        };
+        });
         let work = async {
             let context = self.context(job).await?;
             match job.kind {
@@ -192,12 +199,20 @@ impl Worker {
                 }
             }
         };
-        let outcome = tokio::select! {
-            result = work => result.unwrap_or_else(Attempt::Failed),
+        // A panic in any stage is a bug met on this input: the attempt fails with its message
+        // (and is retried like any other failure) instead of taking the worker down with it.
+        let work = AssertUnwindSafe(work).catch_unwind();
+        tokio::select! {
+            result = work => match result {
+                Ok(attempt) => attempt.unwrap_or_else(Attempt::Failed),
+                Err(panic) => {
+                    let message = panic_message(panic.as_ref());
+                    tracing::error!(panic = %message, "a stage panicked");
+                    Attempt::Failed(StageError::Retryable(format!("processing stopped on an internal error: {message}")))
+                }
+            },
             _ = lost_rx.wait_for(|lost| *lost) => Attempt::LeaseLost,
-        };
-        heartbeat.abort();
-        outcome
+        }
     }
 
     /// What the pipeline needs to know of the job's project: the default speaker preset, PII
@@ -412,6 +427,24 @@ fn item_events(project: ProjectId, call: CallId, filename: &str, call_date: Time
             payload: ActionItem::extracted(project, call, index, call_date, filename, item, now).to_json(now),
         })
         .collect()
+}
+
+/// Aborts a task when dropped.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// The text a panic was raised with, when it has one.
+pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into())
 }
 
 enum Attempt {

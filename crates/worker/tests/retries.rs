@@ -1,6 +1,7 @@
 //! The worker's handling of failures, with a decoder that fails on purpose in front of the real
 //! one (the store, the storage and the decoding underneath are real). Speech recognition is not
-//! what these tests are about: a transcriber that hears nothing stands in for Whisper.
+//! what these tests are about: a transcriber that hears nothing (or says a given line) stands in
+//! for Whisper.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -9,14 +10,16 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use callscope_audio::DecodedAudio;
-use callscope_domain::{JobId, JobStatus, Language, NewJob, NewProject, ProjectId, SystemClock};
+use callscope_domain::{JobId, JobStatus, Language, NewJob, NewProject, PiiRedaction, ProjectId, SystemClock};
 use callscope_pipeline::{
-    AcousticDiarizer, AudioDecoder, Decoder, Gazetteer, Pipeline, PipelineSettings, Progress, RulePii, RulesEngine, StageError, Transcriber, Transcript,
+    AcousticDiarizer, AnalysisError, AnalysisInput, Analyzer, AudioDecoder, CallAnalysis, Decoder, Diarizer, Gazetteer, Pipeline, PipelineSettings, Progress, Region,
+    RulePii, RulesEngine, StageError, Transcriber, Transcript, Word,
 };
 use callscope_storage::Storage;
 use callscope_store::testing::TestDatabase;
 use callscope_store::{connect, Backend, Store, StoreOptions};
 use callscope_worker::{JobEnd, RunOutcome, Worker, WorkerSettings};
+use sha2::Digest;
 
 /// Fails the first `failures` calls with `error`, then decodes for real.
 struct Flaky {
@@ -48,6 +51,59 @@ impl Transcriber for Deaf {
     }
 }
 
+/// Says `line`, a word every 0.08 s, after waiting for `gate` (if any) to open.
+struct Speaks {
+    line: &'static str,
+    gate: Option<Arc<tokio::sync::Semaphore>>,
+}
+
+#[async_trait]
+impl Transcriber for Speaks {
+    fn model_name(&self) -> String {
+        "script".into()
+    }
+
+    async fn transcribe(&self, _: Arc<Vec<f32>>, _: Language, _: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
+        if let Some(gate) = &self.gate {
+            let _ = gate.acquire().await.unwrap();
+        }
+        let words = self
+            .line
+            .split_whitespace()
+            .enumerate()
+            .map(|(i, w)| Word { text: w.into(), start_s: i as f32 * 0.08, end_s: i as f32 * 0.08 + 0.07, probability: 0.9, speaker: 0 })
+            .collect();
+        Ok(Transcript { words, speech: Vec::new() })
+    }
+}
+
+/// Hears one speaker.
+struct OneSpeaker;
+
+#[async_trait]
+impl Diarizer for OneSpeaker {
+    async fn diarize(&self, _: Arc<Vec<f32>>, _: Vec<Region>, words: Vec<Word>) -> Result<Vec<Word>, StageError> {
+        Ok(words)
+    }
+}
+
+/// Panics on its first call, then analyses with the rules.
+struct PanicsOnce(AtomicU32);
+
+#[async_trait]
+impl Analyzer for PanicsOnce {
+    fn model_used(&self) -> String {
+        "rules".into()
+    }
+
+    async fn analyze(&self, input: &AnalysisInput) -> Result<CallAnalysis, AnalysisError> {
+        if self.0.fetch_add(1, Ordering::SeqCst) == 0 {
+            panic!("an index out of range, say");
+        }
+        RulesEngine::new(Arc::default(), Arc::default()).analyze(input).await
+    }
+}
+
 struct Setup {
     _db: TestDatabase,
     store: Arc<dyn Store>,
@@ -57,15 +113,25 @@ struct Setup {
 }
 
 async fn setup() -> Setup {
+    setup_with(None).await
+}
+
+async fn setup_with(pii_redaction: Option<PiiRedaction>) -> Setup {
     let db = TestDatabase::new(Backend::Sqlite).await;
     let store = connect(&StoreOptions { url: db.url().to_owned(), max_connections: 2 }, Arc::new(SystemClock)).await.unwrap();
     store.migrate().await.unwrap();
     let org = store.create_organization("acme").await.unwrap();
-    let project = store.create_project(org.id, &NewProject::parse("p", None, None, None).unwrap()).await.unwrap();
+    let project = store.create_project(org.id, &NewProject::parse("p", None, None, pii_redaction).unwrap()).await.unwrap();
     let dir = tempfile::tempdir().unwrap();
+    let job = queue_job(&store, project.id, dir.path()).await;
+    Setup { _db: db, store, project: project.id, job, dir }
+}
+
+/// Stores a second of audio as an upload of `project` and queues its job.
+async fn queue_job(store: &Arc<dyn Store>, project: ProjectId, dir: &Path) -> JobId {
     let job = JobId::new();
-    let key = format!("projects/{}/{job}.wav", project.id);
-    let path = dir.path().join("audio").join(&key);
+    let key = format!("projects/{project}/{job}.wav");
+    let path = dir.join("audio").join(&key);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     let spec = hound::WavSpec { channels: 1, sample_rate: 8_000, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
     let mut writer = hound::WavWriter::create(&path, spec).unwrap();
@@ -84,21 +150,12 @@ async fn setup() -> Setup {
         channel_roles: None,
         recorded_at: None,
     };
-    store.create_job(project.id, &new).await.unwrap();
-    Setup { _db: db, store, project: project.id, job, dir }
+    store.create_job(project, &new).await.unwrap();
+    job
 }
 
-fn worker(setup: &Setup, decoder: Flaky, retry_base: Duration) -> Worker {
-    let storage = Storage::local(&setup.dir.path().join("audio")).unwrap();
-    let pipeline = Pipeline::new(
-        Arc::new(decoder),
-        Arc::new(Deaf),
-        Arc::new(AcousticDiarizer::new(2)),
-        Arc::new(RulePii::new(Arc::new(Gazetteer::default()))),
-        Arc::new(RulesEngine::new(Arc::default(), Arc::default())),
-        PipelineSettings { max_duration_s: 60.0 },
-    );
-    let settings = WorkerSettings {
+fn settings(setup: &Setup, retry_base: Duration) -> WorkerSettings {
+    WorkerSettings {
         lease: Duration::from_secs(30),
         heartbeat: Duration::from_secs(5),
         max_attempts: 3,
@@ -106,8 +163,43 @@ fn worker(setup: &Setup, decoder: Flaky, retry_base: Duration) -> Worker {
         poll_interval: Duration::from_millis(10),
         scratch_dir: setup.dir.path().to_owned(),
         redact_audio: false,
-    };
+    }
+}
+
+/// The stages a test worker runs; the PII scanner is always the real one.
+struct Stages {
+    decoder: Arc<dyn Decoder>,
+    transcriber: Arc<dyn Transcriber>,
+    diarizer: Arc<dyn Diarizer>,
+    analyzer: Arc<dyn Analyzer>,
+}
+
+fn worker_of(setup: &Setup, stages: Stages, settings: WorkerSettings) -> Worker {
+    let storage = Storage::local(&setup.dir.path().join("audio")).unwrap();
+    let pii = Arc::new(RulePii::new(Arc::new(Gazetteer::default())));
+    let Stages { decoder, transcriber, diarizer, analyzer } = stages;
+    let pipeline = Pipeline::new(decoder, transcriber, diarizer, pii, analyzer, PipelineSettings { max_duration_s: 60.0 });
     Worker::new(setup.store.clone(), storage, pipeline, Arc::new(SystemClock), settings)
+}
+
+fn worker(setup: &Setup, decoder: Flaky, retry_base: Duration) -> Worker {
+    let stages = Stages {
+        decoder: Arc::new(decoder),
+        transcriber: Arc::new(Deaf),
+        diarizer: Arc::new(AcousticDiarizer::new(2)),
+        analyzer: Arc::new(rules()),
+    };
+    worker_of(setup, stages, settings(setup, retry_base))
+}
+
+fn rules() -> RulesEngine {
+    RulesEngine::new(Arc::default(), Arc::default())
+}
+
+/// A worker that transcribes `line` (after `gate` opens) and analyses with `analyzer`.
+fn speaking_worker(setup: &Setup, line: &'static str, gate: Option<Arc<tokio::sync::Semaphore>>, analyzer: Arc<dyn Analyzer>, settings: WorkerSettings) -> Worker {
+    let stages = Stages { decoder: Arc::new(AudioDecoder), transcriber: Arc::new(Speaks { line, gate }), diarizer: Arc::new(OneSpeaker), analyzer };
+    worker_of(setup, stages, settings)
 }
 
 fn flaky(failures: u32, error: StageError) -> Flaky {
@@ -167,4 +259,55 @@ async fn bad_input_fails_on_the_first_attempt() {
     let job = setup.store.get_job(setup.project, setup.job).await.unwrap();
     assert_eq!((job.status, job.attempts), (JobStatus::Failed, 1));
     assert_eq!(job.error_message.as_deref(), Some("the file is not audio"));
+}
+
+#[tokio::test]
+async fn a_panic_in_analysis_fails_the_attempt_and_the_next_job_completes() {
+    let setup = setup().await;
+    let next = queue_job(&setup.store, setup.project, setup.dir.path()).await;
+    let analyzer = Arc::new(PanicsOnce(AtomicU32::new(0)));
+    let worker = speaking_worker(&setup, "I will call you back tomorrow.", None, analyzer, WorkerSettings { max_attempts: 1, ..settings(&setup, Duration::ZERO) });
+    assert_eq!(worker.run_once().await.unwrap(), RunOutcome::Ran(setup.job, JobEnd::Failed));
+    let failed = setup.store.get_job(setup.project, setup.job).await.unwrap();
+    assert_eq!(failed.status, JobStatus::Failed);
+    let message = failed.error_message.unwrap();
+    assert!(message.contains("internal error") && message.contains("an index out of range, say"), "{message}");
+    assert_eq!(worker.run_once().await.unwrap(), RunOutcome::Ran(next, JobEnd::Completed), "the queue goes on");
+    assert_eq!(worker.run_once().await.unwrap(), RunOutcome::Idle);
+}
+
+#[tokio::test]
+async fn a_worker_that_lost_its_lease_leaves_the_winners_redacted_audio_alone() {
+    let setup = setup_with(Some(PiiRedaction::Mask)).await;
+    let line = "Please write to jan.kowalski@example.com about it.";
+    let redacting = |lease_s: u64| WorkerSettings {
+        lease: Duration::from_secs(lease_s),
+        heartbeat: Duration::from_secs(60),
+        redact_audio: true,
+        ..settings(&setup, Duration::ZERO)
+    };
+    // The first worker takes the job and stalls in transcription past its one-second lease.
+    let gate = Arc::new(tokio::sync::Semaphore::new(0));
+    let slow = Arc::new(speaking_worker(&setup, line, Some(gate.clone()), Arc::new(rules()), redacting(1)));
+    let fast = speaking_worker(&setup, line, None, Arc::new(rules()), redacting(30));
+    assert_ne!(slow.id(), fast.id());
+    let stalled = tokio::spawn({
+        let slow = slow.clone();
+        async move { slow.run_once().await.unwrap() }
+    });
+    tokio::time::sleep(Duration::from_millis(1_300)).await;
+    assert_eq!(fast.run_once().await.unwrap(), RunOutcome::Ran(setup.job, JobEnd::Completed), "taken over and finished");
+    gate.add_permits(1);
+    assert_eq!(stalled.await.unwrap(), RunOutcome::Ran(setup.job, JobEnd::LeaseLost));
+
+    let job = setup.store.get_job(setup.project, setup.job).await.unwrap();
+    let call = setup.store.get_call_audio(setup.project, job.transcript_id.unwrap()).await.unwrap();
+    let audio_dir = setup.dir.path().join("audio");
+    let stored = audio_dir.join(&call.storage_path);
+    assert!(call.storage_path.ends_with(".redacted.wav"), "{}", call.storage_path);
+    let bytes = std::fs::read(&stored).expect("the winner's redacted copy is still there");
+    assert_eq!(hex::encode(sha2::Sha256::digest(&bytes)), call.sha256, "and it is the winner's");
+    let mut left: Vec<_> = std::fs::read_dir(stored.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    left.sort();
+    assert_eq!(left, [stored.file_name().unwrap().to_owned()], "the loser removed its own copy, and the upload is gone");
 }

@@ -22,16 +22,20 @@ pub async fn healthz() -> Json<ProbeView> {
     Json(ProbeView { status: "ok" })
 }
 
-/// Readiness: the database answers.
+/// Readiness: the database answers and, in a process that runs workers, one of them is alive.
 #[utoipa::path(get, path = "/readyz", tag = "Operations", security(()),
     responses(
         (status = 200, description = "Ready", body = ProbeView),
-        (status = 503, description = "The database is unreachable", body = Problem),
+        (status = 503, description = "The database is unreachable, or none of this process's workers is alive", body = Problem),
     ))]
 pub async fn readyz(State(state): State<AppState>) -> Result<Json<ProbeView>, ApiError> {
     state.store.ping().await.map_err(|e| {
         tracing::warn!(error = %e, "readiness check failed");
         ApiError::Unavailable
     })?;
+    if let Some(health) = state.worker_health.as_ref().filter(|h| !h.ready()) {
+        tracing::warn!(expected = health.expected(), alive = health.alive(), "readiness check failed: no worker alive");
+        return Err(ApiError::Unavailable);
+    }
     Ok(Json(ProbeView { status: "ready" }))
 }

@@ -10,6 +10,7 @@ use crate::helpers::{assert_problem, spawn_app, spawn_app_with};
 
 both_backends!(
     probes_need_no_key,
+    readiness_needs_a_live_worker_where_workers_should_run,
     the_rate_limit_is_per_key_with_retry_after,
     a_flood_of_unknown_keys_is_limited_by_address,
     a_rate_limit_of_zero_is_off,
@@ -22,6 +23,29 @@ async fn probes_need_no_key(backend: Backend) {
     assert_eq!(health["status"], "ok");
     let ready: Value = app.client.get(app.url("/readyz")).send().await.unwrap().json().await.unwrap();
     assert_eq!(ready["status"], "ready");
+}
+
+async fn readiness_needs_a_live_worker_where_workers_should_run(backend: Backend) {
+    use std::sync::Arc;
+
+    use callscope_api::{ApiSettings, AppState};
+    use callscope_domain::{SystemClock, WorkerHealth};
+
+    let app = spawn_app_with(backend, |c| c.workers = 1).await;
+    let ready = app.client.get(app.url("/readyz")).send().await.unwrap();
+    assert_eq!(ready.status(), 200, "its worker runs");
+
+    // The same service over the same database, in a process whose one worker has died.
+    let health = Arc::new(WorkerHealth::new(1));
+    let storage = callscope_storage::Storage::local(&app.config.data_dir.join("audio")).unwrap();
+    let settings = ApiSettings { rate_limit_per_minute: 0, webhooks_allow_private: false, max_upload_bytes: 1 << 20, uploads_per_minute: 0 };
+    let state = AppState::new(app.store.clone(), storage, Arc::new(SystemClock), &settings).with_worker_health(health.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/readyz", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, callscope_api::router(state)).await.unwrap() });
+    assert_problem(app.client.get(&url).send().await.unwrap(), 503, "unavailable").await;
+    health.started();
+    assert_eq!(app.client.get(&url).send().await.unwrap().status(), 200, "ready again once a worker runs");
 }
 
 async fn the_rate_limit_is_per_key_with_retry_after(backend: Backend) {
