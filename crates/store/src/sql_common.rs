@@ -724,8 +724,11 @@ impl Store for SqlStore {
     async fn create_test_delivery(&self, project: ProjectId, webhook: WebhookId, data: &serde_json::Value) -> StoreResult<crate::WebhookDelivery> {
         let now = self.clock.now();
         let mut tx = self.pool.begin().await?;
-        webhook_in_project(&mut *tx, project, webhook).await?;
+        // A write first: on SQLite a transaction that reads first cannot become the writer while
+        // another one writes (the dispatcher, say), and fails at once instead of waiting. An
+        // event of a webhook that is not the project's is rolled back with the transaction.
         let event = insert_event_row(&mut tx, project.0, "webhook.test", data, now).await?;
+        webhook_in_project(&mut *tx, project, webhook).await?;
         let id = insert_delivery(&mut tx, webhook.0, event, now).await?;
         tx.commit().await?;
         get_delivery(&self.pool, id).await
