@@ -2,10 +2,13 @@
 //! minute's worth of requests and refilling continuously. Buckets are keyed by the key's digest
 //! (plain keys are not kept in memory). The budget is per process.
 //!
-//! A key gets a bucket of its own only once it has authenticated. Until then its requests are
+//! A key gets a bucket of its own once it is known to be valid: every active key when the
+//! service starts, and any other the first time it authenticates. Until then its requests are
 //! counted against the client's address: were every key sent given a fresh bucket, a flood of
 //! made-up keys would pass the limit and cost one database lookup each. So the lookups a client
-//! can cause with unknown keys are bounded by its address's budget.
+//! can cause with unknown keys are bounded by its address's budget, and such a flood holds up
+//! only keys made after the service started, only from the flooding address, and only until
+//! their first request gets through.
 
 use std::collections::{HashMap, HashSet};
 use std::net::{IpAddr, SocketAddr};
@@ -23,8 +26,8 @@ use crate::{ApiError, AppState};
 
 /// Buckets kept before idle (full) ones are dropped.
 const PRUNE_ABOVE: usize = 10_000;
-/// Keys remembered as valid; past this the memory starts again (keys are learnt anew by their
-/// next request, so forgetting costs one request each on their address's budget).
+/// Keys remembered as valid; past this no more are learnt (those go on sharing their address's
+/// budget) rather than forgetting ones already known.
 const KNOWN_KEYS_MAX: usize = 100_000;
 
 /// What the key lookup of one request found, told by the authentication extractor to this
@@ -60,11 +63,19 @@ impl KnownKeys {
     }
 
     fn learn(&self, key: KeyDigest) {
+        self.learn_all([key]);
+    }
+
+    /// Remembers keys known to be valid: the store's active keys when the service starts, so
+    /// that no key in use has to win its first request on its address's budget.
+    pub fn learn_all(&self, keys: impl IntoIterator<Item = KeyDigest>) {
         let mut known = self.0.lock().expect("known keys lock");
-        if known.len() >= KNOWN_KEYS_MAX {
-            known.clear();
+        for key in keys {
+            if known.len() >= KNOWN_KEYS_MAX {
+                break;
+            }
+            known.insert(key);
         }
-        known.insert(key);
     }
 
     fn forget(&self, key: &KeyDigest) {

@@ -71,6 +71,8 @@ impl Application {
         let state = AppState::new(store.clone(), storage, clock.clone(), &settings)
             .with_search(search.clone())
             .with_worker_health(worker_health.clone());
+        // Keys in use keep their own rate-limit budgets from the first request (see the limiter).
+        state.known_keys.learn_all(store.active_key_digests().await.context("cannot read the API keys")?);
         let router = callscope_api::router(state);
         let listener = TcpListener::bind(&config.listen)
             .await

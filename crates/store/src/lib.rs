@@ -633,6 +633,10 @@ pub trait Store: Send + Sync + 'static {
     /// The principal of a valid (known, not revoked) key.
     async fn authenticate(&self, digest: &KeyDigest) -> StoreResult<Option<Principal>>;
 
+    /// The digests of every key not revoked, of every organization: what the rate limiter
+    /// starts from to tell keys it may give budgets of their own.
+    async fn active_key_digests(&self) -> StoreResult<Vec<KeyDigest>>;
+
     // --- projects ---
 
     /// Creates a project in `org`.

@@ -240,6 +240,12 @@ impl Store for SqlStore {
         Ok(row.map(Into::into))
     }
 
+    async fn active_key_digests(&self) -> StoreResult<Vec<KeyDigest>> {
+        let rows: Vec<(String,)> =
+            sqlx::query_as("select key_hash from api_keys where revoked_at is null").fetch_all(&self.pool).await?;
+        Ok(rows.into_iter().map(|(digest,)| KeyDigest::from_hex(digest)).collect())
+    }
+
     async fn create_project(&self, org: OrgId, new: &NewProject) -> StoreResult<Project> {
         let now = self.clock.now();
         let row: ProjectRow = sqlx::query_as(&format!(
