@@ -7,25 +7,22 @@ use std::collections::HashSet;
 use serde_json::Value;
 use uuid::Uuid;
 
-/// Whether a category match (`categoryId`, `categoryPath`) lies in `gone`.
-fn names_any(matched: &Value, gone: &HashSet<Uuid>) -> bool {
-    let is_gone = |v: &Value| {
-        v.as_str()
-            .and_then(|s| s.parse::<Uuid>().ok())
-            .is_some_and(|id| gone.contains(&id))
-    };
-    is_gone(&matched["categoryId"])
-        || matched["categoryPath"]
-            .as_array()
-            .is_some_and(|path| path.iter().any(is_gone))
-}
-
 /// `classification` without the matches into `gone`; `None` when nothing changes. A removed
 /// primary match leaves `primary` null and the overall confidence 0.
 pub(crate) fn without_categories(classification: &Value, gone: &HashSet<Uuid>) -> Option<Value> {
+    without_matches(classification, |id| gone.contains(id))
+}
+
+/// `classification` with only the matches whose categories all `exist`: what an analysis made
+/// before some of them were deleted may store. `None` when nothing changes.
+pub(crate) fn within(classification: &Value, exist: &HashSet<Uuid>) -> Option<Value> {
+    without_matches(classification, |id| !exist.contains(id))
+}
+
+fn without_matches(classification: &Value, is_gone: impl Fn(&Uuid) -> bool) -> Option<Value> {
     let mut out = classification.clone();
     let mut changed = false;
-    if out.get("primary").is_some_and(|p| names_any(p, gone)) {
+    if out.get("primary").is_some_and(|p| names_any(p, &is_gone)) {
         out["primary"] = Value::Null;
         if out.get("overallConfidence").is_some() {
             out["overallConfidence"] = Value::from(0.0);
@@ -34,10 +31,23 @@ pub(crate) fn without_categories(classification: &Value, gone: &HashSet<Uuid>) -
     }
     if let Some(secondary) = out.get_mut("secondary").and_then(Value::as_array_mut) {
         let before = secondary.len();
-        secondary.retain(|m| !names_any(m, gone));
+        secondary.retain(|m| !names_any(m, &is_gone));
         changed |= secondary.len() != before;
     }
     changed.then_some(out)
+}
+
+/// Whether a category match (`categoryId`, `categoryPath`) names a category that `is_gone`.
+fn names_any(matched: &Value, is_gone: &impl Fn(&Uuid) -> bool) -> bool {
+    let gone = |v: &Value| {
+        v.as_str()
+            .and_then(|s| s.parse::<Uuid>().ok())
+            .is_some_and(|id| is_gone(&id))
+    };
+    gone(&matched["categoryId"])
+        || matched["categoryPath"]
+            .as_array()
+            .is_some_and(|path| path.iter().any(gone))
 }
 
 #[cfg(test)]
@@ -56,20 +66,10 @@ mod tests {
         });
         let gone = HashSet::from([root]);
         let left = without_categories(&classification, &gone).expect("changed");
+        assert_eq!(left["primary"], Value::Null, "a leaf whose parent is deleted goes with it");
+        assert_eq!(left["secondary"], json!([{"categoryId": other, "categoryPath": [other]}]));
         assert_eq!(
-            left["primary"],
-            Value::Null,
-            "a leaf whose parent is deleted goes with it"
-        );
-        assert_eq!(
-            left["secondary"],
-            json!([{"categoryId": other, "categoryPath": [other]}])
-        );
-        assert_eq!(
-            (
-                left["overallConfidence"].as_f64(),
-                left["modelUsed"].as_str()
-            ),
+            (left["overallConfidence"].as_f64(), left["modelUsed"].as_str()),
             (Some(0.0), Some("manual"))
         );
         assert_eq!(
@@ -78,5 +78,14 @@ mod tests {
             "nothing of it deleted"
         );
         assert_eq!(without_categories(&Value::Null, &gone), None);
+
+        let kept = within(&classification, &HashSet::from([other])).expect("changed");
+        assert_eq!(kept["primary"], Value::Null);
+        assert_eq!(kept["secondary"], json!([{"categoryId": other, "categoryPath": [other]}]));
+        assert_eq!(
+            within(&classification, &HashSet::from([root, leaf, other])),
+            None,
+            "every category still there"
+        );
     }
 }

@@ -15,6 +15,8 @@ const BACKEND: Backend = Backend::Postgres;
 const BOOTSTRAP_LOCK: Option<&str> = Some("select pg_advisory_xact_lock(7361601)");
 /// Claims skip rows another worker's transaction holds instead of waiting for them.
 const CLAIM_LOCK: &str = "for update skip locked";
+/// Reads that must hold their row until the transaction ends.
+const ROW_LOCK: &str = "for update";
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
 include!("sql_common.rs");

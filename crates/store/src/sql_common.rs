@@ -482,6 +482,7 @@ impl Store for SqlStore {
     async fn clear_categories(&self, project: ProjectId) -> StoreResult<()> {
         let now = self.clock.now();
         let mut tx = self.pool.begin().await?;
+        lock_taxonomy(&mut tx, project, now).await?;
         let gone = load_categories(&mut tx, project).await?.into_iter().map(|c| c.id).collect();
         uncategorize_calls(&mut tx, project, &gone, true, now).await?;
         // Children before parents is not needed: the cascade removes whole subtrees.
@@ -1022,6 +1023,7 @@ impl Store for SqlStore {
         .execute(&mut *tx)
         .await?;
         if let Some(analysis) = &call.analysis {
+            let classification = current_classification(&mut tx, project, analysis.classification.as_ref()).await?;
             sqlx::query(
                 "update calls set title = $2, sentiment_level = $3, primary_category_id = \
                  (select id from categories where id = $4 and project_id = $5), \
@@ -1032,7 +1034,7 @@ impl Store for SqlStore {
             .bind(&analysis.sentiment_level)
             .bind(analysis.primary_category.map(|c| c.0))
             .bind(project)
-            .bind(analysis.classification.as_ref().map(Json))
+            .bind(classification.map(Json))
             .bind(analysis.summary.as_ref().map(Json))
             .bind(analysis.template_analysis.as_ref().map(Json))
             .bind(analysis.sentiment_confidence)
@@ -1101,6 +1103,7 @@ impl Store for SqlStore {
             tx.commit().await?;
             return Ok(true);
         };
+        let classification = current_classification(&mut tx, project, analysis.classification.as_ref()).await?;
         sqlx::query(
             "update calls set title = $2, sentiment_level = $3, summary = $4, template_analysis = $5, updated_at = $6, \
              sentiment_confidence = $10, \
@@ -1117,7 +1120,7 @@ impl Store for SqlStore {
         .bind(now)
         .bind(analysis.primary_category.map(|c| c.0))
         .bind(project)
-        .bind(analysis.classification.as_ref().map(Json))
+        .bind(classification.map(Json))
         .bind(analysis.sentiment_confidence)
         .execute(&mut *tx)
         .await?;
@@ -1146,6 +1149,8 @@ impl Store for SqlStore {
     ) -> StoreResult<Option<CategoryId>> {
         let now = self.clock.now();
         let mut tx = self.pool.begin().await?;
+        // The chosen category cannot be deleted between the check below and the commit.
+        hold_taxonomy(&mut tx, project.0).await?;
         // A write first: it takes the row's lock (the database's, on SQLite) before the read.
         let touched = sqlx::query("update calls set updated_at = $3 where id = $1 and project_id = $2")
             .bind(call.0)
@@ -1902,10 +1907,12 @@ async fn load_categories(conn: &mut <Db as sqlx::Database>::Connection, project:
         .await?)
 }
 
-/// Takes the categories `gone` (`every` category of the project, when the whole tree goes) out
-/// of every call of `project` that names them: as its primary category (the call becomes
-/// uncategorized and raises `call.category_changed`) or among its classification's matches. The
-/// calls' `updated_at` moves, so the search index follows.
+/// Takes the categories `gone` out of every call of `project` that names them: as its primary
+/// category (the call becomes uncategorized and raises `call.category_changed`) or among its
+/// classification's matches. When `every` category goes, classifications become null (decisions
+/// §7: a project without categories classifies nothing). The calls' `updated_at` moves, so the
+/// search index follows. A call changed by another transaction since it was read keeps that
+/// change (whose categories the foreign key and the taxonomy lock have checked).
 async fn uncategorize_calls(
     tx: &mut Tx<'_>,
     project: ProjectId,
@@ -1913,50 +1920,55 @@ async fn uncategorize_calls(
     every: bool,
     now: Timestamp,
 ) -> StoreResult<()> {
-    type Row = (Uuid, Option<Uuid>, Option<Json<serde_json::Value>>);
-    let mut calls: HashMap<Uuid, (Option<Uuid>, Option<Json<serde_json::Value>>)> = HashMap::new();
-    if every {
-        let rows: Vec<Row> = sqlx::query_as(
-            "select id, primary_category_id, classification from calls \
-             where project_id = $1 and (primary_category_id is not null or classification is not null)",
-        )
-        .bind(project.0)
-        .fetch_all(&mut **tx)
-        .await?;
-        calls.extend(rows.into_iter().map(|(call, primary, classification)| (call, (primary, classification))));
+    if gone.is_empty() {
+        return Ok(());
     }
-    for category in gone.iter().filter(|_| !every) {
-        // The text of the JSON holds the id wherever a match names it (id or path).
-        let rows: Vec<Row> = sqlx::query_as(
-            "select id, primary_category_id, classification from calls \
-             where project_id = $1 and (primary_category_id = $2 or cast(classification as text) like $3)",
-        )
-        .bind(project.0)
-        .bind(category)
-        .bind(format!("%{category}%"))
-        .fetch_all(&mut **tx)
-        .await?;
-        calls.extend(rows.into_iter().map(|(call, primary, classification)| (call, (primary, classification))));
+    // The text of the JSON holds a category's id wherever a match names it (id or path).
+    let naming = if every {
+        "primary_category_id is not null or classification is not null".to_owned()
+    } else {
+        (0..gone.len())
+            .map(|i| format!("primary_category_id = ${} or cast(classification as text) like ${}", 2 * i + 2, 2 * i + 3))
+            .collect::<Vec<_>>()
+            .join(" or ")
+    };
+    let sql = format!("select id, primary_category_id, classification, updated_at from calls where project_id = $1 and ({naming})");
+    let mut query = sqlx::query_as::<_, (Uuid, Option<Uuid>, Option<Json<serde_json::Value>>, Timestamp)>(&sql).bind(project.0);
+    if !every {
+        for category in gone {
+            query = query.bind(*category).bind(format!("%{category}%"));
+        }
     }
-    for (call, (primary, classification)) in calls {
+    let calls = query.fetch_all(&mut **tx).await?;
+    for (call, primary, classification, read_at) in calls {
         let lost_primary = primary.filter(|p| gone.contains(p));
-        let cleaned = classification.as_ref().and_then(|c| crate::classification::without_categories(&c.0, gone));
+        // Some(new value) when the classification changes.
+        let cleaned = match &classification {
+            Some(_) if every => Some(None),
+            Some(c) => crate::classification::without_categories(&c.0, gone).map(Some),
+            None => None,
+        };
         if lost_primary.is_none() && cleaned.is_none() {
             continue;
         }
-        sqlx::query(
+        let changed = sqlx::query(
+            // A category chosen by hand that is gone no longer holds the call: re-analysis may
+            // classify it again.
             "update calls set primary_category_id = case when $3 then null else primary_category_id end, \
-             classification = case when $4 then $5 else classification end, updated_at = $6 where id = $1 and project_id = $2",
+             category_manual = case when $3 then false else category_manual end, \
+             classification = case when $4 then $5 else classification end, updated_at = $6 \
+             where id = $1 and project_id = $2 and updated_at = $7",
         )
         .bind(call)
         .bind(project.0)
         .bind(lost_primary.is_some())
         .bind(cleaned.is_some())
-        .bind(cleaned.map(Json))
+        .bind(cleaned.flatten().map(Json))
         .bind(now)
+        .bind(read_at)
         .execute(&mut **tx)
         .await?;
-        if let Some(previous) = lost_primary {
+        if let (Some(previous), 1) = (lost_primary, changed.rows_affected()) {
             let event = NewEvent {
                 kind: "call.category_changed",
                 payload: serde_json::json!({ "callId": call, "previousCategoryId": previous, "categoryId": null }),
@@ -1965,6 +1977,35 @@ async fn uncategorize_calls(
         }
     }
     Ok(())
+}
+
+/// Holds the project's taxonomy row until the transaction ends, so that no category is deleted
+/// meanwhile (deletes take the same row first). Only PostgreSQL needs it: a writing SQLite
+/// transaction holds the whole database, and a read before its first write would only risk a
+/// busy upgrade.
+async fn hold_taxonomy(tx: &mut Tx<'_>, project: Uuid) -> StoreResult<()> {
+    if !ROW_LOCK.is_empty() {
+        sqlx::query(&format!("select id from taxonomies where project_id = $1 {ROW_LOCK}")).bind(project).execute(&mut **tx).await?;
+    }
+    Ok(())
+}
+
+/// The project's categories as they are for the rest of this transaction.
+async fn categories_held(tx: &mut Tx<'_>, project: Uuid) -> StoreResult<std::collections::HashSet<Uuid>> {
+    hold_taxonomy(tx, project).await?;
+    let ids: Vec<(Uuid,)> = sqlx::query_as("select id from categories where project_id = $1").bind(project).fetch_all(&mut **tx).await?;
+    Ok(ids.into_iter().map(|(id,)| id).collect())
+}
+
+/// The classification an analysis made, without the matches of categories deleted since.
+async fn current_classification(
+    tx: &mut Tx<'_>,
+    project: Uuid,
+    classification: Option<&serde_json::Value>,
+) -> StoreResult<Option<serde_json::Value>> {
+    let Some(classification) = classification else { return Ok(None) };
+    let exist = categories_held(tx, project).await?;
+    Ok(Some(crate::classification::within(classification, &exist).unwrap_or_else(|| classification.clone())))
 }
 
 /// The children of `parent` in display order, without `except`.

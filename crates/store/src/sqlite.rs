@@ -18,6 +18,8 @@ const BACKEND: Backend = Backend::Sqlite;
 const BOOTSTRAP_LOCK: Option<&str> = None;
 /// SQLite has one writer at a time, so the claiming UPDATE is atomic without row locks.
 const CLAIM_LOCK: &str = "";
+/// A writing transaction already holds the whole database.
+const ROW_LOCK: &str = "";
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 
 include!("sql_common.rs");

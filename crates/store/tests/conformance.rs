@@ -533,9 +533,48 @@ async fn deleting_a_category_takes_it_out_of_every_call_that_names_it(backend: B
     assert_eq!(after.len(), 1);
     assert!(after[0].1 > before[0].1, "the call changed, so the search index reads it again");
 
-    // Deleting a category that no call names changes no call.
+    // The choice made by hand is gone, so re-analysis classifies the call again; a category
+    // deleted while the analysis ran is not stored.
+    let job = store.create_reanalysis_job(project.id, call.id, None).await.unwrap();
+    let claimed = store.claim_job("worker-a", std::time::Duration::from_secs(30)).await.unwrap().unwrap();
+    assert_eq!(claimed.id, job.id);
+    let record = callscope_store::CallAnalysisRecord {
+        title: None,
+        sentiment_level: "neutral".into(),
+        sentiment_confidence: None,
+        primary_category: Some(outages.id),
+        classification: Some(serde_json::json!({
+            "primary": matched(&outages, &[&outages]),
+            "secondary": [matched(&billing, &[&billing])],
+            "overallConfidence": 0.7,
+        })),
+        summary: None,
+        template_analysis: None,
+        action_items: Vec::new(),
+    };
+    assert!(store.complete_reanalysis(job.id, "worker-a", &record, &[]).await.unwrap());
+    let analysis = store.get_call_analysis(project.id, call.id).await.unwrap();
+    assert_eq!(analysis.primary_category, Some(outages.id), "no longer held by the deleted choice");
+    let reclassified = analysis.classification.unwrap();
+    assert_eq!(reclassified["primary"]["categoryId"], serde_json::json!(outages.id));
+    assert_eq!(reclassified["secondary"], serde_json::json!([]), "Billing was deleted before the analysis was stored");
+
+    // Deleting the new primary category: uncategorized again, with its event.
+    clock.advance(TimeDelta::seconds(5));
     store.delete_category(project.id, outages.id).await.unwrap();
     let analysis = store.get_call_analysis(project.id, call.id).await.unwrap();
-    assert_eq!(analysis.classification.unwrap()["secondary"], serde_json::json!([]));
-    assert_eq!(store.list_events(project.id).await.unwrap().len(), events.len(), "no new event: the primary was already gone");
+    assert_eq!((analysis.primary_category, analysis.classification.unwrap()["primary"].clone()), (None, serde_json::Value::Null));
+    let last = store.list_events(project.id).await.unwrap().pop().unwrap();
+    assert_eq!(last.1, serde_json::json!({"callId": call.id, "previousCategoryId": outages.id, "categoryId": null}));
+
+    // Clearing the whole tree does the same for every call that names any category.
+    let support = store.create_category(project.id, &category("Support", None)).await.unwrap();
+    let classification = serde_json::json!({"primary": matched(&support, &[&support]), "secondary": [], "overallConfidence": 0.8});
+    store.set_call_category(project.id, call.id, Some(support.id), Some(&classification)).await.unwrap();
+    store.clear_categories(project.id).await.unwrap();
+    let analysis = store.get_call_analysis(project.id, call.id).await.unwrap();
+    assert_eq!(analysis.primary_category, None);
+    assert_eq!(analysis.classification, None, "a project without categories classifies nothing");
+    let last = store.list_events(project.id).await.unwrap().pop().unwrap();
+    assert_eq!(last.1, serde_json::json!({"callId": call.id, "previousCategoryId": support.id, "categoryId": null}));
 }
