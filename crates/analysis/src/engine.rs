@@ -205,7 +205,8 @@ impl CallAnalysis {
         if let Some((_, answers)) = &mut self.template {
             for answer in answers {
                 list(&mut answer.evidence);
-                if answer.value.as_str().is_some_and(is_non_answer) {
+                // Only free text: "None" may well be one of a choice's options.
+                if answer.answer_type == "TEXT" && answer.value.as_str().is_some_and(is_non_answer) {
                     answer.value = serde_json::Value::Null;
                     answer.answered = false;
                 }

@@ -174,6 +174,13 @@ async fn a_models_non_answers_are_stored_as_no_value() {
         options: vec![],
     });
     answer["templateAnswers"].as_array_mut().unwrap().push(json!({"label": "Notes", "value": "None", "answered": true, "confidence": "HIGH", "evidence": []}));
+    input.template.as_mut().unwrap().questions.push(Question {
+        label: "Damage".into(),
+        prompt: "What damage?".into(),
+        answer_type: "SINGLE_CHOICE".into(),
+        options: vec!["None".into(), "Minor".into()],
+    });
+    answer["templateAnswers"].as_array_mut().unwrap().push(json!({"label": "Damage", "value": "none", "answered": true, "confidence": "HIGH", "evidence": []}));
     let (url, _) = server(vec![ok(&answer.to_string())]).await;
     let a = engine(&url, 20_000).analyze(&input).await.unwrap().without_non_answers();
     assert_eq!(a.title, None);
@@ -184,7 +191,10 @@ async fn a_models_non_answers_are_stored_as_no_value() {
     assert_eq!(a.actions[0].responsible_party, "");
     let (_, answers) = a.template.as_ref().unwrap();
     assert_eq!(answers[0].evidence, ["My router is broken"]);
-    assert!(!answers[1].answered && answers[1].value.is_null(), "{:?}", answers[1]);
+    let notes = answers.iter().find(|a| a.label == "Notes").unwrap();
+    assert!(!notes.answered && notes.value.is_null(), "a TEXT answer of \"None\" is no answer: {notes:?}");
+    let damage = answers.iter().find(|a| a.label == "Damage").unwrap();
+    assert_eq!((damage.answered, &damage.value), (true, &json!("None")), "an option named None is an answer");
 }
 
 #[tokio::test]

@@ -336,6 +336,8 @@ impl Worker {
             call.content_type = "audio/wav".into();
             call.sample_rate = callscope_audio::TARGET_RATE;
             call.codec = "pcm_s16le".into();
+            // The copy holds the decoded signals: one for a file of more than two channels.
+            call.channels = u32::try_from(result.audio.channels.len()).unwrap_or(u32::MAX);
         }
         // The call summary, as the calls list shows it, plus the job.
         let event = NewEvent {
@@ -357,7 +359,14 @@ impl Worker {
         };
         let mut events = vec![event];
         events.extend(item_events(job.project_id, call.id, &call.filename, job.recorded_at.unwrap_or(now), &action_items, now));
-        if self.store.complete_job(job.id, &self.id, &call, &events).await? {
+        let completed = self.store.complete_job(job.id, &self.id, &call, &events).await;
+        if completed.is_err() || completed.as_ref().is_ok_and(|done| !done) {
+            // Nothing points at this attempt's copy: it goes, whatever stopped the completion.
+            if let Some(stored) = &redacted {
+                let _ = self.storage.delete(&stored.key).await;
+            }
+        }
+        if completed? {
             if redacted.is_some() {
                 // The call now points at the redacted copy: the original goes.
                 if let Err(error) = self.storage.delete(&job.storage_path).await {
@@ -366,9 +375,6 @@ impl Worker {
             }
             Ok(JobEnd::Completed)
         } else {
-            if let Some(stored) = redacted {
-                let _ = self.storage.delete(&stored.key).await;
-            }
             Ok(JobEnd::LeaseLost)
         }
     }
