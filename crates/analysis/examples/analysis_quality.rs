@@ -1,6 +1,8 @@
-//! Analysis quality on the scripted calls (`corpus/calls.json`), for the rules engine and, when
-//! an endpoint is given, the LLM engine over it (`--label local` when the endpoint is our own
-//! `callscope-llm`, which `scripts/bench-analysis --local` starts).
+//! Analysis quality on the scripted calls' text, for the rules engine and, when an endpoint is
+//! given, the LLM engine over it (`--label local` when the endpoint is our own `callscope-llm`,
+//! which `scripts/bench-analysis --local` starts). One row per engine, language and split:
+//! `own` (`corpus/calls.json`, the project's own calls), `tune` and `heldout`
+//! (`corpus/heldout.json`). `--mistakes` lists what went wrong, except on held-out calls.
 //!
 //! ```text
 //! cargo run --release -p callscope-analysis --example analysis_quality -- LEXICON_DIR \
@@ -12,25 +14,53 @@ use std::time::Duration;
 
 use callscope_analysis::engine::{Analyzer, RulesEngine};
 use callscope_analysis::llm_engine::LlmEngine;
-use callscope_analysis::quality::{evaluate, Report};
+use callscope_analysis::quality::{evaluate_parts, Report, HELDOUT, OWN, TUNE};
 use callscope_analysis::{OpenAiClient, OpenAiSettings};
 
-fn print(name: &str, r: &Report, mistakes: bool) {
+const HEADER: [&str; 13] =
+    ["engine", "lang", "split", "calls", "class.", "items P", "items R", "items F1", "deadline", "sentiment", "title", "facts", "ms/call"];
+
+/// A share with two decimals, or `-` when nothing was annotated for it.
+fn share(value: f64, annotated: usize, width: usize) -> String {
+    if annotated == 0 { format!("{:>width$}", "-") } else { format!("{value:>width$.2}") }
+}
+
+fn print(name: &str, language: &str, split: &str, r: &Report, mistakes: bool) {
     println!(
-        "{name:<28} {:>6.2} {:>9.2} {:>8.2} {:>9.2} {:>9.2} {:>9.1} {:>9}",
+        "{name:<26} {language:<4} {split:<8} {:>5} {:>6.2} {:>7.2} {:>7.2} {:>8.2} {:>8.2} {:>9.2} {} {} {:>8.0}{}",
+        r.calls,
         r.classification_accuracy(),
         r.action_precision(),
         r.action_recall(),
+        r.action_f1(),
         r.deadline_accuracy(),
         r.sentiment_agreement(),
+        share(r.title_accuracy(), r.titles_expected, 6),
+        share(r.facts_recall(), r.facts_expected, 6),
         r.seconds_per_call() * 1000.0,
-        r.fallbacks
+        if r.fallbacks > 0 { format!("  ({} fell back to rules)", r.fallbacks) } else { String::new() },
     );
     if mistakes {
         for m in &r.mistakes {
             println!("    {m}");
         }
+        if split == HELDOUT && r.hidden_mistakes > 0 {
+            println!("    ({} mistakes on held-out calls, not shown)", r.hidden_mistakes);
+        }
     }
+}
+
+/// Every corpus, a row per language and split.
+async fn report(engine: &dyn Analyzer, name: &str, mistakes: bool) -> Result<(), Box<dyn std::error::Error>> {
+    for corpus in [include_str!("../corpus/calls.json"), include_str!("../corpus/heldout.json")] {
+        let mut parts = evaluate_parts(engine, corpus).await?;
+        let rank = |split: &str| [OWN, TUNE, HELDOUT].iter().position(|s| *s == split);
+        parts.sort_by(|(a, _), (b, _)| (&a.language, rank(&a.split)).cmp(&(&b.language, rank(&b.split))));
+        for (part, r) in parts {
+            print(name, &part.language, &part.split, &r, mistakes);
+        }
+    }
+    Ok(())
 }
 
 #[tokio::main(flavor = "current_thread")]
@@ -39,15 +69,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = args.first().ok_or("usage: analysis_quality LEXICON_DIR [--openai BASE_URL MODEL [--label NAME] [--context-chars N] [--max-tokens N]] [--mistakes]")?;
     let option = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
     let mistakes = args.iter().any(|a| a == "--mistakes");
-    let corpus = include_str!("../corpus/calls.json");
     let rules = RulesEngine::load(std::path::Path::new(dir))?;
-    println!(
-        "{:<28} {:>6} {:>9} {:>8} {:>9} {:>9} {:>9} {:>9}",
-        "engine", "class.", "items P", "items R", "deadline", "sentiment", "ms/call", "fallbacks"
-    );
-    let report = evaluate(&rules, corpus).await?;
-    println!("(14 calls, {} action items, {} with a deadline)", report.actions_expected, report.deadlines_expected);
-    print("rules", &report, mistakes);
+    let [e, l, sp, c, rest @ ..] = HEADER;
+    println!("{e:<26} {l:<4} {sp:<8} {c:>5} {}", rest.map(|h| format!("{h:>6}")).join(" "));
+    report(&rules, "rules", mistakes).await?;
     if let Some(i) = args.iter().position(|a| a == "--openai") {
         let (url, model) = (args.get(i + 1).ok_or("--openai BASE_URL MODEL")?, args.get(i + 2).ok_or("--openai BASE_URL MODEL")?);
         let settings = OpenAiSettings {
@@ -62,8 +87,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         let label: &'static str = if option("--label").as_deref() == Some("local") { "local" } else { "openai" };
         let chars = option("--context-chars").map(|n| n.parse()).transpose()?.unwrap_or(24_000);
         let engine: Arc<dyn Analyzer> = Arc::new(LlmEngine::new(OpenAiClient::new(settings, None)?, rules, chars).named(label));
-        let report = evaluate(engine.as_ref(), corpus).await?;
-        print(&engine.model_used(), &report, mistakes);
+        report(engine.as_ref(), &engine.model_used(), mistakes).await?;
     }
     Ok(())
 }

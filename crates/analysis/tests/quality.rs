@@ -27,3 +27,37 @@ async fn the_rules_engine_keeps_its_figures_on_the_scripted_calls() {
         report.mistakes
     );
 }
+
+/// Hears nothing in any call: the analysis of an empty transcript, so every call has mistakes.
+struct Deaf(RulesEngine);
+
+#[async_trait::async_trait]
+impl callscope_analysis::engine::Analyzer for Deaf {
+    fn model_used(&self) -> String {
+        "rules".into()
+    }
+
+    async fn analyze(&self, input: &callscope_analysis::engine::AnalysisInput) -> Result<callscope_analysis::engine::CallAnalysis, callscope_analysis::engine::AnalysisError> {
+        let mut empty = input.clone();
+        empty.turns.clear();
+        Ok(self.0.run(&empty))
+    }
+}
+
+#[tokio::test]
+async fn the_heldout_corpus_keeps_its_split_and_never_shows_its_mistakes() {
+    use callscope_analysis::quality::{evaluate_parts, HELDOUT, TUNE};
+
+    let deaf = Deaf(RulesEngine::new(Default::default(), Default::default()));
+    let parts = evaluate_parts(&deaf, include_str!("../corpus/heldout.json")).await.unwrap();
+    let shape: Vec<(&str, &str, usize)> = parts.iter().map(|(p, r)| (p.language.as_str(), p.split.as_str(), r.calls)).collect();
+    assert_eq!(shape, [("en", HELDOUT, 10), ("en", TUNE, 10), ("pl", HELDOUT, 10), ("pl", TUNE, 10)]);
+    for (part, report) in &parts {
+        assert!(report.titles_expected == report.calls && report.facts_expected >= 3 * report.calls, "{part:?} is fully annotated");
+        if part.split == HELDOUT {
+            assert!(report.mistakes.is_empty() && report.hidden_mistakes > 0, "held-out mistakes are counted, never shown: {part:?}");
+        } else {
+            assert!(!report.mistakes.is_empty() && report.hidden_mistakes == 0, "tuning mistakes are shown: {part:?}");
+        }
+    }
+}
