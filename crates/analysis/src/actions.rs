@@ -139,6 +139,12 @@ fn deadline(sentence: &str, ws: &[(usize, usize, String)], call: DateTime<Utc>) 
         if weak && ws[i + 1..=j].iter().any(|w| DEADLINE_STARTS.contains(&w.2.as_str())) {
             continue;
         }
+        // "w ciągu trzech dni" resolves already, but "roboczych" after it changes the day.
+        if ws.get(j + 1).is_some_and(|w| w.2.starts_with("robocz")) {
+            if let Some(working) = resolve(i, j + 1) {
+                return Some((sentence[ws[i].0..ws[j + 1].1].to_owned(), working));
+            }
+        }
         return Some((sentence[ws[i].0..ws[j].1].to_owned(), due));
     }
     None

@@ -76,9 +76,42 @@ fn count(w: &str) -> Option<u64> {
         "eight" | "osiem" | "osmiu" => 8,
         "nine" | "dziewiec" | "dziewieciu" => 9,
         "ten" | "dziesiec" | "dziesieciu" => 10,
+        "eleven" | "jedenascie" | "jedenastu" => 11,
+        "twelve" | "dwanascie" | "dwunastu" => 12,
+        "thirteen" | "trzynascie" | "trzynastu" => 13,
         "fourteen" | "czternascie" | "czternastu" => 14,
+        "fifteen" | "pietnascie" | "pietnastu" => 15,
+        "sixteen" | "szesnascie" | "szesnastu" => 16,
+        "seventeen" | "siedemnascie" | "siedemnastu" => 17,
+        "eighteen" | "osiemnascie" | "osiemnastu" => 18,
+        "nineteen" | "dziewietnascie" | "dziewietnastu" => 19,
+        tens => return tens_count(tens),
+    })
+}
+
+/// A multiple of ten from twenty up in words: "forty", "czterdzieści", "czterdziestu".
+fn tens_count(w: &str) -> Option<u64> {
+    Some(match w {
+        "twenty" | "dwadziescia" | "dwudziestu" => 20,
         "thirty" | "trzydziesci" | "trzydziestu" => 30,
+        "forty" | "czterdziesci" | "czterdziestu" => 40,
+        "fifty" | "piecdziesiat" | "piecdziesieciu" => 50,
+        "sixty" | "szescdziesiat" | "szescdziesieciu" => 60,
+        "seventy" | "siedemdziesiat" | "siedemdziesieciu" => 70,
+        "eighty" | "osiemdziesiat" | "osiemdziesieciu" => 80,
+        "ninety" | "dziewiecdziesiat" | "dziewiecdziesieciu" => 90,
         _ => return None,
+    })
+}
+
+/// The count said just before word `i`: one word ("five", "14") or tens and units ("forty
+/// eight", "czterdzieści osiem").
+fn count_before(w: &[String], i: usize) -> Option<u64> {
+    let unit = i.checked_sub(1).and_then(|k| count(&w[k]))?;
+    let tens = i.checked_sub(2).and_then(|k| tens_count(&w[k]));
+    Some(match tens {
+        Some(tens) if unit < 10 => tens + unit,
+        _ => unit,
     })
 }
 
@@ -185,7 +218,12 @@ pub fn resolve_day(text: &str, call: NaiveDate) -> Option<NaiveDate> {
             }
         };
     }
-    if has("today") || has("tonight") || has("dzis") || has("dzisiaj") || has("eod") || has_seq(&["end", "of", "day"]) || has_seq(&["konca", "dnia"]) || has("hour") || has("hours") || has("godzine") || has("godziny") || has("godzin") {
+    // "within 48 hours": whole days of them on; fewer than 24 hours is today.
+    if let Some(i) = w.iter().position(|t| matches!(t.as_str(), "hour" | "hours" | "godzine" | "godziny" | "godzin")) {
+        let days = count_before(&w, i).map_or(0, |n| n / 24);
+        return plus_days(call, days);
+    }
+    if has("today") || has("tonight") || has("dzis") || has("dzisiaj") || has("eod") || has_seq(&["end", "of", "day"]) || has_seq(&["konca", "dnia"]) {
         return Some(call);
     }
     if has_seq(&["day", "after", "tomorrow"]) || has("pojutrze") {
@@ -211,7 +249,7 @@ pub fn resolve_day(text: &str, call: NaiveDate) -> Option<NaiveDate> {
         let working_before = i > 0 && matches!(w[i - 1].as_str(), "working" | "business");
         let working_after = w.get(i + 1).is_some_and(|x| x.starts_with("robocz"));
         let working = unit == 1 && (working_before || working_after);
-        let n = if working_before { if i > 1 { count(&w[i - 2]) } else { None } } else if i > 0 { count(&w[i - 1]) } else { None };
+        let n = if working_before { count_before(&w, i - 1) } else { count_before(&w, i) };
         let relative = w[..i].iter().any(|x| matches!(x.as_str(), "in" | "within" | "za" | "ciagu" | "next" | "couple"))
             || (n.is_none() && i > 0 && w[i - 1] == "za");
         if relative && working {
@@ -310,6 +348,10 @@ mod tests {
         assert_eq!(day("12/01/2027").as_deref(), Some("2027-01-12 Tue"), "day first, as in Europe");
         assert_eq!(day("within the hour").as_deref(), Some("2026-11-18 Wed"));
         assert_eq!(day("within five working days").as_deref(), Some("2026-11-25 Wed"), "weekends do not count");
+        assert_eq!(day("within forty-eight hours").as_deref(), Some("2026-11-20 Fri"), "two whole days");
+        assert_eq!(day("within 24 hours").as_deref(), Some("2026-11-19 Thu"));
+        assert_eq!(day("within twenty-one days").as_deref(), Some("2026-12-09 Wed"));
+        assert_eq!(day("in fifteen business days").as_deref(), Some("2026-12-09 Wed"));
         assert_eq!(day("as soon as possible"), None);
         assert_eq!(day("later"), None);
     }
@@ -329,6 +371,8 @@ mod tests {
         assert_eq!(day("w ciągu trzech dni").as_deref(), Some("2026-11-21 Sat"));
         assert_eq!(day("za dwa tygodnie").as_deref(), Some("2026-12-02 Wed"));
         assert_eq!(day("w ciągu trzech dni roboczych").as_deref(), Some("2026-11-23 Mon"));
+        assert_eq!(day("w ciągu dwudziestu czterech godzin").as_deref(), Some("2026-11-19 Thu"));
+        assert_eq!(day("w ciągu dwudziestu jeden dni").as_deref(), Some("2026-12-09 Wed"));
         assert_eq!(day("do końca miesiąca").as_deref(), Some("2026-11-30 Mon"));
         assert_eq!(day("15 grudnia").as_deref(), Some("2026-12-15 Tue"));
         assert_eq!(day("do piętnastego stycznia").as_deref(), Some("2027-01-15 Fri"));
