@@ -182,6 +182,19 @@ pub async fn evaluate(engine: &dyn Analyzer, corpus: &str) -> Result<Report, Str
 /// # Errors
 /// A corpus that does not parse, or an engine that fails.
 pub async fn evaluate_parts(engine: &dyn Analyzer, corpus: &str) -> Result<Vec<(Part, Report)>, String> {
+    evaluate_parts_where(engine, corpus, |_, _| true).await
+}
+
+/// [`evaluate_parts`] over the calls `keep` takes, given each call's part and its place among
+/// the calls of that part so far (0-based).
+///
+/// # Errors
+/// A corpus that does not parse, or an engine that fails.
+pub async fn evaluate_parts_where(
+    engine: &dyn Analyzer,
+    corpus: &str,
+    keep: impl Fn(&Part, usize) -> bool,
+) -> Result<Vec<(Part, Report)>, String> {
     let corpus: Corpus = serde_json::from_str(corpus).map_err(|e| e.to_string())?;
     let categories: Vec<CategoryInfo> = corpus
         .categories
@@ -191,7 +204,14 @@ pub async fn evaluate_parts(engine: &dyn Analyzer, corpus: &str) -> Result<Vec<(
     let day = corpus.call_date.unwrap_or(NaiveDate::from_ymd_opt(2026, 11, 18).ok_or("date")?);
     let call_date = Utc.from_utc_datetime(&day.and_hms_opt(10, 0, 0).ok_or("date")?);
     let mut parts: std::collections::BTreeMap<Part, Report> = std::collections::BTreeMap::new();
+    let mut seen: std::collections::BTreeMap<Part, usize> = std::collections::BTreeMap::new();
     for call in &corpus.calls {
+        let part = Part { language: call.language.clone(), split: call.split.clone() };
+        let place = seen.entry(part.clone()).or_default();
+        *place += 1;
+        if !keep(&part, *place - 1) {
+            continue;
+        }
         let input = AnalysisInput {
             turns: call.turns.clone(),
             language: if call.language == "pl" { Lang::Pl } else { Lang::En },
@@ -201,7 +221,7 @@ pub async fn evaluate_parts(engine: &dyn Analyzer, corpus: &str) -> Result<Vec<(
         };
         let started = Instant::now();
         let analysis = engine.analyze(&input).await.map_err(|e| e.to_string())?.without_non_answers();
-        let report = parts.entry(Part { language: call.language.clone(), split: call.split.clone() }).or_default();
+        let report = parts.entry(part).or_default();
         report.seconds += started.elapsed().as_secs_f64();
         score(report, call, &analysis, &engine.model_used());
     }

@@ -187,6 +187,11 @@ impl Pipeline {
         Self::new(Arc::new(AudioDecoder), transcriber, Arc::new(diarizer), Arc::new(pii), analyzer, settings)
     }
 
+    /// The analysis engine's `modelUsed` when it does not fall back.
+    pub fn model_used(&self) -> String {
+        self.analyzer.model_used()
+    }
+
     /// Processes the job's audio, stored at `audio`.
     ///
     /// # Errors
