@@ -14,50 +14,14 @@ use std::time::Duration;
 
 use callscope_analysis::engine::{Analyzer, RulesEngine};
 use callscope_analysis::llm_engine::LlmEngine;
-use callscope_analysis::quality::{evaluate_parts, Report, HELDOUT, OWN, TUNE};
+use callscope_analysis::quality::{evaluate_parts, in_order, table_header, table_row};
 use callscope_analysis::{OpenAiClient, OpenAiSettings};
-
-const HEADER: [&str; 13] =
-    ["engine", "lang", "split", "calls", "class.", "items P", "items R", "items F1", "deadline", "sentiment", "title", "facts", "ms/call"];
-
-/// A share with two decimals, or `-` when nothing was annotated for it.
-fn share(value: f64, annotated: usize, width: usize) -> String {
-    if annotated == 0 { format!("{:>width$}", "-") } else { format!("{value:>width$.2}") }
-}
-
-fn print(name: &str, language: &str, split: &str, r: &Report, mistakes: bool) {
-    println!(
-        "{name:<26} {language:<4} {split:<8} {:>5} {:>6.2} {:>7.2} {:>7.2} {:>8.2} {:>8.2} {:>9.2} {} {} {:>8.0}{}",
-        r.calls,
-        r.classification_accuracy(),
-        r.action_precision(),
-        r.action_recall(),
-        r.action_f1(),
-        r.deadline_accuracy(),
-        r.sentiment_agreement(),
-        share(r.title_accuracy(), r.titles_expected, 6),
-        share(r.facts_recall(), r.facts_expected, 6),
-        r.seconds_per_call() * 1000.0,
-        if r.fallbacks > 0 { format!("  ({} fell back to rules)", r.fallbacks) } else { String::new() },
-    );
-    if mistakes {
-        for m in &r.mistakes {
-            println!("    {m}");
-        }
-        if split == HELDOUT && r.hidden_mistakes > 0 {
-            println!("    ({} mistakes on held-out calls, not shown)", r.hidden_mistakes);
-        }
-    }
-}
 
 /// Every corpus, a row per language and split.
 async fn report(engine: &dyn Analyzer, name: &str, mistakes: bool) -> Result<(), Box<dyn std::error::Error>> {
     for corpus in [include_str!("../corpus/calls.json"), include_str!("../corpus/heldout.json")] {
-        let mut parts = evaluate_parts(engine, corpus).await?;
-        let rank = |split: &str| [OWN, TUNE, HELDOUT].iter().position(|s| *s == split);
-        parts.sort_by(|(a, _), (b, _)| (&a.language, rank(&a.split)).cmp(&(&b.language, rank(&b.split))));
-        for (part, r) in parts {
-            print(name, &part.language, &part.split, &r, mistakes);
+        for (part, r) in in_order(evaluate_parts(engine, corpus).await?) {
+            println!("{}", table_row(name, &part, &r, mistakes));
         }
     }
     Ok(())
@@ -70,8 +34,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let option = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
     let mistakes = args.iter().any(|a| a == "--mistakes");
     let rules = RulesEngine::load(std::path::Path::new(dir))?;
-    let [e, l, sp, c, rest @ ..] = HEADER;
-    println!("{e:<26} {l:<4} {sp:<8} {c:>5} {}", rest.map(|h| format!("{h:>6}")).join(" "));
+    println!("{}", table_header("engine"));
     report(&rules, "rules", mistakes).await?;
     if let Some(i) = args.iter().position(|a| a == "--openai") {
         let (url, model) = (args.get(i + 1).ok_or("--openai BASE_URL MODEL")?, args.get(i + 2).ok_or("--openai BASE_URL MODEL")?);

@@ -306,3 +306,49 @@ fn score(report: &mut Report, call: &CorpusCall, analysis: &crate::engine::CallA
         }
     }
 }
+
+/// The parts in reading order: by language, then own, tune, held-out.
+pub fn in_order(mut parts: Vec<(Part, Report)>) -> Vec<(Part, Report)> {
+    let rank = |split: &str| [OWN, TUNE, HELDOUT].iter().position(|s| *s == split);
+    parts.sort_by(|(a, _), (b, _)| (&a.language, rank(&a.split)).cmp(&(&b.language, rank(&b.split))));
+    parts
+}
+
+/// The header of the table [`table_row`] writes rows of.
+pub fn table_header(first: &str) -> String {
+    format!(
+        "{first:<26} {:<4} {:<8} {:>5} {:>6} {:>7} {:>7} {:>8} {:>8} {:>9} {:>6} {:>6} {:>8}",
+        "lang", "split", "calls", "class.", "items P", "items R", "items F1", "deadline", "sentiment", "title", "facts", "ms/call"
+    )
+}
+
+/// One row of figures, then (with `mistakes`) what went wrong: on held-out calls only how many.
+pub fn table_row(name: &str, part: &Part, r: &Report, mistakes: bool) -> String {
+    // A share with two decimals, or `-` when nothing was annotated for it.
+    let share = |value: f64, annotated: usize| if annotated == 0 { format!("{:>6}", "-") } else { format!("{value:>6.2}") };
+    let mut out = format!(
+        "{name:<26} {:<4} {:<8} {:>5} {:>6.2} {:>7.2} {:>7.2} {:>8.2} {:>8.2} {:>9.2} {} {} {:>8.0}{}",
+        part.language,
+        part.split,
+        r.calls,
+        r.classification_accuracy(),
+        r.action_precision(),
+        r.action_recall(),
+        r.action_f1(),
+        r.deadline_accuracy(),
+        r.sentiment_agreement(),
+        share(r.title_accuracy(), r.titles_expected),
+        share(r.facts_recall(), r.facts_expected),
+        r.seconds_per_call() * 1000.0,
+        if r.fallbacks > 0 { format!("  ({} fell back to rules)", r.fallbacks) } else { String::new() },
+    );
+    if mistakes {
+        for m in &r.mistakes {
+            out.push_str(&format!("\n    {m}"));
+        }
+        if r.hidden_mistakes > 0 {
+            out.push_str(&format!("\n    ({} mistakes on held-out calls, not shown)", r.hidden_mistakes));
+        }
+    }
+    out
+}

@@ -20,8 +20,10 @@ use anyhow::Context;
 use async_trait::async_trait;
 use callscope::Config;
 use callscope_analysis::engine::{AnalysisError, AnalysisInput, Analyzer, CallAnalysis, Lang};
-use callscope_analysis::quality::{evaluate_parts_where, Report, HELDOUT, OWN, TUNE};
-use callscope_domain::{Job, JobId, JobKind, JobStage, JobStatus, Language, ProjectId};
+use callscope_analysis::quality::{
+    evaluate_parts_where, in_order, table_header, table_row, HELDOUT, OWN, TUNE,
+};
+use callscope_domain::{JobStage, Language};
 use callscope_pipeline::{CallContext, Pipeline, Progress};
 
 /// Sample rate of the calls made, a phone system's.
@@ -113,35 +115,13 @@ impl Spoken {
 
     async fn process(&self, input: &AnalysisInput) -> anyhow::Result<CallAnalysis> {
         let path = self.speak(input)?;
-        let now = chrono::Utc::now();
-        let job = Job {
-            id: JobId::new(),
-            project_id: ProjectId::new(),
-            kind: JobKind::Transcribe,
-            template_id: None,
-            status: JobStatus::Processing,
-            stage: JobStage::Queued,
-            progress: 0.0,
-            attempts: 1,
-            error_message: None,
-            original_filename: path.display().to_string(),
-            content_type: "audio/wav".into(),
-            size_bytes: 0,
-            sha256: String::new(),
-            storage_path: path.display().to_string(),
-            language: if input.language == Lang::Pl {
-                Language::Pl
-            } else {
-                Language::En
-            },
-            channel_roles: Some(vec!["agent".into(), "customer".into()]),
-            recorded_at: Some(input.call_date),
-            transcript_id: None,
-            submitted_at: now,
-            started_at: Some(now),
-            completed_at: None,
-            updated_at: now,
+        let language = if input.language == Lang::Pl {
+            Language::Pl
+        } else {
+            Language::En
         };
+        let roles = Some(vec!["agent".into(), "customer".into()]);
+        let job = callscope::analyze::local_job(&path, language, roles, Some(input.call_date));
         let context = CallContext {
             categories: input.categories.clone(),
             call_date: input.call_date,
@@ -166,33 +146,6 @@ impl Analyzer for Spoken {
         self.process(input)
             .await
             .map_err(|e| AnalysisError::Unavailable(format!("{e:#}")))
-    }
-}
-
-fn print(name: &str, language: &str, split: &str, r: &Report, mistakes: bool) {
-    println!(
-        "{name:<26} {language:<4} {split:<8} {:>5} {:>6.2} {:>7.2} {:>7.2} {:>8.2} {:>8.2} {:>9.2} {:>6.2} {:>6.2} {:>8.1}",
-        r.calls,
-        r.classification_accuracy(),
-        r.action_precision(),
-        r.action_recall(),
-        r.action_f1(),
-        r.deadline_accuracy(),
-        r.sentiment_agreement(),
-        r.title_accuracy(),
-        r.facts_recall(),
-        r.seconds_per_call(),
-    );
-    if mistakes {
-        for m in &r.mistakes {
-            println!("    {m}");
-        }
-        if split == HELDOUT && r.hidden_mistakes > 0 {
-            println!(
-                "    ({} mistakes on held-out calls, not shown)",
-                r.hidden_mistakes
-            );
-        }
     }
 }
 
@@ -228,37 +181,18 @@ async fn main() -> anyhow::Result<()> {
         made: AtomicUsize::new(0),
     };
     let name = format!("{} + {}", config.speech_model, spoken.model_used());
-    println!(
-        "{:<26} {:<4} {:<8} {:>5} {:>6} {:>7} {:>7} {:>8} {:>8} {:>9} {:>6} {:>6} {:>8}",
-        "speech + engine",
-        "lang",
-        "split",
-        "calls",
-        "class.",
-        "items P",
-        "items R",
-        "items F1",
-        "deadline",
-        "sentiment",
-        "title",
-        "facts",
-        "s/call"
-    );
+    println!("{}", table_header("speech + engine"));
     let keep = |part: &callscope_analysis::quality::Part, place: usize| {
         language.as_ref().is_none_or(|l| *l == part.language)
             && split.as_ref().is_none_or(|s| *s == part.split)
             && place < limit
     };
-    let mut parts = evaluate_parts_where(&spoken, corpus, keep)
+    let parts = evaluate_parts_where(&spoken, corpus, keep)
         .await
         .map_err(|e| anyhow::anyhow!(e))?;
-    let rank = |split: &str| [OWN, TUNE, HELDOUT].iter().position(|s| *s == split);
-    parts.sort_by(|(a, _), (b, _)| {
-        (&a.language, rank(&a.split)).cmp(&(&b.language, rank(&b.split)))
-    });
     let mistakes = args.iter().any(|a| a == "--mistakes");
-    for (part, report) in parts {
-        print(&name, &part.language, &part.split, &report, mistakes);
+    for (part, report) in in_order(parts) {
+        println!("{}", table_row(&name, &part, &report, mistakes));
     }
     Ok(())
 }

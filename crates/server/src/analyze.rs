@@ -55,6 +55,37 @@ pub struct Options {
     pub redact: bool,
 }
 
+/// A job for a file processed here, outside any project and queue (by `analyze` and the
+/// quality benchmarks).
+pub fn local_job(file: &Path, language: Language, channel_roles: Option<Vec<String>>, recorded_at: Option<chrono::DateTime<chrono::Utc>>) -> Job {
+    let now = chrono::Utc::now();
+    let filename = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
+    Job {
+        id: JobId::new(),
+        project_id: ProjectId::new(),
+        kind: callscope_domain::JobKind::Transcribe,
+        template_id: None,
+        status: JobStatus::Processing,
+        stage: JobStage::Queued,
+        progress: 0.0,
+        attempts: 1,
+        error_message: None,
+        original_filename: filename,
+        content_type: String::new(),
+        size_bytes: std::fs::metadata(file).map_or(0, |m| i64::try_from(m.len()).unwrap_or(i64::MAX)),
+        sha256: String::new(),
+        storage_path: file.display().to_string(),
+        language,
+        channel_roles,
+        recorded_at,
+        transcript_id: None,
+        submitted_at: now,
+        started_at: Some(now),
+        completed_at: None,
+        updated_at: now,
+    }
+}
+
 /// Runs the pipeline on `file` and prints the call.
 ///
 /// # Errors
@@ -69,31 +100,7 @@ pub async fn run(config: &Config, file: &Path, language: &str, options: &Options
     let bytes = std::fs::metadata(file).with_context(|| format!("cannot read {}", file.display()))?.len();
     let filename = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
     let pipeline = crate::startup::build_pipeline(config).await?;
-    let now = chrono::Utc::now();
-    let job = Job {
-        id: JobId::new(),
-        project_id: ProjectId::new(),
-        kind: callscope_domain::JobKind::Transcribe,
-        template_id: None,
-        status: JobStatus::Processing,
-        stage: JobStage::Queued,
-        progress: 0.0,
-        attempts: 1,
-        error_message: None,
-        original_filename: filename.clone(),
-        content_type: String::new(),
-        size_bytes: i64::try_from(bytes).unwrap_or(i64::MAX),
-        sha256: String::new(),
-        storage_path: file.display().to_string(),
-        language,
-        channel_roles: roles,
-        recorded_at: None,
-        transcript_id: None,
-        submitted_at: now,
-        started_at: Some(now),
-        completed_at: None,
-        updated_at: now,
-    };
+    let job = Job { size_bytes: i64::try_from(bytes).unwrap_or(i64::MAX), ..local_job(file, language, roles, None) };
     let bar = Arc::new(Bar { tty: std::io::stderr().is_terminal(), state: Mutex::new((None, -1)) });
     let started = Instant::now();
     let redaction = if options.redact { PiiRedaction::Mask } else { PiiRedaction::None };
