@@ -1,5 +1,6 @@
-//! Precision and recall per PII type on the labeled corpus, and detection speed on an hour of
-//! transcript.
+//! Precision and recall per PII type on the labeled corpus, then on the scripts of the analysis
+//! quality corpus's 40 calls per language and split (their held-out errors are never shown), and
+//! detection speed on an hour of transcript.
 //!
 //! ```text
 //! cargo run --release -p callscope-pii --example pii_quality -- GAZETTEER_DIR [CORPUS] [--errors]
@@ -8,8 +9,37 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use callscope_pii::corpus::{parse, score};
-use callscope_pii::{Detector, Gazetteer, Lang};
+use callscope_pii::corpus::{parse, score, Example};
+use callscope_pii::{Detector, Entity, Gazetteer, Lang, PiiType};
+
+/// A call of the analysis corpus: its language, its split, and its text with the gold spans.
+type ScriptedCall = (String, String, Example);
+
+/// The analysis corpus's calls as examples: each call's turns joined by line ends (as the
+/// pipeline scans them), with each annotated value at its first place not already taken.
+fn scripted_calls(json: &str) -> Result<Vec<ScriptedCall>, Box<dyn std::error::Error>> {
+    let corpus: serde_json::Value = serde_json::from_str(json)?;
+    let mut out = Vec::new();
+    for call in corpus["calls"].as_array().ok_or("no calls")? {
+        let text: Vec<&str> = call["turns"].as_array().ok_or("no turns")?.iter().filter_map(|t| t[1].as_str()).collect();
+        let text = text.join("\n");
+        let language = call["language"].as_str().unwrap_or("en").to_owned();
+        let mut gold: Vec<Entity> = Vec::new();
+        for pii in call["pii"].as_array().into_iter().flatten() {
+            let (Some(kind), Some(value)) = (pii["type"].as_str().and_then(PiiType::parse), pii["text"].as_str()) else {
+                return Err(format!("{}: unreadable pii {pii}", call["id"]).into());
+            };
+            let free = text.match_indices(value).map(|(start, _)| (start, start + value.len())).find(|&(start, end)| {
+                !gold.iter().any(|g| start < g.end && g.start < end)
+            });
+            let (start, end) = free.ok_or_else(|| format!("{}: {value:?} is not in the call", call["id"]))?;
+            gold.push(Entity { kind, start, end, confidence: 1.0 });
+        }
+        let lang = if language == "pl" { Lang::Pl } else { Lang::En };
+        out.push((language, call["split"].as_str().unwrap_or("own").to_owned(), Example { lang, text, gold }));
+    }
+    Ok(out)
+}
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -36,6 +66,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!();
         for m in &s.misses {
             println!("{} {:<14} {:?}  in  {}", if m.spurious { "FALSE" } else { "MISSED" }, m.kind.as_str(), m.value, m.text);
+        }
+    }
+
+    // The scripted calls of the analysis corpus, per language and split.
+    let calls = scripted_calls(include_str!("../../analysis/corpus/heldout.json"))?;
+    println!("\nscripted calls (crates/analysis/corpus/heldout.json), text of the scripts:");
+    println!("{:<4} {:<8} {:>5} {:>5} {:>5} {:>9} {:>7}", "lang", "split", "gold", "found", "right", "precision", "recall");
+    for language in ["en", "pl"] {
+        for split in ["tune", "heldout"] {
+            let part: Vec<Example> = calls.iter().filter(|(l, s, _)| l == language && s == split).map(|(_, _, e)| e.clone()).collect();
+            let s = score(&detector, &part);
+            let t = s.total();
+            println!("{language:<4} {split:<8} {:>5} {:>5} {:>5} {:>9.3} {:>7.3}", t.gold, t.predicted, t.correct, t.precision(), t.recall());
+            if show_errors && split == "tune" {
+                for m in &s.misses {
+                    println!("    {} {:<14} {:?}", if m.spurious { "FALSE" } else { "MISSED" }, m.kind.as_str(), m.value);
+                }
+            }
         }
     }
 
