@@ -461,15 +461,8 @@ impl Store for SqlStore {
         let all = load_categories(&mut tx, project).await?;
         let node = all.iter().find(|c| c.id == id.0).ok_or(StoreError::NotFound("category"))?;
         // The node and everything under it.
-        let mut gone = std::collections::HashSet::from([node.id]);
-        loop {
-            let children: Vec<Uuid> =
-                all.iter().filter(|c| !gone.contains(&c.id) && c.parent_id.is_some_and(|p| gone.contains(&p))).map(|c| c.id).collect();
-            if children.is_empty() {
-                break;
-            }
-            gone.extend(children);
-        }
+        let tree: Vec<Category> = all.iter().cloned().map(Category::from).collect();
+        let gone = callscope_domain::subtree(&tree, id).into_iter().map(|c| c.0).collect();
         uncategorize_calls(&mut tx, project, &gone, false, now).await?;
         // Descendants go with it (foreign key cascade).
         sqlx::query("delete from categories where id = $1").bind(id.0).execute(&mut *tx).await?;

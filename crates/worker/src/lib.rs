@@ -360,7 +360,7 @@ impl Worker {
         let mut events = vec![event];
         events.extend(item_events(job.project_id, call.id, &call.filename, job.recorded_at.unwrap_or(now), &action_items, now));
         let completed = self.store.complete_job(job.id, &self.id, &call, &events).await;
-        if completed.is_err() || completed.as_ref().is_ok_and(|done| !done) {
+        if !matches!(completed, Ok(true)) {
             // Nothing points at this attempt's copy: it goes, whatever stopped the completion.
             if let Some(stored) = &redacted {
                 let _ = self.storage.delete(&stored.key).await;
