@@ -7,7 +7,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::deadline::resolve_deadline;
-use crate::text::fold;
+use crate::text::{capitalise, fold};
 
 /// `LOW`, `MEDIUM`, `HIGH` (decisions §5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -148,11 +148,6 @@ fn deadline(sentence: &str, ws: &[(usize, usize, String)], call: DateTime<Utc>) 
         return Some((sentence[ws[i].0..ws[j].1].to_owned(), due));
     }
     None
-}
-
-fn capitalise(s: &str) -> String {
-    let mut chars = s.chars();
-    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
 /// Action items in the call's turns. A request is the other party's when the call has two

@@ -93,8 +93,33 @@ pub fn grounded(quote: &str, transcript: &str) -> bool {
 }
 
 /// The call's own spelling of a speaker the model names ("Agent" → "agent"), else the name as given.
-fn speaker_named(name: &str, turns: &[(String, String)]) -> String {
-    turns.iter().map(|t| t.0.as_str()).find(|speaker| fold(speaker) == fold(name)).unwrap_or(name).to_owned()
+/// The party of the call an item's owner names. A model may name someone who is not on the call
+/// ("the technician", "billing") or a pronoun: "I"/"me" and unknown names become the speaker
+/// who said the item's words, "you" the other party of a two-party call; so every owner is a
+/// party of the call. A non-answer ("N/A") is no owner.
+fn speaker_named(name: &str, said_in: Option<usize>, turns: &[(String, String)]) -> String {
+    let mut parties: Vec<&str> = Vec::new();
+    for (speaker, _) in turns {
+        if !parties.contains(&speaker.as_str()) {
+            parties.push(speaker);
+        }
+    }
+    let wanted = fold(name.trim());
+    if given(name).is_none() {
+        // No owner said is no owner (stored as none), not a guess.
+        return String::new();
+    }
+    if let Some(party) = parties.iter().find(|p| fold(p) == wanted) {
+        return (*party).to_owned();
+    }
+    let sayer = said_in.and_then(|i| turns.get(i)).map(|t| t.0.as_str());
+    let addressed = matches!(wanted.as_str(), "you" | "ty" | "pan" | "pani" | "panstwo");
+    let other = sayer.and_then(|me| (parties.len() == 2).then(|| parties.iter().copied().find(|p| *p != me)).flatten());
+    match (addressed, other, sayer) {
+        (true, Some(other), _) => other.to_owned(),
+        (_, _, Some(sayer)) => sayer.to_owned(),
+        _ => parties.first().map_or_else(|| name.to_owned(), |p| (*p).to_owned()),
+    }
 }
 
 /// A description copied with its transcript label ("klient: …") loses the label.
@@ -247,8 +272,9 @@ impl LlmEngine {
                 Some("MEDIUM") => Priority::Medium,
                 _ => Priority::Low,
             };
-            let turn = input.turns.iter().position(|t| grounded(&evidence, &t.1)).unwrap_or(0);
-            let responsible_party = speaker_named(&s(&item["responsibleParty"]), &input.turns);
+            let said_in = input.turns.iter().position(|t| grounded(&evidence, &t.1));
+            let turn = said_in.unwrap_or(0);
+            let responsible_party = speaker_named(&s(&item["responsibleParty"]), said_in, &input.turns);
             let description = strip_speaker(&description, &input.turns);
             actions.push(ActionDraft { description, responsible_party, deadline_mentioned: deadline, due_at, priority, evidence, turn });
         }
@@ -432,11 +458,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn owners_take_the_calls_spelling_and_copied_labels_are_dropped() {
+    fn owners_are_parties_of_the_call_in_its_spelling_and_copied_labels_are_dropped() {
         let turns = vec![("konsultant".to_owned(), "Wyślę fakturę jutro.".to_owned()), ("Klient".to_owned(), "Dobrze.".to_owned())];
-        assert_eq!(speaker_named("Konsultant", &turns), "konsultant");
-        assert_eq!(speaker_named("klient", &turns), "Klient");
-        assert_eq!(speaker_named("the bank", &turns), "the bank");
+        assert_eq!(speaker_named("Konsultant", Some(1), &turns), "konsultant");
+        assert_eq!(speaker_named("klient", Some(0), &turns), "Klient");
+        // Every owner is a party of the call: someone else named is whoever said the words,
+        // "you" the other party.
+        assert_eq!(speaker_named("the bank", Some(0), &turns), "konsultant");
+        assert_eq!(speaker_named("I", Some(1), &turns), "Klient");
+        assert_eq!(speaker_named("Pan", Some(0), &turns), "Klient");
+        assert_eq!(speaker_named("you", Some(1), &turns), "konsultant");
+        assert_eq!(speaker_named("the technician", None, &turns), "konsultant");
         assert_eq!(strip_speaker("konsultant: Wyślę fakturę", &turns), "Wyślę fakturę");
         assert_eq!(strip_speaker("Note: send the invoice", &turns), "Note: send the invoice");
     }

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use crate::actions::ActionDraft;
-use crate::text::{fold, sentences, stems};
+use crate::text::{capitalise, fold, sentences, stems};
 
 /// The `summary` object of a call.
 #[derive(Debug, Clone, PartialEq)]
@@ -77,21 +77,107 @@ pub fn summarise(turns: &[(&str, &str)], actions: &[ActionDraft]) -> Summary {
     }
 }
 
-/// A short title (under 80 characters): the first sentence of substance from the speaker who
-/// is not the first to talk (usually the customer), else from anyone; `None` for an empty call.
+/// Sentences that are the call's formalities, not its subject: greetings, the company's name,
+/// introductions, offers of help (folded, no diacritics).
+const FORMALITIES: &[&str] = &[
+    "thank you for calling", "thanks for calling", "thank you for contacting", "how can i help", "how may i help",
+    "what can i do for you", "my name is", "calling from", "you re through to", "dziekuje za telefon",
+    "dziekujemy za telefon", "dziekuje za kontakt", "w czym moge pomoc", "w czym moge panu", "w czym moge pani",
+    "nazywam sie", "z tej strony", "witam w",
+];
+
+/// Words that say why someone called: a sentence with one of them names the call's subject.
+const REASONS: &[&str] = &[
+    "calling about", "calling because", "calling to", "i want", "i d like", "i would like", "i need", "problem",
+    "issue", "not working", "doesn t work", "stopped", "broken", "charged", "refund", "cancel", "complain",
+    "wrong", "missing", "hasn t arrived", "never arrived", "upgrade", "change my", "dzwonie", "chcialbym",
+    "chcialabym", "chce", "potrzebuje", "mam problem", "problem z", "nie dziala", "reklamac", "zwrot", "anulow",
+    "rezygn", "zmienic", "zmiana", "nie dotarl", "nie doszl", "podwojn", "dwa razy", "awari",
+];
+
+/// Greetings and fillers a title does not start with ("Hello, um, my router…" is titled "My
+/// router…").
+const OPENERS: &[&str] = &[
+    "hello", "hi", "hey", "good morning", "good afternoon", "good evening", "yes", "yeah", "ok", "okay", "um", "uh", "erm",
+    "er", "so", "well", "right", "dzien dobry", "witam", "halo", "tak", "dobrze", "no", "wiec", "yyy", "eee", "znaczy",
+];
+
+/// Speaker names that are the customer's side.
+const CUSTOMER_NAMES: &[&str] = &["customer", "caller", "client", "klient", "klientka", "dzwoniacy"];
+
+/// Folded words joined by single spaces, for phrase look-ups.
+fn phrase_text(text: &str) -> String {
+    let words: Vec<String> = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(fold).collect();
+    format!(" {} ", words.join(" "))
+}
+
+/// Whether one of `phrases` starts at a word of `folded` (a phrase may end inside a word, so
+/// "reklamac" finds "reklamacja").
+fn has_phrase(folded: &str, phrases: &[&str]) -> bool {
+    phrases.iter().any(|p| folded.contains(&format!(" {p}")))
+}
+
+/// The sentence without a greeting in front of it.
+fn without_opener(sentence: &str) -> &str {
+    let mut rest = sentence.trim();
+    loop {
+        let folded = phrase_text(rest);
+        let Some(opener) = OPENERS.iter().find(|o| folded.starts_with(&format!(" {o} "))) else { return rest };
+        // Skip the opener's words and the punctuation after them.
+        let words = opener.split(' ').count();
+        let mut seen = 0;
+        let mut cut = rest.len();
+        let mut in_word = false;
+        for (i, c) in rest.char_indices() {
+            if c.is_alphanumeric() {
+                if !in_word {
+                    if seen == words {
+                        cut = i;
+                        break;
+                    }
+                    in_word = true;
+                }
+            } else if in_word {
+                in_word = false;
+                seen += 1;
+            }
+        }
+        if cut >= rest.len() || cut == 0 {
+            return rest;
+        }
+        rest = rest[cut..].trim();
+    }
+}
+
+/// A short title (under 80 characters) naming what the call was about: the customer's first
+/// sentence that says why they called ("my router stopped working", "chciałbym zrezygnować"),
+/// else their first sentence of substance that is not a formality, else anyone's; greetings in
+/// front of it are left out. The customer is the speaker named so, else the one who did not
+/// speak first. `None` for a call with nothing to title.
 pub fn title(turns: &[(&str, &str)]) -> Option<String> {
     let first_speaker = turns.first().map(|t| t.0);
-    fn substantial(text: &str) -> Option<&str> {
-        sentences(text).into_iter().find(|s| stems(s).len() >= 3 && !s.ends_with('?'))
-    }
-    let pick = turns
-        .iter()
-        .filter(|t| Some(t.0) != first_speaker)
-        .find_map(|t| substantial(t.1))
-        .or_else(|| turns.iter().find_map(|t| substantial(t.1)))?;
-    let clean = pick.trim_end_matches(['.', '!', ',']).trim();
+    let named_customer = turns.iter().map(|t| t.0).find(|s| CUSTOMER_NAMES.contains(&fold(s).as_str()));
+    let is_customer = |speaker: &str| match named_customer {
+        Some(customer) => speaker == customer,
+        None => Some(speaker) != first_speaker,
+    };
+    let candidates = |customer_only: bool| {
+        turns
+            .iter()
+            .filter(move |t| !customer_only || is_customer(t.0))
+            .flat_map(|t| sentences(t.1))
+            .map(without_opener)
+            .filter(|s| stems(s).len() >= 3 && !s.ends_with('?') && !has_phrase(&phrase_text(s), FORMALITIES))
+    };
+    let pick = candidates(true)
+        .take(6)
+        .find(|s| has_phrase(&phrase_text(s), REASONS))
+        .or_else(|| candidates(true).next())
+        .or_else(|| candidates(false).find(|s| has_phrase(&phrase_text(s), REASONS)))
+        .or_else(|| candidates(false).next())?;
+    let clean = capitalise(pick.trim_end_matches(['.', '!', ',']).trim());
     if clean.chars().count() < 78 {
-        return Some(clean.to_owned());
+        return Some(clean);
     }
     let mut out = String::new();
     for word in clean.split_whitespace() {
@@ -137,5 +223,25 @@ mod tests {
         let t = title(&long).unwrap();
         assert!(t.chars().count() < 80 && t.ends_with('…'), "{t}");
         assert_eq!(title(&[]), None);
+    }
+
+    #[test]
+    fn the_title_skips_formalities_and_prefers_the_reason_for_the_call() {
+        // The customer is named and speaks first; the agent's greeting is no title.
+        let call = [
+            ("customer", "Hello?"),
+            ("agent", "Thank you for calling North Wind Electronics, my name is Sam. How can I help you today?"),
+            ("customer", "Hi, this is Dana Reyes. Yes, hello. I was charged twice for my headphones order."),
+            ("agent", "I can see both payments."),
+        ];
+        assert_eq!(title(&call).as_deref(), Some("I was charged twice for my headphones order"));
+        let polish = [
+            ("konsultant", "Dzień dobry, z tej strony Anna, w czym mogę pomóc?"),
+            ("klient", "Dzień dobry, nazywam się Jan Nowak. Dzwonię, bo internet nie działa od wczoraj."),
+        ];
+        assert_eq!(title(&polish).as_deref(), Some("Dzwonię, bo internet nie działa od wczoraj"));
+        // Without a stated reason, the customer's first sentence of substance.
+        let plain = [("agent", "Good morning, how can I help?"), ("caller", "Good morning. The parcel with the blue lamp is at the depot.")];
+        assert_eq!(title(&plain).as_deref(), Some("The parcel with the blue lamp is at the depot"));
     }
 }

@@ -62,6 +62,12 @@ pub fn given(text: &str) -> Option<&str> {
     (!is_non_answer(text)).then(|| text.trim())
 }
 
+/// `s` with its first letter in capitals.
+pub fn capitalise(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
 /// Sentences of a text (split after . ! ? and line ends), trimmed, non-empty.
 pub fn sentences(text: &str) -> Vec<&str> {
     text.split_inclusive(['.', '!', '?', '\n']).map(str::trim).filter(|s| !s.is_empty()).collect()
