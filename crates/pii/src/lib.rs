@@ -208,6 +208,14 @@ pub fn mask(text: &str, entities: &[Entity]) -> String {
     out
 }
 
+/// Every digit said in `text`, in order, whether written ("600 123") or spoken ("six oh two",
+/// "double seven", "sześćset"): what a number becomes once ASR's spelling is set aside. Used to
+/// compare numbers across transcripts of the same call.
+pub fn spoken_digits(text: &str) -> String {
+    let tokens = text::tokens(text);
+    numbers::runs(text, &tokens).iter().map(|run| run.digits(0, run.pieces.len() - 1)).collect()
+}
+
 /// Confidence clamped to 0–1.
 pub(crate) fn clamp(c: f32) -> f32 {
     c.clamp(0.0, 1.0)

@@ -130,6 +130,27 @@ fn polish_ordinal(w: &str) -> Option<NumWord> {
     None
 }
 
+/// Words phone-quality ASR writes for a digit said alone ("free one two" for 3-1-2, "six
+/// for two" for 6-4-2), with how sure that reading is: a word of its own in ordinary English
+/// ("to", "for") is a digit only between spoken digits, two or more of them before it (so "two to
+/// three days" stays a range), the rarer ones ("free", "tree", "won", "ate") also after one
+/// spoken digit or before two.
+fn sound_alike(w: &str) -> Option<(u32, bool)> {
+    match w {
+        "free" | "tree" => Some((3, true)),
+        "won" => Some((1, true)),
+        "ate" => Some((8, true)),
+        "for" | "fore" => Some((4, false)),
+        "to" | "too" => Some((2, false)),
+        _ => None,
+    }
+}
+
+/// A spoken digit word (not a written digit, not "oh"): what a sound-alike needs around it.
+fn spoken_unit(t: &Token<'_>) -> bool {
+    matches!(number_word(&t.folded), Some(NumWord::Unit(_)))
+}
+
 /// Digits written as a token: "600", "15th", "3rd".
 fn digit_token(t: &Token<'_>) -> Option<String> {
     if t.is_digits() {
@@ -220,6 +241,22 @@ pub(crate) fn runs(text: &str, tokens: &[Token<'_>]) -> Vec<Run> {
         }
         let word = number_word(&t.folded);
         let neighbour_numeric = |k: usize| tokens.get(k).is_some_and(|n| digit_token(n).is_some() || number_word(&n.folded).is_some_and(|w| w != NumWord::Oh));
+        let in_run_now = group.is_some() || !pieces.is_empty();
+        // A sound-alike inside spoken digits: right after a spoken unit with one after it, or
+        // (for the rarer words) before two spoken units.
+        let alike = || {
+            let (digit, rare) = sound_alike(&t.folded)?;
+            let after = |k: usize| tokens.get(k).is_some_and(spoken_unit) && joins_number(&text[tokens[k - 1].end..tokens[k].start]);
+            // Digits read out so far in this run ("two to three" is a range, "six two to one" a
+            // number).
+            let said = pieces.iter().map(|p| p.digits.len()).sum::<usize>() + group.map_or(0, |g| g.digits().len());
+            let before_spoken = in_run_now && i > 0 && spoken_unit(&tokens[i - 1]) && (rare || said >= 2);
+            (before_spoken && (after(i + 1) || rare) || rare && after(i + 1) && after(i + 2)).then_some(NumWord::Unit(digit))
+        };
+        let word = match word {
+            None => alike(),
+            w => w,
+        };
         let word = match word {
             // "oh" and "o" are zero only between numbers.
             Some(NumWord::Oh) if (group.is_some() || !pieces.is_empty()) || neighbour_numeric(i + 1) => Some(NumWord::Unit(0)),
@@ -370,5 +407,20 @@ mod tests {
         assert_eq!(digits("dwudziestego piątego"), ["25"]);
         assert_eq!(digits("I have one, and then two dogs"), ["1", "2"]);
         assert_eq!(digits("it was 15th or so"), ["15"]);
+    }
+
+    #[test]
+    fn words_phone_asr_writes_for_digits_count_only_among_spoken_digits() {
+        assert_eq!(digits("free one two, five five five, nine for six eight"), ["3125559468"]);
+        assert_eq!(digits("six two to one, won two three"), ["6221123"]);
+        assert_eq!(digits("seven seven ate"), ["778"]);
+        // Ordinary English stays words.
+        assert_eq!(digits("I paid for two items"), ["2"]);
+        assert_eq!(digits("send it to 600 123 456"), ["600123456"]);
+        assert_eq!(digits("a tree fell on the line"), Vec::<String>::new());
+        assert_eq!(digits("press one for sales"), ["1"]);
+        // Ranges are not digits read out.
+        assert_eq!(digits("I'll call you back in two to three days"), ["2", "3"]);
+        assert_eq!(digits("five to seven working days, one for each"), ["5", "7", "1"]);
     }
 }

@@ -4,17 +4,25 @@
 //! Whisper model, PII, the configured analysis engine) and scored like the scripts' text, a row
 //! per language and split. Held-out mistakes are counted, never shown.
 //!
+//! Personal data is scored on the same runs: each value the script marks (a name, a phone number,
+//! an e-mail) counts as found when the transcript has a span of that type holding it as ASR wrote
+//! it: for a value with four or more digits, a span whose digits (spoken or written) share an
+//! unbroken stretch of at least 60 % of the value's digits; for any other value, a span holding at
+//! least half of its words. Each span found counts once, for precision.
+//!
 //! ```text
 //! cargo run --release -p callscope --example analysis_e2e -- [--config FILE] [--corpus own|new]
-//!     [--language en|pl] [--split own|tune|heldout] [--calls N] [--mistakes]
+//!     [--language en|pl] [--split own|tune|heldout] [--calls N] [--mistakes] [--transcripts]
 //! ```
-//! `--calls N` takes the first N calls of each part. Needs `espeak-ng` and `sox` (`scripts/up`
+//! `--calls N` takes the first N calls of each part; `--transcripts` prints what the speech model
+//! wrote for each call that is not held out. Needs `espeak-ng` and `sox` (`scripts/up`
 //! and `scripts/test` install both) and the models of the configuration.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
 use async_trait::async_trait;
@@ -43,6 +51,11 @@ struct Spoken {
     pipeline: Pipeline,
     dir: tempfile::TempDir,
     made: AtomicUsize,
+    /// The personal data each call's transcript holds, as (type, text as recognised), by the
+    /// call's first line of script.
+    pii_found: Mutex<HashMap<String, Values>>,
+    /// Each call's transcript as recognised, by the same key (shown for calls not held out).
+    transcripts: Mutex<HashMap<String, String>>,
 }
 
 /// espeak-ng's voice, pitch and speed for a party in a language.
@@ -132,6 +145,19 @@ impl Spoken {
             .run(&job, &path, &context, Arc::new(Quiet))
             .await
             .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let spans = result
+            .pii_spans
+            .iter()
+            .filter_map(|span| {
+                let text = &result.turns.get(span.turn)?.text;
+                let value: String = text.chars().skip(span.start).take(span.end.saturating_sub(span.start)).collect();
+                Some((span.kind.clone(), value))
+            })
+            .collect();
+        let key = input.turns.first().map(|(_, text)| text.clone()).unwrap_or_default();
+        let transcript = result.turns.iter().map(|t| format!("{}: {}", t.speaker_id, t.text)).collect::<Vec<_>>().join("\n");
+        self.transcripts.lock().expect("not poisoned").insert(key.clone(), transcript);
+        self.pii_found.lock().expect("not poisoned").insert(key, spans);
         Ok(result.analysis)
     }
 }
@@ -179,6 +205,8 @@ async fn main() -> anyhow::Result<()> {
         pipeline: callscope::startup::build_pipeline(&config).await?,
         dir: tempfile::tempdir()?,
         made: AtomicUsize::new(0),
+        pii_found: Mutex::new(HashMap::new()),
+        transcripts: Mutex::new(HashMap::new()),
     };
     let name = format!("{} + {}", config.speech_model, spoken.model_used());
     println!("{}", table_header("speech + engine"));
@@ -193,6 +221,157 @@ async fn main() -> anyhow::Result<()> {
     let mistakes = args.iter().any(|a| a == "--mistakes");
     for (part, report) in in_order(parts) {
         println!("{}", table_row(&name, &part, &report, mistakes));
+    }
+    let found = spoken.pii_found.into_inner().expect("not poisoned");
+    let transcripts = spoken.transcripts.into_inner().expect("not poisoned");
+    print_pii_scores(corpus, &found, &transcripts, mistakes)?;
+    if args.iter().any(|a| a == "--transcripts") {
+        let corpus: serde_json::Value = serde_json::from_str(corpus)?;
+        for call in corpus["calls"].as_array().into_iter().flatten().filter(|c| c["split"].as_str() != Some(HELDOUT)) {
+            if let Some(text) = transcripts.get(call["turns"][0][1].as_str().unwrap_or_default()) {
+                println!("\n== {} ==\n{text}", call["id"].as_str().unwrap_or("?"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Personal data said in a call, as (type, value).
+type Values = Vec<(String, String)>;
+
+/// A part of the corpus: (language, split).
+type PartKey = (String, String);
+
+/// Words of a value, lowercase, with "at"/"dot" and their Polish forms left out (how an e-mail
+/// address is said, not what it is).
+fn words(value: &str) -> Vec<String> {
+    value
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .filter(|w| !["at", "dot", "małpa", "malpa", "kropka"].contains(&w.as_str()))
+        .collect()
+}
+
+/// The longest run of digits two strings share.
+fn longest_common_run(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut best = 0;
+    let mut previous = vec![0usize; b.len() + 1];
+    for &x in a {
+        let mut row = vec![0usize; b.len() + 1];
+        for (j, &y) in b.iter().enumerate() {
+            if x == y {
+                row[j + 1] = previous[j] + 1;
+                best = best.max(row[j + 1]);
+            }
+        }
+        previous = row;
+    }
+    best
+}
+
+/// Edit distance between two words, in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, x) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, y) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(x != *y);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
+}
+
+/// Whether ASR's spelling of a word is the word ("Carolina" for "Karolina", "Milne" for
+/// "Mills"): at most a third of its letters differ.
+fn same_word(wanted: &str, heard: &str) -> bool {
+    let longest = wanted.chars().count().max(heard.chars().count());
+    edit_distance(wanted, heard) * 3 <= longest
+}
+
+/// Whether a span as recognised holds the value the script marks.
+fn holds(value: &str, span: &str) -> bool {
+    let digits = callscope_pii::spoken_digits(value);
+    if digits.len() >= 4 {
+        return longest_common_run(&digits, &callscope_pii::spoken_digits(span)) * 10 >= digits.len() * 6;
+    }
+    let wanted = words(value);
+    let have = words(span);
+    let held = wanted.iter().filter(|w| have.iter().any(|h| same_word(w, h))).count();
+    !wanted.is_empty() && held * 2 >= wanted.len()
+}
+
+/// Whether the transcript holds a value at all: in one of its lines, or (said across turns) in
+/// the whole.
+fn heard(value: &str, transcript: &str) -> bool {
+    transcript.lines().any(|line| holds(value, line.split_once(": ").map_or(line, |(_, text)| text))) || holds(value, transcript)
+}
+
+/// Gold values found, spans found, spans right; and the misses as lines.
+fn score_call(gold: &Values, found: &Values, transcript: &str) -> (usize, usize, usize, Vec<String>) {
+    let mut used = vec![false; found.len()];
+    let mut lines = Vec::new();
+    for (kind, value) in gold {
+        let hit = found.iter().enumerate().position(|(i, (k, span))| !used[i] && k == kind && holds(value, span));
+        match hit {
+            Some(i) => used[i] = true,
+            None if heard(value, transcript) => lines.push(format!("MISSED {kind:<14} {value:?} (the transcript has it)")),
+            None => lines.push(format!("MISSED {kind:<14} {value:?} (not heard)")),
+        }
+    }
+    for (i, (kind, span)) in found.iter().enumerate() {
+        if !used[i] {
+            lines.push(format!("FALSE  {kind:<14} {span:?}"));
+        }
+    }
+    let right = used.iter().filter(|u| **u).count();
+    (gold.len(), found.len(), right, lines)
+}
+
+/// Precision and recall of personal data per language and split, over the calls that ran.
+fn print_pii_scores(corpus: &str, found: &HashMap<String, Values>, transcripts: &HashMap<String, String>, mistakes: bool) -> anyhow::Result<()> {
+    let corpus: serde_json::Value = serde_json::from_str(corpus)?;
+    // (language, split) → (gold values, spans found, spans right)
+    let mut parts: Vec<(PartKey, (usize, usize, usize, usize))> = Vec::new();
+    println!("\npersonal data, end to end (\"heard\": values the transcript holds at all, the bound on recall):");
+    println!("{:<4} {:<8} {:>5} {:>5} {:>5} {:>5} {:>9} {:>7} {:>7}", "lang", "split", "gold", "heard", "found", "right", "precision", "recall", "of heard");
+    for call in corpus["calls"].as_array().into_iter().flatten() {
+        let key = call["turns"][0][1].as_str().unwrap_or_default();
+        let Some(spans) = found.get(key) else { continue };
+        let gold: Values = call["pii"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|p| (p["type"].as_str().unwrap_or_default().to_string(), p["text"].as_str().unwrap_or_default().to_string()))
+            .collect();
+        let part = (call["language"].as_str().unwrap_or("en").to_string(), call["split"].as_str().unwrap_or(OWN).to_string());
+        let transcript = transcripts.get(key).map_or("", String::as_str);
+        let (g, f, r, lines) = score_call(&gold, spans, transcript);
+        let heard = gold.iter().filter(|(_, value)| heard(value, transcript)).count();
+        if mistakes && part.1 != HELDOUT {
+            for line in lines {
+                println!("    {} {line}", call["id"].as_str().unwrap_or("?"));
+            }
+        }
+        match parts.iter_mut().find(|(p, _)| *p == part) {
+            Some((_, totals)) => *totals = (totals.0 + g, totals.1 + heard, totals.2 + f, totals.3 + r),
+            None => parts.push((part, (g, heard, f, r))),
+        }
+    }
+    parts.sort();
+    for ((language, split), (gold, heard, spans, right)) in parts {
+        let ratio = |a: usize, b: usize| if b == 0 { 1.0 } else { a as f64 / b as f64 };
+        println!(
+            "{language:<4} {split:<8} {gold:>5} {heard:>5} {spans:>5} {right:>5} {:>9.3} {:>7.3} {:>7.3}",
+            ratio(right, spans),
+            ratio(right, gold),
+            ratio(right.min(heard), heard)
+        );
     }
     Ok(())
 }
