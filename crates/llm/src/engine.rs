@@ -81,6 +81,9 @@ pub struct Completion {
     pub prompt_tokens: usize,
     /// Tokens generated.
     pub completion_tokens: usize,
+    /// Prompt tokens whose keys and values were kept from the request before (the shared
+    /// instructions), not computed again.
+    pub cached_tokens: usize,
 }
 
 /// Why a generation failed.
@@ -184,12 +187,15 @@ pub fn start(path: &Path, name: String, settings: EngineSettings, verbose: bool)
 }
 
 fn run(model: &LlamaModel, mut ctx: LlamaContext<'_>, template: &LlamaChatTemplate, batch: usize, jobs: &Receiver<Job>, busy: &AtomicBool) {
+    // The prompt whose keys and values the context holds (positions 0..len), for the next
+    // request to reuse as far as it shares it.
+    let mut cached: Vec<LlamaToken> = Vec::new();
     while let Ok(job) = jobs.recv() {
         if job.reply.is_closed() {
             continue;
         }
         busy.store(true, Ordering::Relaxed);
-        let result = generate(model, &mut ctx, template, batch, &job.generation, &job.reply);
+        let result = generate(model, &mut ctx, template, batch, &job.generation, &job.reply, &mut cached);
         busy.store(false, Ordering::Relaxed);
         if let Err(error) = &result {
             tracing::warn!(%error, "generation failed");
@@ -236,6 +242,7 @@ fn generate(
     batch_size: usize,
     job: &Generation,
     reply: &oneshot::Sender<Result<Completion, GenerateError>>,
+    cached: &mut Vec<LlamaToken>,
 ) -> Result<Completion, GenerateError> {
     let started = Instant::now();
     let text = prompt(model, template, &job.messages)?;
@@ -258,13 +265,25 @@ fn generate(
         LlamaSampler::greedy()
     };
 
-    ctx.clear_kv_cache();
+    // Every analysis request starts with the same instructions (and a long call's parts with the
+    // same categories): their keys and values are kept from the request before, and only the
+    // rest of the prompt is computed. At least the last token is, for its logits. Whatever the
+    // context held after the shared prefix (the last prompt's rest, its answer) is removed.
+    let shared = cached.iter().zip(&tokens).take_while(|(a, b)| a == b).count().min(tokens.len() - 1);
+    let reused = if shared > 0 && ctx.clear_kv_cache_seq(Some(0), u32::try_from(shared).ok(), None).unwrap_or(false) {
+        shared
+    } else {
+        ctx.clear_kv_cache();
+        0
+    };
+    // Until this prompt is in, the context holds no prompt a later request can trust.
+    cached.clear();
     let mut batch = LlamaBatch::new(batch_size.max(1), 1);
     let last = tokens.len() - 1;
-    for (chunk_index, chunk) in tokens.chunks(batch_size.max(1)).enumerate() {
+    for (chunk_index, chunk) in tokens[reused..].chunks(batch_size.max(1)).enumerate() {
         batch.clear();
         for (i, token) in chunk.iter().enumerate() {
-            let pos = chunk_index * batch_size + i;
+            let pos = reused + chunk_index * batch_size + i;
             batch.add(*token, pos as i32, &[0], pos == last).map_err(|e| GenerateError::Decode(e.to_string()))?;
         }
         ctx.decode(&mut batch).map_err(|e| GenerateError::Decode(e.to_string()))?;
@@ -273,6 +292,7 @@ fn generate(
         }
     }
     let prompt_s = started.elapsed().as_secs_f64();
+    cached.clone_from(&tokens);
 
     let mut out = Vec::new();
     let mut generated = 0;
@@ -310,11 +330,19 @@ fn generate(
     let total_s = started.elapsed().as_secs_f64();
     tracing::info!(
         prompt_tokens = tokens.len(),
+        cached_tokens = reused,
         completion_tokens = generated,
-        prompt_tok_s = tokens.len() as f64 / prompt_s.max(1e-6),
+        prompt_s,
+        prompt_tok_s = (tokens.len() - reused) as f64 / prompt_s.max(1e-6),
         gen_tok_s = generated as f64 / (total_s - prompt_s).max(1e-6),
         total_s,
         "generated"
     );
-    Ok(Completion { text: String::from_utf8_lossy(&out).into_owned(), finish, prompt_tokens: tokens.len(), completion_tokens: generated })
+    Ok(Completion {
+        text: String::from_utf8_lossy(&out).into_owned(),
+        finish,
+        prompt_tokens: tokens.len(),
+        completion_tokens: generated,
+        cached_tokens: reused,
+    })
 }

@@ -210,6 +210,8 @@ async fn chat(State(engine): State<EngineHandle>, body: Result<Json<ChatRequest>
             "prompt_tokens": completion.prompt_tokens,
             "completion_tokens": completion.completion_tokens,
             "total_tokens": completion.prompt_tokens + completion.completion_tokens,
+            // OpenAI's field for prompt tokens served from a cache.
+            "prompt_tokens_details": {"cached_tokens": completion.cached_tokens},
         },
     })))
 }

@@ -90,6 +90,37 @@ fn yes_no_schema() -> Value {
 }
 
 #[test]
+fn the_shared_start_of_prompts_is_computed_once() {
+    let sidecar = start(&[]);
+    let instructions = "You read a customer call and answer with JSON. ".repeat(8);
+    let ask = |question: &str| {
+        let (status, _, body) = chat(
+            &sidecar,
+            &json!({
+                "temperature": 0,
+                "max_tokens": 24,
+                "messages": [{"role": "system", "content": instructions}, {"role": "user", "content": question}],
+                "response_format": {"type": "json_schema", "json_schema": {"name": "reply", "strict": true, "schema": yes_no_schema()}},
+            }),
+        );
+        assert_eq!(status, 200, "{body}");
+        let content: Value = serde_json::from_str(body["choices"][0]["message"]["content"].as_str().unwrap()).expect("JSON");
+        assert!(["yes", "no"].contains(&content["answer"].as_str().unwrap()), "{content}");
+        (body["usage"]["prompt_tokens"].as_u64().unwrap(), body["usage"]["prompt_tokens_details"]["cached_tokens"].as_u64().unwrap())
+    };
+    let (first, cached) = ask("Is the sky blue?");
+    assert_eq!(cached, 0, "nothing to reuse on the first request");
+    let (second, cached) = ask("Is grass green? Which colour is it?");
+    assert!(cached >= 80 && cached < second, "the instructions ({cached} of {second} tokens, first prompt {first}) are reused, the question is not");
+    let (again, cached) = ask("Is grass green? Which colour is it?");
+    assert_eq!(cached, again - 1, "the same prompt again: all but its last token reused");
+    // A prompt that shares only the template's first tokens reuses only those.
+    let (status, _, body) = chat(&sidecar, &json!({"messages": [{"role": "user", "content": "Hello"}], "max_tokens": 3}));
+    assert_eq!(status, 200, "{body}");
+    assert!(body["usage"]["prompt_tokens_details"]["cached_tokens"].as_u64().unwrap() < 10, "{body}");
+}
+
+#[test]
 fn answers_chat_completions_with_json_that_matches_the_schema() {
     let sidecar = start(&[]);
     let models = get(&format!("{}/v1/models", sidecar.url));
