@@ -19,12 +19,11 @@ use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Component, Path, PathBuf};
 use std::str::FromStr;
-use std::time::Duration;
 
 use sha1::Sha1;
 use sha2::{Digest, Sha256};
 
-use crate::{download, io_err, mib, with_causes, ModelsError};
+use crate::{download, http_client, io_err, mib, with_causes, ModelsError};
 
 /// The public Hugging Face hub.
 pub const DEFAULT_HUB: &str = "https://huggingface.co";
@@ -290,12 +289,7 @@ impl Hub {
             let path = format!("{}/", endpoint.path());
             endpoint.set_path(&path);
         }
-        let client = reqwest::blocking::Client::builder()
-            .connect_timeout(Duration::from_secs(30))
-            .timeout(None)
-            .user_agent(concat!("callscope/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|e| ModelsError::Fetch(e.to_string()))?;
+        let client = http_client()?;
         Ok(Self {
             endpoint,
             token: token.filter(|t| !t.trim().is_empty()),

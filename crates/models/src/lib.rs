@@ -128,13 +128,7 @@ impl Installer {
     /// # Errors
     /// When the HTTP client cannot be built.
     pub fn new(dir: impl Into<PathBuf>, index: impl Into<String>) -> Result<Self, ModelsError> {
-        let client = reqwest::blocking::Client::builder()
-            .connect_timeout(Duration::from_secs(30))
-            .timeout(None)
-            .user_agent(concat!("callscope/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|e| ModelsError::Fetch(e.to_string()))?;
-        Ok(Self { dir: dir.into(), index: index.into().trim_end_matches('/').to_string(), client })
+        Ok(Self { dir: dir.into(), index: index.into().trim_end_matches('/').to_string(), client: http_client()? })
     }
 
     /// The cache directory.
@@ -281,6 +275,17 @@ impl Installer {
         }
         Err(ModelsError::Fetch(format!("{page_url} does not list {}", package.file)))
     }
+}
+
+/// The HTTP client of downloads: a bounded wait to connect, none for a transfer (a model takes as
+/// long as it takes), callscope's user agent.
+pub(crate) fn http_client() -> Result<reqwest::blocking::Client, ModelsError> {
+    reqwest::blocking::Client::builder()
+        .connect_timeout(Duration::from_secs(30))
+        .timeout(None)
+        .user_agent(concat!("callscope/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .map_err(|e| ModelsError::Fetch(e.to_string()))
 }
 
 /// Downloads `url` into `part`, resuming from the bytes already there (an HTTP range request;

@@ -112,6 +112,13 @@ fn ranged(content: &[u8], headers: &HeaderMap) -> Response {
     }
 }
 
+/// The repository, if this request may read it.
+fn readable<'a>(hubs: &'a Hubs, owner: &str, name: &str, authorized: bool) -> Option<&'a Repo> {
+    hubs.repos
+        .get(&format!("{owner}/{name}"))
+        .filter(|repo| !repo.gated || authorized)
+}
+
 async fn api(State(hubs): State<Arc<Hubs>>, request: Request<Body>) -> Response {
     let path = request.uri().path().to_string();
     let query = request.uri().query().unwrap_or("").to_string();
@@ -131,12 +138,9 @@ async fn api(State(hubs): State<Arc<Hubs>>, request: Request<Body>) -> Response 
     let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
     match segments.as_slice() {
         ["api", "models", owner, name, "revision", revision @ ..] => {
-            let Some(repo) = hubs.repos.get(&format!("{owner}/{name}")) else {
+            let Some(repo) = readable(&hubs, owner, name, authorized) else {
                 return refused();
             };
-            if repo.gated && !authorized {
-                return refused();
-            }
             let revision = revision.join("/");
             if revision != "main" && revision != repo.commit {
                 return json(
@@ -150,12 +154,9 @@ async fn api(State(hubs): State<Arc<Hubs>>, request: Request<Body>) -> Response 
             )
         }
         ["api", "models", owner, name, "tree", commit] => {
-            let Some(repo) = hubs.repos.get(&format!("{owner}/{name}")) else {
+            let Some(repo) = readable(&hubs, owner, name, authorized) else {
                 return refused();
             };
-            if repo.gated && !authorized {
-                return refused();
-            }
             assert_eq!(
                 *commit, repo.commit,
                 "the tree is listed at the resolved commit"
@@ -194,12 +195,9 @@ async fn api(State(hubs): State<Arc<Hubs>>, request: Request<Body>) -> Response 
             response
         }
         [owner, name, "resolve", commit, file_path @ ..] => {
-            let Some(repo) = hubs.repos.get(&format!("{owner}/{name}")) else {
+            let Some(repo) = readable(&hubs, owner, name, authorized) else {
                 return refused();
             };
-            if repo.gated && !authorized {
-                return refused();
-            }
             assert_eq!(
                 *commit, repo.commit,
                 "files are fetched at the resolved commit"
