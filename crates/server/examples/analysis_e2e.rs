@@ -93,7 +93,10 @@ impl Spoken {
                 .args(["-v", name, "-p", pitch, "-s", speed, "-w"])
                 .arg(&raw)
                 .arg(text))?;
+            // -R: sox's dither noise from a fixed seed, so that a call sounds the same in
+            // every run (its default seed differs each time, and so would the transcripts).
             run(Command::new("sox")
+                .arg("-R")
                 .arg(&raw)
                 .args(["-r", "8000", "-c", "1", "-b", "16"])
                 .arg(&phone))?;

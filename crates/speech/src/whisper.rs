@@ -26,6 +26,9 @@ use crate::mel::{MelExtractor, MelFilters, HOP, SAMPLE_RATE, WINDOW_SAMPLES};
 use crate::vad::{self, Region, Vad, VadSettings};
 use crate::{SpeechError, Transcript, Word};
 
+/// The seed of Whisper's fallback sampling (any fixed value: the point is that it is fixed).
+const WHISPER_SEED: u32 = 20_261_125;
+
 /// How to run the model.
 #[derive(Debug, Clone)]
 pub struct WhisperSettings {
@@ -239,6 +242,11 @@ impl WhisperModel {
         // repeated, are copies of the first one's weights, and a copy of MKL's packed int8
         // weights makes MKL's matrix product fail with SIGFPE.)
         let compute_type = compute_type(&settings.compute_type)?;
+        // Whisper's temperature fallback samples, with a generator CTranslate2 keeps per thread
+        // and seeds from the process-wide seed (else from `random_device`). A fixed seed, and each
+        // window decoded by the same engine in every run (see `transcribe`), make a process
+        // transcribe the same files the same way every time.
+        ct2rs::set_random_seed(WHISPER_SEED);
         let engines = (0..settings.threads.max(1))
             .map(|_| {
                 let config = Config {
@@ -352,20 +360,21 @@ impl WhisperModel {
         let total: usize = windows.iter().map(Window::len).sum::<usize>().max(1);
         // Windows are independent: with several engines they are decoded side by side, each on
         // one thread (small matrix products scale badly across threads; windows scale well).
+        // Window i goes to engine i mod n, not to whichever is free: the sampling generator of
+        // an engine's thread then sees the same windows in the same order in every run.
         let workers = self.engines.len().min(windows.len().max(1));
-        let next = std::sync::atomic::AtomicUsize::new(0);
         let (tx, rx) = std::sync::mpsc::channel();
         let mut decoded: Vec<Option<Vec<(RawSegment, Window, f32)>>> = vec![None; windows.len()];
         std::thread::scope(|scope| -> Result<(), SpeechError> {
-            for engine in &self.engines[..workers] {
-                let (tx, next, windows, prompt) = (tx.clone(), &next, &windows, &prompt);
-                scope.spawn(move || loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(window) = windows.get(i) else { break };
-                    let result = self.decode_whole_window(engine, samples, window, prompt);
-                    let failed = result.is_err();
-                    if tx.send((i, result)).is_err() || failed {
-                        break;
+            for (k, engine) in self.engines[..workers].iter().enumerate() {
+                let (tx, windows, prompt) = (tx.clone(), &windows, &prompt);
+                scope.spawn(move || {
+                    for (i, window) in windows.iter().enumerate().skip(k).step_by(workers) {
+                        let result = self.decode_whole_window(engine, samples, window, prompt);
+                        let failed = result.is_err();
+                        if tx.send((i, result)).is_err() || failed {
+                            break;
+                        }
                     }
                 });
             }
