@@ -150,6 +150,11 @@ fn deadline(sentence: &str, ws: &[(usize, usize, String)], call: DateTime<Utc>) 
     None
 }
 
+/// The deadline said in one sentence, as said and resolved against the call's date.
+pub(crate) fn deadline_in(sentence: &str, call: DateTime<Utc>) -> Option<(String, DateTime<Utc>)> {
+    deadline(sentence, &words(sentence), call)
+}
+
 /// Action items in the call's turns. A request is the other party's when the call has two
 /// speakers (with more, whom it is addressed to is unknown and it is left out).
 pub fn extract_actions(turns: &[SpokenTurn<'_>], call: DateTime<Utc>) -> Vec<ActionDraft> {

@@ -7,9 +7,10 @@
 //! answers something unusable, the rules engine's result is used, and `modelUsed` says so.
 
 use async_trait::async_trait;
+use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
-use crate::actions::{ActionDraft, Priority};
+use crate::actions::{deadline_in, ActionDraft, Priority};
 use crate::classify::{chain, CategoryInfo, CategoryMatch, Classification};
 use crate::deadline::resolve_deadline;
 use crate::engine::{AnalysisError, AnalysisInput, Analyzer, CallAnalysis, RulesEngine};
@@ -93,6 +94,19 @@ pub fn grounded(quote: &str, transcript: &str) -> bool {
 }
 
 /// The call's own spelling of a speaker the model names ("Agent" → "agent"), else the name as given.
+/// An item's deadline from the words of its own sentence. The model's phrase stands when the
+/// item's evidence says it; a phrase the sentence does not hold (the model took "10" from "$10"
+/// elsewhere in the call) gives way to the deadline the sentence does say, if any. No phrase from
+/// the model is no deadline. The day is always resolved here, never taken from the model.
+fn item_deadline(said: Option<&str>, evidence: &str, call: DateTime<Utc>) -> (Option<String>, Option<DateTime<Utc>>) {
+    let Some(said) = said else { return (None, None) };
+    let in_sentence = fold(evidence).contains(&fold(said.trim()));
+    match deadline_in(evidence, call) {
+        Some((phrase, due)) if !in_sentence => (Some(phrase), Some(due)),
+        _ => (Some(said.to_owned()), resolve_deadline(said, call)),
+    }
+}
+
 /// The party of the call an item's owner names. A model may name someone who is not on the call
 /// ("the technician", "billing") or a pronoun: "I"/"me" and unknown names become the speaker
 /// who said the item's words, "you" the other party of a two-party call; so every owner is a
@@ -265,8 +279,7 @@ impl LlmEngine {
             if description.is_empty() || !keep(&evidence) {
                 continue;
             }
-            let deadline = item["deadlineMentioned"].as_str().and_then(given).map(str::to_owned);
-            let due_at = deadline.as_deref().and_then(|d| resolve_deadline(d, input.call_date));
+            let (deadline, due_at) = item_deadline(item["deadlineMentioned"].as_str().and_then(given), &evidence, input.call_date);
             let priority = match item["priority"].as_str() {
                 Some("HIGH") => Priority::High,
                 Some("MEDIUM") => Priority::Medium,
@@ -471,6 +484,22 @@ mod tests {
         assert_eq!(speaker_named("the technician", None, &turns), "konsultant");
         assert_eq!(strip_speaker("konsultant: Wyślę fakturę", &turns), "Wyślę fakturę");
         assert_eq!(strip_speaker("Note: send the invoice", &turns), "Note: send the invoice");
+    }
+
+    #[test]
+    fn an_items_deadline_comes_from_its_own_sentence() {
+        use chrono::TimeZone;
+        let call = Utc.with_ymd_and_hms(2026, 10, 27, 9, 0, 0).unwrap();
+        // The model took "10" from "$10" elsewhere in the call: the sentence says "today".
+        let (said, due) = item_deadline(Some("10"), "I'll send you a confirmation email today.", call);
+        assert_eq!((said.as_deref(), due.map(|d| d.to_rfc3339())), (Some("today"), Some("2026-10-27T23:59:59+00:00".into())));
+        // The model's words, when the sentence has them, stand and are resolved here.
+        let (said, due) = item_deadline(Some("by November 20th"), "Sign it and send it back by November 20th.", call);
+        assert_eq!((said.as_deref(), due.map(|d| d.to_rfc3339())), (Some("by November 20th"), Some("2026-11-20T23:59:59+00:00".into())));
+        // A sentence with no deadline of its own keeps what the model said.
+        let (said, due) = item_deadline(Some("within 14 days"), "We will process the refund.", call);
+        assert_eq!((said.as_deref(), due.map(|d| d.to_rfc3339())), (Some("within 14 days"), Some("2026-11-10T23:59:59+00:00".into())));
+        assert_eq!(item_deadline(None, "I'll call you back tomorrow.", call), (None, None), "no deadline from the model is none");
     }
 
     #[test]

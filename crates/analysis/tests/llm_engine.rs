@@ -199,10 +199,15 @@ async fn a_models_non_answers_are_stored_as_no_value() {
 
 #[tokio::test]
 async fn deadline_words_past_the_calendar_are_kept_as_said_with_no_due_date() {
+    // Said in the item's own sentence, so the words stand though no calendar has that day.
+    let said = "I will send a technician by March 300000 to replace the router.";
     let mut answer = answer();
     answer["actionItems"][0]["deadlineMentioned"] = json!("by March 300000");
+    answer["actionItems"][0]["evidence"] = json!(said);
+    let mut input = input();
+    input.turns[2].1 = said.into();
     let (url, _) = server(vec![ok(&answer.to_string())]).await;
-    let a = engine(&url, 20_000).analyze(&input()).await.unwrap();
+    let a = engine(&url, 20_000).analyze(&input).await.unwrap();
     assert_eq!(a.model_used, "openai:test-model", "the model's answer is used, not the fallback");
     assert_eq!((a.actions[0].deadline_mentioned.as_deref(), a.actions[0].due_at), (Some("by March 300000"), None));
 }
