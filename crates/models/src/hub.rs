@@ -16,14 +16,14 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::fs::{self, File};
-use std::io::{self, Read};
+use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::str::FromStr;
 
 use sha1::Sha1;
-use sha2::{Digest, Sha256};
+use sha2::Digest;
 
-use crate::{download, http_client, io_err, mib, with_causes, ModelsError};
+use crate::{download, http_client, io_err, mib, sha256_file, with_causes, ModelsError};
 
 /// The public Hugging Face hub.
 pub const DEFAULT_HUB: &str = "https://huggingface.co";
@@ -580,25 +580,14 @@ impl Hub {
 
 /// Whether `path` has `checksum`.
 fn verify(path: &Path, checksum: &Checksum) -> Result<bool, ModelsError> {
-    let mut file = File::open(path).map_err(io_err(path))?;
     match checksum {
-        Checksum::Sha256(expected) => {
-            let mut hasher = Sha256::new();
-            io::copy(&mut file, &mut hasher).map_err(io_err(path))?;
-            Ok(hex::encode(hasher.finalize()) == *expected)
-        }
+        Checksum::Sha256(expected) => Ok(sha256_file(path)? == *expected),
         Checksum::GitBlob(expected) => {
+            let mut file = File::open(path).map_err(io_err(path))?;
             let length = file.metadata().map_err(io_err(path))?.len();
             let mut hasher = Sha1::new();
             hasher.update(format!("blob {length}\0").as_bytes());
-            let mut buf = vec![0u8; 1 << 16];
-            loop {
-                let n = file.read(&mut buf).map_err(io_err(path))?;
-                if n == 0 {
-                    break;
-                }
-                hasher.update(&buf[..n]);
-            }
+            io::copy(&mut file, &mut hasher).map_err(io_err(path))?;
             Ok(hex::encode(hasher.finalize()) == *expected)
         }
     }
