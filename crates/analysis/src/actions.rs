@@ -51,51 +51,76 @@ pub struct SpokenTurn<'a> {
 }
 
 const EN_PROMISE: &[&[&str]] = &[
-    &["i", "will"], &["i", "ll"], &["we", "will"], &["we", "ll"], &["i", "am", "going", "to"], &["i", "m", "going", "to"],
-    &["we", "are", "going", "to"], &["we", "re", "going", "to"], &["let", "me"], &["i", "shall"], &["i", "promise", "to"],
-    &["i", "need", "to"], &["i", "have", "to"], &["we", "need", "to"],
+    &["i", "will"],
+    &["i", "ll"],
+    &["we", "will"],
+    &["we", "ll"],
+    &["i", "am", "going", "to"],
+    &["i", "m", "going", "to"],
+    &["we", "are", "going", "to"],
+    &["we", "re", "going", "to"],
+    &["let", "me"],
+    &["i", "shall"],
+    &["i", "promise", "to"],
+    &["i", "need", "to"],
+    &["i", "have", "to"],
+    &["we", "need", "to"],
 ];
 const EN_REQUEST: &[&[&str]] = &[
-    &["could", "you"], &["can", "you"], &["would", "you"], &["please"], &["you", "need", "to"], &["you", "will", "need", "to"],
+    &["could", "you"],
+    &["can", "you"],
+    &["would", "you"],
+    &["please"],
+    &["you", "need", "to"],
+    &["you", "will", "need", "to"],
     &["make", "sure", "you"],
 ];
 /// Verbs that make a promise an action (not "I'll be honest", "I'll take a seat").
 const EN_VERBS: &[&str] = &[
-    "send", "email", "e", "call", "ring", "phone", "check", "look", "arrange", "book", "schedule", "process", "refund",
-    "issue", "cancel", "update", "forward", "prepare", "contact", "follow", "confirm", "review", "fix", "replace",
-    "deliver", "ship", "escalate", "investigate", "get", "reply", "transfer", "post", "order", "pay", "sign", "return",
-    "submit", "upload", "share", "visit", "remind", "let", "text", "write", "provide", "organise", "organize", "raise",
-    "resend", "credit", "reset", "activate", "install", "repair", "collect", "notify", "inform", "chase", "sort",
+    "send", "email", "e", "call", "ring", "phone", "check", "look", "arrange", "book", "schedule", "process", "refund", "issue", "cancel", "update",
+    "forward", "prepare", "contact", "follow", "confirm", "review", "fix", "replace", "deliver", "ship", "escalate", "investigate", "get", "reply",
+    "transfer", "post", "order", "pay", "sign", "return", "submit", "upload", "share", "visit", "remind", "let", "text", "write", "provide",
+    "organise", "organize", "raise", "resend", "credit", "reset", "activate", "install", "repair", "collect", "notify", "inform", "chase", "sort",
 ];
 /// First-person future forms of Polish verbs of action (folded: no diacritics).
 const PL_PROMISE: &[&str] = &[
-    "wysle", "wyslemy", "zadzwonie", "zadzwonimy", "oddzwonie", "oddzwonimy", "sprawdze", "sprawdzimy", "przygotuje",
-    "przygotujemy", "przesle", "przeslemy", "skontaktuje", "skontaktujemy", "zwroce", "zwrocimy", "umowie", "umowimy",
-    "zamowie", "zamowimy", "wystawie", "wystawimy", "anuluje", "anulujemy", "przekaze", "przekazemy", "potwierdze",
-    "potwierdzimy", "naprawie", "naprawimy", "wymienie", "wymienimy", "dostarcze", "dostarczymy", "odesle", "odeslemy",
-    "zglosze", "zglosimy", "poinformuje", "poinformujemy", "odezwe", "odezwiemy", "przyjade", "przyjedziemy",
-    "zaplace", "zaplacimy", "oplace", "podpisze", "podpiszemy", "zalatwie", "zalatwimy", "rozpatrzymy", "rozpatrze",
-    "wyjasnie", "wyjasnimy", "dosle", "doslemy", "zweryfikuje", "zweryfikujemy", "zaktualizuje", "zaktualizujemy",
-    "uruchomie", "uruchomimy", "zlece", "zlecimy", "zarezerwuje", "zarezerwujemy", "przypomne", "przypomnimy",
-    "napisze", "napiszemy", "dam", "damy", "postaram", "postaramy", "musze", "musimy", "bede", "bedziemy",
+    "wysle", "wyslemy", "zadzwonie", "zadzwonimy", "oddzwonie", "oddzwonimy", "sprawdze", "sprawdzimy", "przygotuje", "przygotujemy", "przesle",
+    "przeslemy", "skontaktuje", "skontaktujemy", "zwroce", "zwrocimy", "umowie", "umowimy", "zamowie", "zamowimy", "wystawie", "wystawimy",
+    "anuluje", "anulujemy", "przekaze", "przekazemy", "potwierdze", "potwierdzimy", "naprawie", "naprawimy", "wymienie", "wymienimy", "dostarcze",
+    "dostarczymy", "odesle", "odeslemy", "zglosze", "zglosimy", "poinformuje", "poinformujemy", "odezwe", "odezwiemy", "przyjade", "przyjedziemy",
+    "zaplace", "zaplacimy", "oplace", "podpisze", "podpiszemy", "zalatwie", "zalatwimy", "rozpatrzymy", "rozpatrze", "wyjasnie", "wyjasnimy",
+    "dosle", "doslemy", "zweryfikuje", "zweryfikujemy", "zaktualizuje", "zaktualizujemy", "uruchomie", "uruchomimy", "zlece", "zlecimy",
+    "zarezerwuje", "zarezerwujemy", "przypomne", "przypomnimy", "napisze", "napiszemy", "dam", "damy", "postaram", "postaramy", "musze", "musimy",
+    "bede", "bedziemy",
 ];
 /// Polish requests to the other party: "proszę przesłać", "czy może pan wysłać", "musi pan".
 const PL_REQUEST: &[&[&str]] = &[
-    &["prosze", "przeslac"], &["prosze", "wyslac"], &["prosze", "o"], &["prosze", "zadzwonic"], &["prosze", "podpisac"],
-    &["prosze", "sprawdzic"], &["prosze", "dostarczyc"], &["prosze", "odeslac"], &["prosze", "uzupelnic"],
-    &["prosze", "wypelnic"], &["prosze", "oplacic"], &["czy", "moze", "pan"], &["czy", "moze", "pani"],
-    &["czy", "mogliby", "panstwo"], &["musi", "pan"], &["musi", "pani"], &["trzeba", "bedzie"],
+    &["prosze", "przeslac"],
+    &["prosze", "wyslac"],
+    &["prosze", "o"],
+    &["prosze", "zadzwonic"],
+    &["prosze", "podpisac"],
+    &["prosze", "sprawdzic"],
+    &["prosze", "dostarczyc"],
+    &["prosze", "odeslac"],
+    &["prosze", "uzupelnic"],
+    &["prosze", "wypelnic"],
+    &["prosze", "oplacic"],
+    &["czy", "moze", "pan"],
+    &["czy", "moze", "pani"],
+    &["czy", "mogliby", "panstwo"],
+    &["musi", "pan"],
+    &["musi", "pani"],
+    &["trzeba", "bedzie"],
 ];
 const URGENT: &[&str] = &[
-    "urgent", "urgently", "asap", "immediately", "pilne", "pilna", "pilny", "pilnej", "pilnego", "pilnie", "natychmiast",
-    "priorytet", "priorytetowo",
+    "urgent", "urgently", "asap", "immediately", "pilne", "pilna", "pilny", "pilnej", "pilnego", "pilnie", "natychmiast", "priorytet", "priorytetowo",
 ];
 const URGENT_PHRASES: &[&[&str]] = &[&["as", "soon", "as", "possible"], &["right", "away"], &["jak", "najszybciej"], &["od", "razu"]];
 /// Words that start a deadline phrase ("by Friday", "do piątku", "jutro").
 const DEADLINE_STARTS: &[&str] = &[
-    "by", "before", "until", "till", "within", "end", "tomorrow", "today", "tonight", "next", "this", "do", "przed",
-    "za", "jutro", "dzisiaj", "dzis", "pojutrze", "najpozniej", "ciagu", "monday", "tuesday", "wednesday", "thursday",
-    "friday", "saturday", "sunday",
+    "by", "before", "until", "till", "within", "end", "tomorrow", "today", "tonight", "next", "this", "do", "przed", "za", "jutro", "dzisiaj",
+    "dzis", "pojutrze", "najpozniej", "ciagu", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
 ];
 /// Prepositions that start a deadline only when the phrase needs them ("on Friday", "w
 /// przyszłym tygodniu"), not in "in the system tomorrow".
@@ -133,7 +158,9 @@ fn deadline(sentence: &str, ws: &[(usize, usize, String)], call: DateTime<Utc>) 
         if !DEADLINE_STARTS.contains(&word) && !weak && !word.starts_with(|c: char| c.is_ascii_digit()) {
             continue;
         }
-        let Some((j, due)) = (i..ws.len().min(i + 6)).find_map(|j| resolve(i, j).map(|d| (j, d))) else { continue };
+        let Some((j, due)) = (i..ws.len().min(i + 6)).find_map(|j| resolve(i, j).map(|d| (j, d))) else {
+            continue;
+        };
         // A weak start with a deadline word later in its phrase is not part of it ("in the
         // system tomorrow" is "tomorrow"; "w przyszłym tygodniu" stays whole).
         if weak && ws[i + 1..=j].iter().any(|w| DEADLINE_STARTS.contains(&w.2.as_str())) {
@@ -158,82 +185,306 @@ pub(crate) fn deadline_in(sentence: &str, call: DateTime<Utc>) -> Option<(String
 /// Action items in the call's turns. A request is the other party's when the call has two
 /// speakers (with more, whom it is addressed to is unknown and it is left out).
 pub fn extract_actions(turns: &[SpokenTurn<'_>], call: DateTime<Utc>) -> Vec<ActionDraft> {
+    merge_accepted(find_actions(turns, call, Reach::Precise), turns)
+}
+
+/// One item where a request was answered by a promise to do it ("Could you measure the doors by
+/// Tuesday?" — "Yes, I'll get my tape out and measure them"): the person asked says, in their
+/// next turn, they will do something. The fuller description is kept, and a deadline either
+/// one said.
+pub fn merge_accepted(items: Vec<ActionDraft>, turns: &[SpokenTurn<'_>]) -> Vec<ActionDraft> {
+    let speaker = |item: &ActionDraft| turns.get(item.turn).map(|t| t.speaker);
+    let mut out: Vec<ActionDraft> = Vec::new();
+    for item in items {
+        let promise = speaker(&item) == Some(item.responsible_party.as_str());
+        // The owner's turn right after the request's turn (the other party's, asked).
+        let answered = out.iter().rposition(|request| {
+            speaker(request) != Some(request.responsible_party.as_str())
+                && request.responsible_party == item.responsible_party
+                && (request.turn + 1..=item.turn).filter(|&t| turns.get(t).map(|x| x.speaker) == Some(item.responsible_party.as_str())).count() == 1
+                && turns.get(item.turn).map(|x| x.speaker) == Some(item.responsible_party.as_str())
+        });
+        match answered.filter(|_| promise) {
+            Some(at) => {
+                let request = &mut out[at];
+                if item.description.split_whitespace().count() > request.description.split_whitespace().count() {
+                    request.description = item.description;
+                    request.evidence = item.evidence;
+                    request.turn = item.turn;
+                }
+                if request.due_at.is_none() {
+                    (request.deadline_mentioned, request.due_at) = (item.deadline_mentioned, item.due_at);
+                }
+                request.priority = request.priority.max(item.priority);
+            }
+            None => out.push(item),
+        }
+    }
+    out
+}
+
+/// Where the precise search finds items, before requests and their acceptance are merged: each
+/// item's turn and evidence, to tell which of [`propose_actions`]'s candidates it holds sure.
+/// "Let me check" is mostly done while the customer waits, so the model decides those.
+pub fn find_precise(turns: &[SpokenTurn<'_>], call: DateTime<Utc>) -> Vec<(usize, String)> {
+    find_actions(turns, call, Reach::Precise).into_iter().filter(|a| !fold(&a.evidence).contains("let me")).map(|a| (a.turn, a.evidence)).collect()
+}
+
+/// Candidate action items for a model to confirm: every promise and request, whatever its verb
+/// ("I'll have the engineer ring you", "can you keep the receipt"), and offers ("I can send
+/// you…"). Many are not items; [`extract_actions`] keeps only the sure ones, this keeps all
+/// that might be, so that a yes or no per candidate decides.
+pub fn propose_actions(turns: &[SpokenTurn<'_>], call: DateTime<Utc>) -> Vec<ActionDraft> {
+    find_actions(turns, call, Reach::Wide)
+}
+
+/// How far [`find_actions`] reaches: only promises and requests with a verb of action, or all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    Precise,
+    Wide,
+}
+
+/// Promises a wide search adds: offers and assurances that are commitments as often as not.
+const EN_WIDE_PROMISE: &[&[&str]] = &[&["i", "can"], &["we", "can"], &["i", "ll", "make", "sure"], &["we", "ll", "make", "sure"]];
+/// Requests a wide search adds.
+/// Polish requests a wide search adds: "wystarczy wypełnić", "trzeba ją przelać", "potrzebuję skanu".
+const PL_WIDE_REQUEST: &[&[&str]] = &[&["wystarczy"], &["trzeba"], &["potrzebuje"], &["potrzebujemy"], &["musi", "pan"], &["musi", "pani"]];
+const EN_WIDE_REQUEST: &[&[&str]] = &[
+    &["you", "ll", "need", "to"],
+    &["i", "need", "you", "to"],
+    &["we", "need", "you", "to"],
+    &["remember", "to"],
+    &["don", "t", "forget", "to"],
+    &["you", "have", "to"],
+    &["you", "must"],
+];
+/// Words after "I'll" that make no action ("I'll be honest", "I can't").
+const NOT_ACTIONS: &[&str] = &["be", "still", "take", "try", "see", "tell", "t", "not", "never", "only"];
+/// Words read past between a promise and its verb ("I'll also order", "we'll just check").
+const ADVERBS: &[&str] = &["also", "just", "definitely", "personally", "then", "now", "certainly", "quickly", "first", "gladly"];
+/// Words read past at the start of a Polish clause.
+const PL_FILLERS: &[&str] = &[
+    "dobrze", "tak", "to", "ja", "my", "oczywiscie", "no", "ok", "okej", "juz", "jeszcze", "zaraz", "wiec", "i", "a", "wobec", "tego", "dzisiaj",
+    "jutro", "teraz", "od", "razu", "w", "takim", "razie", "sam", "sama", "chetnie",
+];
+/// First-person Polish verbs that are no promise ("dziękuję", "rozumiem", "chcę").
+const PL_NOT_PROMISES: &[&str] = &[
+    "dziekuje", "prosze", "przepraszam", "zapraszam", "pozdrawiam", "rozumiem", "mysle", "chce", "chcemy", "moge", "mozemy", "licze", "sadze",
+    "widze", "widzimy", "slucham", "jestem", "jestesmy", "mam", "mamy", "wiem", "wiemy", "pamietam", "dzwonie", "zgadzam", "ciesze", "boje",
+    "obawiam", "sprawdzam", "szukam", "czekam", "czekamy", "poprosze", "potrzebuje", "potrzebujemy", "zastanowie",
+];
+
+/// Whether a Polish word (as said) looks like a verb in the first person: "wypełnię", "ustawimy",
+/// "wgram", "powiem". The model confirms; this only proposes.
+fn polish_first_person(word: &str) -> bool {
+    let folded = fold(word);
+    if folded.chars().count() < 4 || PL_NOT_PROMISES.contains(&folded.as_str()) {
+        return false;
+    }
+    // "-łam", "-łem", "-liśmy": the past, something done, not promised.
+    if ["lam", "lem", "lismy", "lysmy"].iter().any(|e| folded.ends_with(e)) {
+        return false;
+    }
+    word.ends_with('ę')
+        || ["emy", "imy", "ymy", "amy"].iter().any(|e| folded.ends_with(e))
+        || (folded.chars().count() >= 5 && (folded.ends_with("am") || folded.ends_with("iem")))
+}
+
+/// Objects that leave an item's words saying nothing ("send you those", "wyślę je").
+const PRONOUNS: &[&str] = &["those", "them", "it", "that", "this", "these", "one", "je", "to", "go", "ja", "te"];
+/// "I'm …ing" that is not a commitment in progress ("I'm calling about", "I'm afraid").
+const NOT_IN_PROGRESS: &[&str] = &["going", "calling", "speaking", "ringing", "trying", "wondering", "having", "hoping", "phoning"];
+/// Subjects of "will" whose sentence is no one's task ("it'll take a week", "you'll get a text").
+const NOT_DOERS: &[&str] = &["i", "we", "you", "it", "that", "this", "there", "which", "what", "who", "he", "she"];
+/// Where a sentence splits into clauses that may each hold an item ("I'll email the summary, and
+/// you'll need to accept it by Friday").
+const CLAUSE_BREAKS: &[&str] = &[", and ", ", but ", ", so ", "; ", ", a ", ", i ", ", ale ", ", więc "];
+
+/// A sentence's clauses, split where [`CLAUSE_BREAKS`] join them.
+fn clauses(sentence: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let lower = sentence.to_lowercase();
+    // Lowercasing can change byte lengths outside ASCII; split only where it did not.
+    if lower.len() != sentence.len() {
+        return vec![sentence];
+    }
+    let mut at = 0;
+    while at < lower.len() {
+        match CLAUSE_BREAKS.iter().find(|b| lower[at..].starts_with(**b)) {
+            Some(b) => {
+                out.push(sentence[start..at].trim());
+                // The clause starts after the comma, with its conjunction.
+                start = at + 1;
+                at += b.len();
+            }
+            None => at += lower[at..].chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    out.push(sentence[start..].trim());
+    out.retain(|c| !c.is_empty());
+    out
+}
+
+fn find_actions(turns: &[SpokenTurn<'_>], call: DateTime<Utc>, reach: Reach) -> Vec<ActionDraft> {
+    let wide = reach == Reach::Wide;
+    // In a wide search a promise needs any verb after it, not one from the list.
+    let is_action = |word: &str| EN_VERBS.contains(&word) || (wide && !NOT_ACTIONS.contains(&word) && !ADVERBS.contains(&word));
     let mut speakers: Vec<&str> = Vec::new();
     for t in turns {
         if !speakers.contains(&t.speaker) {
             speakers.push(t.speaker);
         }
     }
-    let other = |me: &str| if speakers.len() == 2 { speakers.iter().find(|s| **s != me).copied() } else { None };
+    let other = |me: &str| {
+        if speakers.len() == 2 {
+            speakers.iter().find(|s| **s != me).copied()
+        } else {
+            None
+        }
+    };
     let mut out: Vec<ActionDraft> = Vec::new();
     for (turn_index, turn) in turns.iter().enumerate() {
-        for sentence in turn.text.split_inclusive(['.', '!', '?']).map(str::trim).filter(|s| !s.is_empty()) {
-            let ws = words(sentence);
-            if ws.iter().any(|w| CONDITIONAL.contains(&w.2.as_str())) {
-                continue;
-            }
-            let question = sentence.ends_with('?');
-            // (where the action's words start, who does it)
-            let mut found: Option<(usize, &str)> = None;
-            for i in 0..ws.len() {
-                if !question {
-                    if let Some(p) = EN_PROMISE.iter().find(|p| starts_with(&ws, i, p)) {
+        for whole in turn.text.split_inclusive(['.', '!', '?']).map(str::trim).filter(|s| !s.is_empty()) {
+            let parts = clauses(whole);
+            let mut from_sentence: Vec<ActionDraft> = Vec::new();
+            for sentence in parts.iter().copied() {
+                let ws = words(sentence);
+                if ws.iter().any(|w| CONDITIONAL.contains(&w.2.as_str())) {
+                    continue;
+                }
+                let question = whole.ends_with('?');
+                // The first word past fillers ("Dobrze, wypełnię…", "To ja powiem…"): where a
+                // Polish verb in the first person says the speaker will do something.
+                let first_word = ws.iter().position(|w| !PL_FILLERS.contains(&w.2.as_str())).unwrap_or(0);
+                // (where the action's words start, who does it)
+                let mut found: Option<(usize, &str)> = None;
+                for i in 0..ws.len() {
+                    if !question {
+                        let wide_promise = if wide { EN_WIDE_PROMISE.iter().find(|p| starts_with(&ws, i, p)) } else { None };
+                        if let Some(p) = wide_promise.or_else(|| EN_PROMISE.iter().find(|p| starts_with(&ws, i, p))) {
+                            let mut verb = i + p.len();
+                            while ws.get(verb).is_some_and(|w| ADVERBS.contains(&w.2.as_str())) {
+                                verb += 1;
+                            }
+                            if ws.get(verb).is_some_and(|w| is_action(w.2.as_str())) {
+                                found = Some((verb, turn.speaker));
+                                break;
+                            }
+                        }
+                        // "I'm raising a refund for you now": a commitment in progress.
+                        let in_progress = starts_with(&ws, i, &["i", "m"]) || starts_with(&ws, i, &["we", "re"]);
+                        if wide && in_progress && ws.get(i + 2).is_some_and(|w| w.2.ends_with("ing") && !NOT_IN_PROGRESS.contains(&w.2.as_str())) {
+                            found = Some((i + 2, turn.speaker));
+                            break;
+                        }
+                        // "The complaints team will contact you": the speaker's side will.
+                        if wide
+                            && i > 0
+                            && matches!(ws[i].2.as_str(), "will" | "ll")
+                            && !NOT_DOERS.contains(&ws[i - 1].2.as_str())
+                            && ws.get(i + 1).is_some_and(|w| EN_VERBS.contains(&w.2.as_str()))
+                        {
+                            // The item's words start with its subject ("the complaints team").
+                            let subject =
+                                (0..i).rev().take(3).find(|&j| matches!(ws[j].2.as_str(), "the" | "our" | "a" | "an" | "your")).unwrap_or(i - 1);
+                            found = Some((subject, turn.speaker));
+                            break;
+                        }
+                        if wide && i == first_word && polish_first_person(&sentence[ws[i].0..ws[i].1]) {
+                            found = Some((first_word, turn.speaker));
+                            break;
+                        }
+                        if PL_PROMISE.contains(&ws[i].2.as_str()) && (i == 0 || !matches!(ws[i - 1].2.as_str(), "nie" | "czy")) {
+                            // "muszę", "będę", "postaram się" need an action after them.
+                            let modal =
+                                matches!(ws[i].2.as_str(), "musze" | "musimy" | "bede" | "bedziemy" | "postaram" | "postaramy" | "dam" | "damy");
+                            let next_is_action = ws.get(i + 1).is_some_and(|w| w.2.ends_with("c") || w.2 == "sie" || w.2 == "znac");
+                            if !modal || next_is_action {
+                                // Polish puts the object first as often as not ("Zaktualizowaną
+                                // polisę prześlemy mailem"): the item's words start with it.
+                                let from = if i > first_word && i - first_word <= 3 { first_word } else { i };
+                                found = Some((from, turn.speaker));
+                                break;
+                            }
+                        }
+                    }
+                    let wide_request = if wide { EN_WIDE_REQUEST.iter().find(|p| starts_with(&ws, i, p)) } else { None };
+                    if let Some(p) = wide_request.or_else(|| EN_REQUEST.iter().find(|p| starts_with(&ws, i, p))) {
                         let verb = i + p.len();
-                        if ws.get(verb).is_some_and(|w| EN_VERBS.contains(&w.2.as_str())) {
-                            found = Some((verb, turn.speaker));
-                            break;
+                        if let (Some(w), Some(them)) = (ws.get(verb), other(turn.speaker)) {
+                            if is_action(w.2.as_str()) {
+                                found = Some((verb, them));
+                                break;
+                            }
                         }
                     }
-                    if PL_PROMISE.contains(&ws[i].2.as_str()) && (i == 0 || !matches!(ws[i - 1].2.as_str(), "nie" | "czy")) {
-                        // "muszę", "będę", "postaram się" need an action after them.
-                        let modal = matches!(ws[i].2.as_str(), "musze" | "musimy" | "bede" | "bedziemy" | "postaram" | "postaramy" | "dam" | "damy");
-                        let next_is_action = ws.get(i + 1).is_some_and(|w| w.2.ends_with("c") || w.2 == "sie" || w.2 == "znac");
-                        if !modal || next_is_action {
-                            found = Some((i, turn.speaker));
-                            break;
+                    if let Some(p) = PL_REQUEST.iter().find(|p| starts_with(&ws, i, p)) {
+                        if let Some(them) = other(turn.speaker) {
+                            if ws.len() > i + p.len() {
+                                found = Some((i + p.len().min(1), them));
+                                break;
+                            }
                         }
                     }
-                }
-                if let Some(p) = EN_REQUEST.iter().find(|p| starts_with(&ws, i, p)) {
-                    let verb = i + p.len();
-                    if let (Some(w), Some(them)) = (ws.get(verb), other(turn.speaker)) {
-                        if EN_VERBS.contains(&w.2.as_str()) {
-                            found = Some((verb, them));
-                            break;
-                        }
-                    }
-                }
-                if let Some(p) = PL_REQUEST.iter().find(|p| starts_with(&ws, i, p)) {
-                    if let Some(them) = other(turn.speaker) {
+                    let pl_wide_request = if wide { PL_WIDE_REQUEST.iter().find(|p| starts_with(&ws, i, p)) } else { None };
+                    if let (Some(p), Some(them)) = (pl_wide_request, other(turn.speaker)) {
+                        // From the infinitive when one follows ("trzeba ją przelać" reads
+                        // "przelać"), else from the request itself ("potrzebuję skanu").
+                        let infinitive = (i + p.len()..ws.len().min(i + p.len() + 3)).find(|&j| ws[j].2.ends_with('c'));
                         if ws.len() > i + p.len() {
-                            found = Some((i + p.len().min(1), them));
+                            found = Some((infinitive.unwrap_or(i), them));
                             break;
                         }
                     }
                 }
+                let Some((from, who)) = found else { continue };
+                let clause = sentence[ws[from].0..].trim_end_matches(['.', '!', '?', ',']).trim();
+                // "Send you those" says nothing on its own: the whole clause does ("I took photos
+                // of the mud, I'll send you those").
+                let vague = clause.split_whitespace().count() < 4
+                    && clause.rsplit(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()).is_some_and(|w| PRONOUNS.contains(&fold(w).as_str()));
+                let clause = if vague { sentence.trim_end_matches(['.', '!', '?', ',']).trim() } else { clause };
+                let description = capitalise(clause);
+                if description.split_whitespace().count() < 2 {
+                    continue;
+                }
+                let urgent =
+                    ws.iter().any(|w| URGENT.contains(&w.2.as_str())) || (0..ws.len()).any(|i| URGENT_PHRASES.iter().any(|p| starts_with(&ws, i, p)));
+                if out.iter().chain(&from_sentence).any(|a| fold(&a.description) == fold(&description)) {
+                    continue;
+                }
+                let due = deadline(sentence, &ws, call);
+                from_sentence.push(ActionDraft {
+                    description,
+                    responsible_party: who.to_owned(),
+                    deadline_mentioned: due.as_ref().map(|d| d.0.clone()),
+                    due_at: due.map(|d| d.1),
+                    // Set below, once the deadline is known.
+                    priority: if urgent { Priority::High } else { Priority::Low },
+                    evidence: sentence.to_owned(),
+                    turn: turn_index,
+                });
             }
-            let Some((from, who)) = found else { continue };
-            let clause = sentence[ws[from].0..].trim_end_matches(['.', '!', '?', ',']).trim();
-            let description = capitalise(clause);
-            if description.split_whitespace().count() < 2 {
-                continue;
+            // The only item of its sentence takes a deadline said in another clause of it ("I'll
+            // send the form, and you'll have it by Friday").
+            if let [only] = from_sentence.as_mut_slice() {
+                if only.due_at.is_none() {
+                    if let Some((said, due)) = deadline(whole, &words(whole), call) {
+                        (only.deadline_mentioned, only.due_at) = (Some(said), Some(due));
+                    }
+                }
             }
-            let due = deadline(sentence, &ws, call);
-            let urgent = ws.iter().any(|w| URGENT.contains(&w.2.as_str())) || (0..ws.len()).any(|i| URGENT_PHRASES.iter().any(|p| starts_with(&ws, i, p)));
-            let soon = due.as_ref().is_some_and(|(_, d)| (d.date_naive() - call.date_naive()).num_days() <= 1);
-            let priority = if urgent || soon { Priority::High } else if due.is_some() { Priority::Medium } else { Priority::Low };
-            if out.iter().any(|a| fold(&a.description) == fold(&description)) {
-                continue;
+            for mut item in from_sentence {
+                let soon = item.due_at.is_some_and(|d| (d.date_naive() - call.date_naive()).num_days() <= 1);
+                if soon || item.priority == Priority::High {
+                    item.priority = Priority::High;
+                } else if item.due_at.is_some() {
+                    item.priority = Priority::Medium;
+                }
+                out.push(item);
             }
-            out.push(ActionDraft {
-                description,
-                responsible_party: who.to_owned(),
-                deadline_mentioned: due.as_ref().map(|d| d.0.clone()),
-                due_at: due.map(|d| d.1),
-                priority,
-                evidence: sentence.to_owned(),
-                turn: turn_index,
-            });
         }
     }
     out
@@ -266,8 +517,10 @@ mod tests {
             ],
             call(),
         );
-        let summary: Vec<(&str, &str, Option<&str>, &str)> =
-            items.iter().map(|a| (a.description.as_str(), a.responsible_party.as_str(), a.deadline_mentioned.as_deref(), a.priority.as_str())).collect();
+        let summary: Vec<(&str, &str, Option<&str>, &str)> = items
+            .iter()
+            .map(|a| (a.description.as_str(), a.responsible_party.as_str(), a.deadline_mentioned.as_deref(), a.priority.as_str()))
+            .collect();
         assert_eq!(
             summary,
             [
@@ -284,6 +537,25 @@ mod tests {
     }
 
     #[test]
+    fn a_wide_search_proposes_every_promise_and_request_whatever_the_verb() {
+        let turns = [
+            t("agent", "I'll have the engineer ring you on Monday. I'll be honest, it is busy."),
+            t("customer", "Okay. Can you keep my old number?"),
+            t("agent", "I can waive the fee. You'll need to keep the receipt. If it fails I will replace it."),
+        ];
+        let precise: Vec<String> = extract_actions(&turns, call()).into_iter().map(|a| a.description).collect();
+        assert!(precise.is_empty(), "none of these verbs is on the precise list: {precise:?}");
+        let wide: Vec<(String, String)> = propose_actions(&turns, call()).into_iter().map(|a| (a.description, a.responsible_party)).collect();
+        let expected = [
+            ("Have the engineer ring you on Monday", "agent"),
+            ("Keep my old number", "agent"),
+            ("Waive the fee", "agent"),
+            ("Keep the receipt", "customer"),
+        ];
+        assert_eq!(wide, expected.map(|(d, w)| (d.to_owned(), w.to_owned())), "not \"be honest\", not the conditional");
+    }
+
+    #[test]
     fn polish_promises_and_requests() {
         let items = extract_actions(
             &[
@@ -295,8 +567,10 @@ mod tests {
             ],
             call(),
         );
-        let summary: Vec<(&str, &str, Option<&str>, &str)> =
-            items.iter().map(|a| (a.description.as_str(), a.responsible_party.as_str(), a.deadline_mentioned.as_deref(), a.priority.as_str())).collect();
+        let summary: Vec<(&str, &str, Option<&str>, &str)> = items
+            .iter()
+            .map(|a| (a.description.as_str(), a.responsible_party.as_str(), a.deadline_mentioned.as_deref(), a.priority.as_str()))
+            .collect();
         assert_eq!(
             summary,
             [

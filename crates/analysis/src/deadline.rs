@@ -123,16 +123,28 @@ fn day_of_month(w: &str) -> Option<u32> {
         return digits.parse().ok().filter(|d| (1..=31).contains(d));
     }
     const EN: &[&str] = &[
-        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
-        "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth",
-        "twentieth",
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth",
+        "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
     ];
     const PL: &[&str] = &[
-        "pierwsz", "drugi", "trzeci", "czwart", "piat", "szost", "siodm", "osm", "dziewiat", "dziesiat", "jedenast",
-        "dwunast", "trzynast", "czternast", "pietnast", "szesnast", "siedemnast", "osiemnast", "dziewietnast",
-        "dwudziest",
+        "pierwsz", "drugi", "trzeci", "czwart", "piat", "szost", "siodm", "osm", "dziewiat", "dziesiat", "jedenast", "dwunast", "trzynast",
+        "czternast", "pietnast", "szesnast", "siedemnast", "osiemnast", "dziewietnast", "dwudziest",
     ];
-    EN.iter().position(|m| w == *m).or_else(|| PL.iter().position(|m| w.starts_with(m) && w.len() <= m.len() + 4)).map(|i| i as u32 + 1)
+    // "do czternastej" is an hour (godziny, feminine), not a day (dnia: "do czternastego").
+    EN.iter()
+        .position(|m| w == *m)
+        .or_else(|| PL.iter().position(|m| w.starts_with(m) && w.len() <= m.len() + 4 && !is_polish_hour(w)))
+        .map(|i| i as u32 + 1)
+}
+
+/// A Polish ordinal in the feminine ending "-ej", which says an hour ("do czternastej", "o
+/// piętnastej"): folded words of [`day_of_month`]'s stems.
+fn is_polish_hour(w: &str) -> bool {
+    const HOURS: &[&str] = &[
+        "pierwszej", "drugiej", "trzeciej", "czwartej", "piatej", "szostej", "siodmej", "osmej", "dziewiatej", "dziesiatej", "jedenastej",
+        "dwunastej", "trzynastej", "czternastej", "pietnastej", "szesnastej", "siedemnastej", "osiemnastej", "dziewietnastej", "dwudziestej",
+    ];
+    HOURS.contains(&w)
 }
 
 /// The last day of a month; `None` outside the calendar chrono knows (a spoken year can be any
@@ -223,7 +235,8 @@ pub fn resolve_day(text: &str, call: NaiveDate) -> Option<NaiveDate> {
         let days = count_before(&w, i).map_or(0, |n| n / 24);
         return plus_days(call, days);
     }
-    if has("today") || has("tonight") || has("dzis") || has("dzisiaj") || has("eod") || has_seq(&["end", "of", "day"]) || has_seq(&["konca", "dnia"]) {
+    if has("today") || has("tonight") || has("dzis") || has("dzisiaj") || has("eod") || has_seq(&["end", "of", "day"]) || has_seq(&["konca", "dnia"])
+    {
         return Some(call);
     }
     if has_seq(&["day", "after", "tomorrow"]) || has("pojutrze") {
@@ -294,6 +307,10 @@ pub fn resolve_day(text: &str, call: NaiveDate) -> Option<NaiveDate> {
     if w.iter().any(|t| t == "year" || t == "roku") && (has("end") || w.iter().any(|t| t.starts_with("kon"))) {
         return NaiveDate::from_ymd_opt(call.year(), 12, 31);
     }
+    // "do czternastej": by an hour, so today.
+    if w.windows(2).any(|p| matches!(p[0].as_str(), "do" | "najpozniej") && is_polish_hour(&p[1])) {
+        return Some(call);
+    }
     // "by the 20th", "do dwudziestego".
     if let Some(d) = w.iter().find_map(|t| day_of_month(t)) {
         let this = NaiveDate::from_ymd_opt(call.year(), call.month(), d).filter(|x| *x >= call);
@@ -322,6 +339,13 @@ mod tests {
 
     fn day(text: &str) -> Option<String> {
         resolve_day(text, call()).map(|d| d.format("%Y-%m-%d %a").to_string())
+    }
+
+    #[test]
+    fn a_polish_hour_is_today_not_a_day_of_the_month() {
+        assert_eq!(day("najpóźniej do czternastej").as_deref(), Some("2026-11-18 Wed"));
+        assert_eq!(day("do czternastego").as_deref(), Some("2026-12-14 Mon"), "the masculine ordinal is the day");
+        assert_eq!(day("do piętnastej jutro").as_deref(), Some("2026-11-19 Thu"), "a day said with the hour wins");
     }
 
     #[test]
