@@ -6,21 +6,34 @@
 //!
 //! ```text
 //! cargo run --release -p callscope-analysis --example analysis_quality -- LEXICON_DIR \
-//!     [--openai BASE_URL MODEL [--label NAME] [--context-chars N] [--max-tokens N]] [--mistakes]
+//!     [--openai BASE_URL MODEL [--label NAME] [--context-chars N] [--max-tokens N] [--open]] [--split own|tune|heldout] [--language en|pl] [--mistakes]
 //! ```
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use callscope_analysis::engine::{Analyzer, RulesEngine};
+use callscope_analysis::guided::GuidedEngine;
 use callscope_analysis::llm_engine::LlmEngine;
-use callscope_analysis::quality::{evaluate_parts, in_order, table_header, table_row};
+use callscope_analysis::quality::{evaluate_parts_where, in_order, Part, table_header, table_row};
 use callscope_analysis::{OpenAiClient, OpenAiSettings};
 
+/// The calls asked for: one split, one language, or all.
+struct Only {
+    split: Option<String>,
+    language: Option<String>,
+}
+
+impl Only {
+    fn takes(&self, part: &Part) -> bool {
+        self.split.as_ref().is_none_or(|s| *s == part.split) && self.language.as_ref().is_none_or(|l| *l == part.language)
+    }
+}
+
 /// Every corpus, a row per language and split.
-async fn report(engine: &dyn Analyzer, name: &str, mistakes: bool) -> Result<(), Box<dyn std::error::Error>> {
+async fn report(engine: &dyn Analyzer, name: &str, mistakes: bool, only: &Only) -> Result<(), Box<dyn std::error::Error>> {
     for corpus in [include_str!("../corpus/calls.json"), include_str!("../corpus/heldout.json")] {
-        for (part, r) in in_order(evaluate_parts(engine, corpus).await?) {
+        for (part, r) in in_order(evaluate_parts_where(engine, corpus, |part, _| only.takes(part)).await?) {
             println!("{}", table_row(name, &part, &r, mistakes));
         }
     }
@@ -30,12 +43,13 @@ async fn report(engine: &dyn Analyzer, name: &str, mistakes: bool) -> Result<(),
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let dir = args.first().ok_or("usage: analysis_quality LEXICON_DIR [--openai BASE_URL MODEL [--label NAME] [--context-chars N] [--max-tokens N]] [--mistakes]")?;
+    let dir = args.first().ok_or("usage: analysis_quality LEXICON_DIR [--openai BASE_URL MODEL [--label NAME] [--context-chars N] [--max-tokens N] [--open]] [--split own|tune|heldout] [--language en|pl] [--mistakes]")?;
     let option = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
     let mistakes = args.iter().any(|a| a == "--mistakes");
+    let only = Only { split: option("--split"), language: option("--language") };
     let rules = RulesEngine::load(std::path::Path::new(dir))?;
     println!("{}", table_header("engine"));
-    report(&rules, "rules", mistakes).await?;
+    report(&rules, "rules", mistakes, &only).await?;
     if let Some(i) = args.iter().position(|a| a == "--openai") {
         let (url, model) = (args.get(i + 1).ok_or("--openai BASE_URL MODEL")?, args.get(i + 2).ok_or("--openai BASE_URL MODEL")?);
         let settings = OpenAiSettings {
@@ -49,8 +63,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         };
         let label: &'static str = if option("--label").as_deref() == Some("local") { "local" } else { "openai" };
         let chars = option("--context-chars").map(|n| n.parse()).transpose()?.unwrap_or(24_000);
-        let engine: Arc<dyn Analyzer> = Arc::new(LlmEngine::new(OpenAiClient::new(settings, None)?, rules, chars).named(label));
-        report(engine.as_ref(), &engine.model_used(), mistakes).await?;
+        let client = OpenAiClient::new(settings, None)?;
+        // The default engine is guided; `--open` measures open extraction by the model.
+        let engine: Arc<dyn Analyzer> = if args.iter().any(|a| a == "--open") {
+            Arc::new(LlmEngine::new(client, rules, chars).named(label))
+        } else {
+            Arc::new(GuidedEngine::new(client, rules, chars).named(label))
+        };
+        report(engine.as_ref(), &engine.model_used(), mistakes, &only).await?;
     }
     Ok(())
 }

@@ -100,11 +100,8 @@ pub fn classify(categories: &[CategoryInfo], turns: &[&str]) -> Option<Classific
     let make = |score: f32, c: &CategoryInfo| {
         let path = chain(&by_id, c);
         let hits = &own[c.id.as_str()].1;
-        let evidence = sentences(&text)
-            .into_iter()
-            .max_by_key(|s| stems(s).iter().filter(|x| hits.contains(x)).count())
-            .unwrap_or_default()
-            .to_owned();
+        let evidence =
+            sentences(&text).into_iter().max_by_key(|s| stems(s).iter().filter(|x| hits.contains(x)).count()).unwrap_or_default().to_owned();
         CategoryMatch {
             category_id: c.id.clone(),
             category_path: path.iter().map(|a| a.id.clone()).collect(),
@@ -123,18 +120,39 @@ pub fn classify(categories: &[CategoryInfo], turns: &[&str]) -> Option<Classific
         });
     };
     let primary = make(best, top);
-    let secondary: Vec<CategoryMatch> = ranked[1..]
-        .iter()
-        .filter(|(s, c)| *s >= 0.5 * best && !primary.category_path.contains(&c.id))
-        .take(3)
-        .map(|&(s, c)| make(s, c))
-        .collect();
+    let secondary: Vec<CategoryMatch> =
+        ranked[1..].iter().filter(|(s, c)| *s >= 0.5 * best && !primary.category_path.contains(&c.id)).take(3).map(|&(s, c)| make(s, c)).collect();
     let reasoning = format!(
         "Words of \"{}\" occur in the call: {}.",
         primary.category_names.join(" › "),
         own[top.id.as_str()].1.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
     );
     Some(Classification { overall_confidence: primary.confidence, primary: Some(primary), secondary, reasoning })
+}
+
+/// The match for a category chosen elsewhere (by a model), with `confidence`: its path and names,
+/// and as evidence the call's sentence with the most words of it or its ancestors. `None` for an
+/// id not in `categories`.
+pub fn match_for(categories: &[CategoryInfo], turns: &[&str], id: &str, confidence: f32) -> Option<CategoryMatch> {
+    let by_id: HashMap<&str, &CategoryInfo> = categories.iter().map(|c| (c.id.as_str(), c)).collect();
+    let path = chain(&by_id, by_id.get(id)?);
+    let words: Vec<String> = path.iter().flat_map(|c| keywords(c).into_keys()).collect();
+    let text = turns.join("\n");
+    let evidence = sentences(&text)
+        .into_iter()
+        .map(|s| (stems(s).iter().filter(|x| words.contains(x)).count(), s))
+        .filter(|(hits, _)| *hits > 0)
+        .max_by_key(|(hits, _)| *hits)
+        .map(|(_, s)| s.to_owned())
+        .unwrap_or_default();
+    Some(CategoryMatch {
+        category_id: id.to_owned(),
+        category_path: path.iter().map(|a| a.id.clone()).collect(),
+        category_names: path.iter().map(|a| a.name.clone()).collect(),
+        confidence,
+        evidence,
+        depth: path.len() - 1,
+    })
 }
 
 #[cfg(test)]
@@ -156,7 +174,8 @@ mod tests {
 
     #[test]
     fn the_most_specific_matching_category_wins_with_its_path() {
-        let c = classify(&tree(), &["Dzień dobry, chciałam złożyć reklamację i prosić o zwrot pieniędzy.", "Zwrotu dokonamy na fakturę korygującą."]).unwrap();
+        let c = classify(&tree(), &["Dzień dobry, chciałam złożyć reklamację i prosić o zwrot pieniędzy.", "Zwrotu dokonamy na fakturę korygującą."])
+            .unwrap();
         let p = c.primary.unwrap();
         assert_eq!(p.category_id, "r");
         assert_eq!(p.category_path, ["b", "r"]);

@@ -9,6 +9,7 @@ pub mod actions;
 pub mod classify;
 pub mod deadline;
 pub mod engine;
+pub mod guided;
 pub mod llm_engine;
 pub mod openai;
 pub mod quality;

@@ -271,3 +271,38 @@ fn rules() -> RulesEngine {
     let dir = std::env::var_os("CALLSCOPE_TEST_MODELS_DIR").map_or_else(callscope_models::default_dir, PathBuf::from).join("sentiment-lexicons");
     RulesEngine::load(&dir).expect("the test profile installs the lexicons")
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_guided_engine_gets_closed_choices_from_the_model_within_a_short_answer() {
+    use callscope_analysis::classify::CategoryInfo;
+    use callscope_analysis::guided::GuidedEngine;
+    let sidecar = start(&[]);
+    // The same 64-token limit that cuts the open analysis off: the guided answer fits in it.
+    let engine = GuidedEngine::new(OpenAiClient::new(settings(&sidecar), None).unwrap(), rules(), 8000).named("local");
+    let category = |id: &str, name: &str| CategoryInfo { id: id.into(), parent: None, name: name.into(), description: None };
+    let input = AnalysisInput {
+        turns: vec![
+            ("Agent".into(), "Good morning, how can I help?".into()),
+            ("Customer".into(), "My internet has been down since yesterday, please fix it.".into()),
+            ("Agent".into(), "I will send a technician tomorrow. I can also waive this month's fee.".into()),
+            ("Customer".into(), "Thank you, that is great.".into()),
+        ],
+        language: callscope_analysis::engine::Lang::En,
+        call_date: chrono::Utc::now(),
+        categories: vec![category("outage", "Outages"), category("billing", "Billing")],
+        template: None,
+    };
+    let analysis = engine.analyze(&input).await.unwrap();
+    assert_eq!(analysis.model_used, "local:smollm2-135m", "the model answered, no fallback: {analysis:?}");
+    let primary = analysis.classification.as_ref().and_then(|c| c.primary.as_ref()).expect("a category was chosen");
+    assert!(["outage", "billing"].contains(&primary.category_id.as_str()), "{primary:?}");
+    // Whatever a 135M model kept, it is one of the proposed sentences, owned by a party of the call.
+    let proposed = ["My internet has been down since yesterday, please fix it.", "I will send a technician tomorrow.", "I can also waive this month's fee."];
+    for item in &analysis.actions {
+        assert!(proposed.contains(&item.evidence.as_str()), "{item:?}");
+        assert!(["Agent", "Customer"].contains(&item.responsible_party.as_str()), "{item:?}");
+        if item.evidence.contains("tomorrow") {
+            assert_eq!(item.deadline_mentioned.as_deref(), Some("tomorrow"), "the deadline comes from the sentence");
+        }
+    }
+}

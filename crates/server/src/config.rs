@@ -111,6 +111,11 @@ pub struct Config {
     /// default), `openai` (any OpenAI-compatible endpoint) or `rules` (no model; also the
     /// fallback of the other two).
     pub analysis_engine: AnalysisEngine,
+    /// How the `local` and `openai` engines use their model: `guided` (the default: the rules
+    /// propose, the model confirms each action item and its owner and picks the category and
+    /// sentiment; a few dozen tokens, right for a small model on a CPU) or `open` (the model
+    /// writes the whole analysis, summary and title included; for a large model).
+    pub llm_analysis_mode: LlmAnalysisMode,
     /// The local engine's model: a name under `models_dir` (a folder with `model.gguf`) or the
     /// path of a GGUF file or such a folder.
     pub local_llm_model: String,
@@ -151,6 +156,16 @@ pub enum AnalysisEngine {
     Rules,
     /// An OpenAI-compatible chat-completions endpoint.
     Openai,
+}
+
+/// How an LLM engine uses its model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LlmAnalysisMode {
+    /// Candidates from the rules, confirmed and chosen by the model.
+    Guided,
+    /// The whole analysis written by the model.
+    Open,
 }
 
 /// Shape of log lines.
@@ -207,6 +222,7 @@ impl Default for Config {
             pii_redact_audio: false,
             sentiment_lexicons: "sentiment-lexicons".into(),
             analysis_engine: AnalysisEngine::Local,
+            llm_analysis_mode: LlmAnalysisMode::Guided,
             local_llm_model: "qwen2.5-coder-1.5b".into(),
             local_llm_context: 8192,
             local_llm_threads: 0,

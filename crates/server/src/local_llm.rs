@@ -11,12 +11,14 @@ use std::time::Duration;
 use anyhow::Context;
 use async_trait::async_trait;
 use callscope_analysis::engine::{AnalysisError, AnalysisInput, CallAnalysis};
+use callscope_analysis::guided::GuidedEngine;
 use callscope_analysis::llm_engine::LlmEngine;
 use callscope_analysis::{OpenAiClient, OpenAiSettings};
 use callscope_pipeline::{Analyzer, RulesEngine};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
 
+use crate::config::LlmAnalysisMode;
 use crate::Config;
 
 /// How long the model may take to load before start-up gives up.
@@ -114,9 +116,8 @@ pub async fn start_sidecar(config: &Config, model: &Path, name: &str) -> anyhow:
 }
 
 /// The local engine: the LLM engine over the sidecar, which lives as long as it does.
-#[derive(Debug)]
 pub struct LocalEngine {
-    engine: LlmEngine,
+    engine: Arc<dyn Analyzer>,
     sidecar: Arc<Sidecar>,
 }
 
@@ -139,7 +140,11 @@ impl LocalEngine {
             max_tokens: Some(ANSWER_TOKENS),
         };
         let client = OpenAiClient::new(settings, mask)?;
-        let engine = LlmEngine::new(client, fallback, transcript_budget(config.local_llm_context)).named("local");
+        let budget = transcript_budget(config.local_llm_context);
+        let engine: Arc<dyn Analyzer> = match config.llm_analysis_mode {
+            LlmAnalysisMode::Guided => Arc::new(GuidedEngine::new(client, fallback, budget).named("local")),
+            LlmAnalysisMode::Open => Arc::new(LlmEngine::new(client, fallback, budget).named("local")),
+        };
         Ok(Self { engine, sidecar: Arc::new(sidecar) })
     }
 
@@ -155,6 +160,12 @@ fn model_name(file: &Path) -> String {
     match file.parent().and_then(Path::file_name).and_then(|s| s.to_str()) {
         Some(dir) if stem == "model" => dir.to_owned(),
         _ => stem.to_owned(),
+    }
+}
+
+impl std::fmt::Debug for LocalEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LocalEngine").field("model_used", &self.engine.model_used()).field("sidecar", &self.sidecar).finish()
     }
 }
 

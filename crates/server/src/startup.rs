@@ -12,11 +12,12 @@ use std::time::Duration;
 use anyhow::Context;
 use callscope_api::{ApiSettings, AppState};
 use callscope_domain::{ApiKeySecret, Clock};
+use callscope_analysis::guided::GuidedEngine;
 use callscope_analysis::llm_engine::LlmEngine;
 use callscope_analysis::{OpenAiClient, OpenAiSettings};
 use callscope_pipeline::{AcousticDiarizer, Analyzer, Pipeline, PipelineSettings, RulePii, RulesEngine, WhisperTranscriber};
 
-use crate::config::AnalysisEngine;
+use crate::config::{AnalysisEngine, LlmAnalysisMode};
 use callscope_search::SearchService;
 use callscope_speech::{SileroVad, Vad, WhisperSettings};
 use callscope_storage::Storage;
@@ -263,7 +264,11 @@ pub async fn build_pipeline(config: &Config) -> anyhow::Result<Pipeline> {
             };
             let mask = config.llm_mask_pii.then(|| Arc::new(callscope_pii::Detector::new(gazetteer.clone())));
             tracing::info!(endpoint = %callscope_analysis::masked_url(&config.llm_base_url), model = %config.llm_model, mask_pii = config.llm_mask_pii, "analysis through an OpenAI-compatible endpoint");
-            Arc::new(LlmEngine::new(OpenAiClient::new(settings, mask)?, rules, config.llm_context_chars))
+            let client = OpenAiClient::new(settings, mask)?;
+            match config.llm_analysis_mode {
+                LlmAnalysisMode::Guided => Arc::new(GuidedEngine::new(client, rules, config.llm_context_chars)),
+                LlmAnalysisMode::Open => Arc::new(LlmEngine::new(client, rules, config.llm_context_chars)),
+            }
         }
     };
     Ok(Pipeline::real(

@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 use crate::helpers::{spawn_app_with, spoken_call};
 
 both_backends!(text_sent_to_an_external_llm_is_masked_and_its_analysis_stored);
+both_backends!(the_guided_mode_asks_the_endpoint_for_closed_choices_only);
 
 type Seen = Arc<Mutex<Vec<Value>>>;
 
@@ -42,6 +43,7 @@ async fn text_sent_to_an_external_llm_is_masked_and_its_analysis_stored(backend:
     let app = spawn_app_with(backend, |c| {
         c.workers = 1;
         c.analysis_engine = callscope::config::AnalysisEngine::Openai;
+        c.llm_analysis_mode = callscope::config::LlmAnalysisMode::Open;
         c.llm_base_url = base_url;
         c.llm_model = "test-model".into();
         c.llm_max_retries = 0;
@@ -78,4 +80,62 @@ async fn text_sent_to_an_external_llm_is_masked_and_its_analysis_stored(backend:
     assert_eq!(summary["summary"]["executiveSummary"], "The caller gave their name and phone number.");
     assert_eq!(analysis.title.as_deref(), Some("Caller leaves contact details"));
     assert_eq!(analysis.sentiment_level, "neutral");
+}
+
+/// Answers a guided request the way its schema allows: the first category, every candidate
+/// owned by the last party listed, a positive customer.
+async fn choices(State(seen): State<Seen>, Json(body): Json<Value>) -> Json<Value> {
+    seen.lock().unwrap().push(body.clone());
+    let schema = &body["response_format"]["json_schema"]["schema"]["properties"];
+    let mut answer = json!({"sentiment": "positive"});
+    if let Some(ids) = schema["category"]["enum"].as_array() {
+        answer["category"] = ids[0].clone();
+    }
+    if let Some(items) = schema["items"]["properties"].as_object() {
+        answer["items"] = items.iter().map(|(k, v)| (k.clone(), v["enum"].as_array().unwrap().last().unwrap().clone())).collect();
+    }
+    Json(json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": answer.to_string()}, "finish_reason": "stop"}]}))
+}
+
+async fn the_guided_mode_asks_the_endpoint_for_closed_choices_only(backend: Backend) {
+    let seen: Seen = Arc::default();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let router = axum::Router::new().route("/v1/chat/completions", post(choices)).with_state(seen.clone());
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+
+    let app = spawn_app_with(backend, |c| {
+        c.workers = 1;
+        c.analysis_engine = callscope::config::AnalysisEngine::Openai;
+        c.llm_base_url = base_url;
+        c.llm_model = "test-model".into();
+        c.llm_max_retries = 0;
+    })
+    .await;
+    let project = app.create_project("Guided").await;
+    let project_id = project["id"].as_str().unwrap();
+    let call = spoken_call(
+        2,
+        &[
+            (0, "en-us", "Thank you for calling. What is your name?"),
+            (1, "en-gb", "My name is John Smith. Could you send me a new router?"),
+        ],
+    );
+    let accepted: Value = app.upload(project_id, "channel_roles=agent,customer", "call.wav", call).await.json().await.unwrap();
+    let job = app.wait_for_job(project_id, accepted["jobId"].as_str().unwrap()).await;
+    assert_eq!(job["status"], "COMPLETED", "{job}");
+    let call_id = CallId(job["transcriptId"].as_str().unwrap().parse().unwrap());
+    let project = ProjectId(project_id.parse().unwrap());
+
+    let requests = seen.lock().unwrap().clone();
+    assert_eq!(requests.len(), 1);
+    let sent = requests[0]["messages"][1]["content"].as_str().unwrap();
+    assert!(sent.contains("[PERSON_NAME]") && !sent.contains("Smith"), "masked as in the open mode: {sent}");
+    let schema = &requests[0]["response_format"]["json_schema"]["schema"];
+    assert!(schema["properties"]["summary"].is_null() && schema["properties"]["title"].is_null(), "only choices are asked: {schema}");
+    assert_eq!(schema["properties"]["sentiment"]["enum"].as_array().map(Vec::len), Some(6));
+
+    let analysis = app.store.get_call_analysis(project, call_id).await.unwrap();
+    assert_eq!(analysis.summary.unwrap()["modelUsed"], "openai:test-model");
+    assert_eq!(analysis.sentiment_level, "positive", "the model's choice");
 }
