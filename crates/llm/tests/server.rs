@@ -294,6 +294,7 @@ async fn the_guided_engine_gets_closed_choices_from_the_model_within_a_short_ans
     };
     let analysis = engine.analyze(&input).await.unwrap();
     assert_eq!(analysis.model_used, "local:smollm2-135m", "the model answered, no fallback: {analysis:?}");
+    // No category's words occur in the call, so the model chose one.
     let primary = analysis.classification.as_ref().and_then(|c| c.primary.as_ref()).expect("a category was chosen");
     assert!(["outage", "billing"].contains(&primary.category_id.as_str()), "{primary:?}");
     // Whatever a 135M model kept, it is one of the proposed sentences, owned by a party of the call.
