@@ -15,7 +15,7 @@ use std::time::Duration;
 use callscope_analysis::engine::{Analyzer, RulesEngine};
 use callscope_analysis::guided::GuidedEngine;
 use callscope_analysis::llm_engine::LlmEngine;
-use callscope_analysis::quality::{evaluate_parts_where, in_order, Part, table_header, table_row};
+use callscope_analysis::quality::{evaluate_parts_where, in_order, table_header, table_row, Part};
 use callscope_analysis::{OpenAiClient, OpenAiSettings};
 
 /// The calls asked for: one split, one language, or all.

@@ -90,9 +90,8 @@ impl RulesEngine {
     /// # Errors
     /// A lexicon that cannot be read.
     pub fn load(dir: &std::path::Path) -> std::io::Result<Self> {
-        let read = |name: &str| {
-            Lexicon::load(&dir.join(name)).map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", dir.join(name).display())))
-        };
+        let read =
+            |name: &str| Lexicon::load(&dir.join(name)).map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", dir.join(name).display())));
         Ok(Self::new(Arc::new(read("en_valence.txt")?), Arc::new(read("pl_valence.txt")?)))
     }
 
@@ -302,7 +301,12 @@ mod tests {
             ],
             template: Some(TemplateSpec {
                 name: "QA".into(),
-                questions: vec![Question { label: "Device".into(), prompt: "Which device failed?".into(), answer_type: "SINGLE_CHOICE".into(), options: vec!["router".into(), "phone".into()] }],
+                questions: vec![Question {
+                    label: "Device".into(),
+                    prompt: "Which device failed?".into(),
+                    answer_type: "SINGLE_CHOICE".into(),
+                    options: vec!["router".into(), "phone".into()],
+                }],
             }),
         };
         let a = engine.analyze(&input).await.unwrap();

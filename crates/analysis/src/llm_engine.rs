@@ -271,7 +271,8 @@ impl LlmEngine {
             evidence: if evidence_ok { evidence } else { String::new() },
         };
         let summary = &answer["summary"];
-        let strings = |v: &Value| v.as_array().map(|a| a.iter().filter_map(|x| x.as_str().and_then(given).map(str::to_owned)).collect()).unwrap_or_default();
+        let strings =
+            |v: &Value| v.as_array().map(|a| a.iter().filter_map(|x| x.as_str().and_then(given).map(str::to_owned)).collect()).unwrap_or_default();
         let mut actions = Vec::new();
         for item in answer["actionItems"].as_array().into_iter().flatten() {
             let description = s(&item["description"]);
@@ -324,7 +325,12 @@ impl LlmEngine {
                 .filter_map(|id| matched(id, confidence * 0.6, ""))
                 .take(3)
                 .collect();
-            Some(Classification { overall_confidence: primary.as_ref().map_or(0.0, |p| p.confidence), primary, secondary, reasoning: s(&c["reasoning"]) })
+            Some(Classification {
+                overall_confidence: primary.as_ref().map_or(0.0, |p| p.confidence),
+                primary,
+                secondary,
+                reasoning: s(&c["reasoning"]),
+            })
         };
         let template = input.template.as_ref().map(|t| {
             let answers = t
@@ -332,7 +338,14 @@ impl LlmEngine {
                 .iter()
                 .map(|q| {
                     let given = answer["templateAnswers"].as_array().into_iter().flatten().find(|a| a["label"].as_str() == Some(q.label.as_str()));
-                    let unanswered = Answer { label: q.label.clone(), value: Value::Null, answer_type: q.answer_type.clone(), confidence: "LOW", evidence: Vec::new(), answered: false };
+                    let unanswered = Answer {
+                        label: q.label.clone(),
+                        value: Value::Null,
+                        answer_type: q.answer_type.clone(),
+                        confidence: "LOW",
+                        evidence: Vec::new(),
+                        answered: false,
+                    };
                     let Some(a) = given.filter(|a| a["answered"].as_bool() == Some(true)) else { return unanswered };
                     let Some(value) = typed(&a["value"], &q.answer_type, &q.options) else { return unanswered };
                     let quotes: Vec<String> = strings(&a["evidence"]);
@@ -408,10 +421,8 @@ fn merge(mut parts: Vec<CallAnalysis>) -> CallAnalysis {
         _ if spread => Overall::Mixed,
         _ => Overall::Neutral,
     };
-    let best_classification = parts
-        .iter()
-        .filter_map(|p| p.classification.clone())
-        .max_by(|a, b| a.overall_confidence.total_cmp(&b.overall_confidence));
+    let best_classification =
+        parts.iter().filter_map(|p| p.classification.clone()).max_by(|a, b| a.overall_confidence.total_cmp(&b.overall_confidence));
     let mut actions: Vec<ActionDraft> = Vec::new();
     for a in parts.iter().flat_map(|p| p.actions.iter()) {
         if !actions.iter().any(|x| fold(&x.description) == fold(&a.description)) {
@@ -422,7 +433,9 @@ fn merge(mut parts: Vec<CallAnalysis>) -> CallAnalysis {
         let merged = answers
             .iter()
             .enumerate()
-            .map(|(i, a)| parts.iter().filter_map(|p| p.template.as_ref().and_then(|t| t.1.get(i))).find(|x| x.answered).cloned().unwrap_or_else(|| a.clone()))
+            .map(|(i, a)| {
+                parts.iter().filter_map(|p| p.template.as_ref().and_then(|t| t.1.get(i))).find(|x| x.answered).cloned().unwrap_or_else(|| a.clone())
+            })
             .collect();
         (name.clone(), merged)
     });

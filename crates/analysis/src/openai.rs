@@ -201,12 +201,11 @@ impl OpenAiClient {
 /// The JSON object in a chat-completions answer's first message.
 fn parse_answer(text: &str) -> Result<Value, LlmError> {
     let envelope: Value = serde_json::from_str(text).map_err(|e| LlmError::InvalidOutput(format!("not a chat completion: {e}")))?;
-    let content = envelope["choices"][0]["message"]["content"]
-        .as_str()
-        .ok_or_else(|| LlmError::InvalidOutput("no message content".into()))?;
+    let content = envelope["choices"][0]["message"]["content"].as_str().ok_or_else(|| LlmError::InvalidOutput("no message content".into()))?;
     // Some servers wrap JSON in a Markdown fence even in JSON mode.
     let content = content.trim().trim_start_matches("```json").trim_start_matches("```").trim_end_matches("```").trim();
-    let value: Value = serde_json::from_str(content).map_err(|e| LlmError::InvalidOutput(format!("{e}: {}", content.chars().take(200).collect::<String>())))?;
+    let value: Value =
+        serde_json::from_str(content).map_err(|e| LlmError::InvalidOutput(format!("{e}: {}", content.chars().take(200).collect::<String>())))?;
     if value.is_object() {
         Ok(value)
     } else {

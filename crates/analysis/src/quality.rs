@@ -104,7 +104,11 @@ pub struct Part {
 
 impl Report {
     fn ratio(a: usize, b: usize) -> f64 {
-        if b == 0 { 1.0 } else { a as f64 / b as f64 }
+        if b == 0 {
+            1.0
+        } else {
+            a as f64 / b as f64
+        }
     }
     pub fn classification_accuracy(&self) -> f64 {
         Self::ratio(self.categories_right, self.calls)
@@ -126,7 +130,11 @@ impl Report {
     }
     pub fn action_f1(&self) -> f64 {
         let (p, r) = (self.action_precision(), self.action_recall());
-        if p + r == 0.0 { 0.0 } else { 2.0 * p * r / (p + r) }
+        if p + r == 0.0 {
+            0.0
+        } else {
+            2.0 * p * r / (p + r)
+        }
     }
     /// Share of calls with a title that names what they were about, among those annotated.
     pub fn title_accuracy(&self) -> f64 {
@@ -190,11 +198,7 @@ pub async fn evaluate_parts(engine: &dyn Analyzer, corpus: &str) -> Result<Vec<(
 ///
 /// # Errors
 /// A corpus that does not parse, or an engine that fails.
-pub async fn evaluate_parts_where(
-    engine: &dyn Analyzer,
-    corpus: &str,
-    keep: impl Fn(&Part, usize) -> bool,
-) -> Result<Vec<(Part, Report)>, String> {
+pub async fn evaluate_parts_where(engine: &dyn Analyzer, corpus: &str, keep: impl Fn(&Part, usize) -> bool) -> Result<Vec<(Part, Report)>, String> {
     let corpus: Corpus = serde_json::from_str(corpus).map_err(|e| e.to_string())?;
     let categories: Vec<CategoryInfo> = corpus
         .categories
@@ -281,9 +285,11 @@ fn score(report: &mut Report, call: &CorpusCall, analysis: &crate::engine::CallA
         if expected.due.is_some() {
             report.deadlines_expected += 1;
         }
-        let found = analysis.actions.iter().enumerate().find(|(i, a)| {
-            !used[*i] && a.responsible_party == expected.who && fold(&a.description).contains(&fold(&expected.word))
-        });
+        let found = analysis
+            .actions
+            .iter()
+            .enumerate()
+            .find(|(i, a)| !used[*i] && a.responsible_party == expected.who && fold(&a.description).contains(&fold(&expected.word)));
         match found {
             Some((i, a)) => {
                 used[i] = true;

@@ -55,34 +55,30 @@ const BOOST: f32 = 0.293;
 const CAPS: f32 = 0.733;
 const NEGATION: f32 = -0.74;
 const BOOSTERS: &[&str] = &[
-    "very", "really", "extremely", "so", "totally", "absolutely", "completely", "incredibly", "highly", "truly",
-    "bardzo", "naprawdę", "niezwykle", "strasznie", "ogromnie", "totalnie", "absolutnie", "całkowicie", "mega",
-    "super", "niesamowicie", "wyjątkowo",
+    "very", "really", "extremely", "so", "totally", "absolutely", "completely", "incredibly", "highly", "truly", "bardzo", "naprawdę", "niezwykle",
+    "strasznie", "ogromnie", "totalnie", "absolutnie", "całkowicie", "mega", "super", "niesamowicie", "wyjątkowo",
 ];
 const DAMPENERS: &[&str] = &[
-    "slightly", "somewhat", "barely", "hardly", "kind", "sort", "little", "bit", "marginally", "trochę", "nieco",
-    "lekko", "odrobinę", "raczej", "dość",
+    "slightly", "somewhat", "barely", "hardly", "kind", "sort", "little", "bit", "marginally", "trochę", "nieco", "lekko", "odrobinę", "raczej",
+    "dość",
 ];
 const NEGATORS: &[&str] = &[
-    "not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "cannot", "without", "isn't", "aren't",
-    "wasn't", "weren't", "don't", "doesn't", "didn't", "won't", "wouldn't", "can't", "couldn't", "shouldn't",
-    "haven't", "hasn't", "nie", "nigdy", "bez", "żaden", "żadna", "żadne", "żadnego", "ani", "nikt", "nic",
+    "not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "cannot", "without", "isn't", "aren't", "wasn't", "weren't", "don't",
+    "doesn't", "didn't", "won't", "wouldn't", "can't", "couldn't", "shouldn't", "haven't", "hasn't", "nie", "nigdy", "bez", "żaden", "żadna",
+    "żadne", "żadnego", "ani", "nikt", "nic",
 ];
 const BUT: &[&str] = &["but", "however", "ale", "jednak", "lecz", "natomiast"];
 /// Ritual politeness in calls ("thank you", "przepraszam"): it says little about how the call
 /// went, so it counts for less.
 const COURTESY: &[&str] = &[
-    "thank", "thanks", "please", "sorry", "welcome", "apologise", "apologize", "apologies", "dziękuję", "dziękujemy",
-    "dzięki", "proszę", "przepraszam", "przepraszamy", "uprzejmie", "pozdrawiam",
+    "thank", "thanks", "please", "sorry", "welcome", "apologise", "apologize", "apologies", "dziękuję", "dziękujemy", "dzięki", "proszę",
+    "przepraszam", "przepraszamy", "uprzejmie", "pozdrawiam",
 ];
 const COURTESY_WEIGHT: f32 = 0.3;
 
 /// The compound score (−1…1) of one sentence.
 pub fn sentence_score(lexicon: &Lexicon, sentence: &str) -> f32 {
-    let raw: Vec<&str> = sentence
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .filter(|w| !w.is_empty())
-        .collect();
+    let raw: Vec<&str> = sentence.split(|c: char| !(c.is_alphanumeric() || c == '\'')).filter(|w| !w.is_empty()).collect();
     let words: Vec<String> = raw.iter().map(|w| w.to_lowercase()).collect();
     let shouting = raw.iter().any(|w| w.chars().any(char::is_lowercase));
     let but_at = words.iter().position(|w| BUT.contains(&w.as_str()));
@@ -111,7 +107,13 @@ pub fn sentence_score(lexicon: &Lexicon, sentence: &str) -> f32 {
             v *= NEGATION;
         }
         if let Some(b) = but_at {
-            v *= if i < b { 0.5 } else if i > b { 1.5 } else { 1.0 };
+            v *= if i < b {
+                0.5
+            } else if i > b {
+                1.5
+            } else {
+                1.0
+            };
         }
         sum += v;
     }
@@ -178,15 +180,17 @@ fn label(score: f32) -> &'static str {
 
 /// The sentiment of a call from its turns' text.
 pub fn call_sentiment(lexicon: &Lexicon, turns: &[&str]) -> CallSentiment {
-    let sentences: Vec<&str> = turns
-        .iter()
-        .flat_map(|t| t.split_inclusive(['.', '?', '!', '\n']))
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .collect();
-    let scored: Vec<(usize, f32)> = sentences.iter().enumerate().map(|(i, s)| (i, sentence_score(lexicon, s))).filter(|(_, c)| c.abs() >= 0.05).collect();
+    let sentences: Vec<&str> = turns.iter().flat_map(|t| t.split_inclusive(['.', '?', '!', '\n'])).map(str::trim).filter(|s| !s.is_empty()).collect();
+    let scored: Vec<(usize, f32)> =
+        sentences.iter().enumerate().map(|(i, s)| (i, sentence_score(lexicon, s))).filter(|(_, c)| c.abs() >= 0.05).collect();
     if scored.is_empty() {
-        return CallSentiment { overall: Overall::Neutral, score: 0.0, progression: "neutral throughout".into(), confidence: 0.3, evidence: String::new() };
+        return CallSentiment {
+            overall: Overall::Neutral,
+            score: 0.0,
+            progression: "neutral throughout".into(),
+            confidence: 0.3,
+            evidence: String::new(),
+        };
     }
     let mean = |xs: &[(usize, f32)]| if xs.is_empty() { 0.0 } else { xs.iter().map(|x| x.1).sum::<f32>() / xs.len() as f32 };
     let score = mean(&scored);
@@ -212,21 +216,12 @@ pub fn call_sentiment(lexicon: &Lexicon, turns: &[&str]) -> CallSentiment {
         (a, b) if a == b => format!("{a} throughout"),
         (a, b) => format!("started {a}, ended {b}"),
     };
-    let evidence_index = if score >= 0.0 {
-        scored.iter().max_by(|a, b| a.1.total_cmp(&b.1))
-    } else {
-        scored.iter().min_by(|a, b| a.1.total_cmp(&b.1))
-    }
-    .map_or(0, |x| x.0);
+    let evidence_index =
+        if score >= 0.0 { scored.iter().max_by(|a, b| a.1.total_cmp(&b.1)) } else { scored.iter().min_by(|a, b| a.1.total_cmp(&b.1)) }
+            .map_or(0, |x| x.0);
     // More sentences with sentiment and a clearer mean: more confidence.
     let confidence = (0.4 + 0.4 * score.abs() + 0.04 * scored.len().min(5) as f32).min(0.9);
-    CallSentiment {
-        overall,
-        score,
-        progression,
-        confidence: (confidence * 100.0).round() / 100.0,
-        evidence: sentences[evidence_index].to_owned(),
-    }
+    CallSentiment { overall, score, progression, confidence: (confidence * 100.0).round() / 100.0, evidence: sentences[evidence_index].to_owned() }
 }
 
 #[cfg(test)]
@@ -256,7 +251,10 @@ mod tests {
     #[test]
     fn a_call_gets_a_label_a_progression_and_evidence() {
         let l = lexicon();
-        let call = call_sentiment(&l, &["I have a problem, the kettle is bad.", "I am sorry. We will send a new one.", "Great, I am very happy, thank you!"]);
+        let call = call_sentiment(
+            &l,
+            &["I have a problem, the kettle is bad.", "I am sorry. We will send a new one.", "Great, I am very happy, thank you!"],
+        );
         assert_eq!(call.progression, "started negative, ended positive");
         assert_eq!(call.evidence, "Great, I am very happy, thank you!");
         let angry = call_sentiment(&l, &["This is terrible.", "The service is bad, very bad."]);

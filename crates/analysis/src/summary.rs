@@ -19,9 +19,8 @@ pub struct Summary {
 }
 
 const RESOLUTION: &[&str] = &[
-    "refund", "replace", "resolved", "fixed", "solved", "credit", "cancel", "sent", "send", "process", "arrange",
-    "booked", "scheduled", "escalat", "zwrot", "zwroc", "wymien", "rozwiaz", "naprawi", "anul", "wysl", "przesl",
-    "umowi", "zglos", "skoryg", "korekt", "rozpatrz",
+    "refund", "replace", "resolved", "fixed", "solved", "credit", "cancel", "sent", "send", "process", "arrange", "booked", "scheduled", "escalat",
+    "zwrot", "zwroc", "wymien", "rozwiaz", "naprawi", "anul", "wysl", "przesl", "umowi", "zglos", "skoryg", "korekt", "rozpatrz",
 ];
 
 /// One sentence with its turn and speaker.
@@ -80,26 +79,24 @@ pub fn summarise(turns: &[(&str, &str)], actions: &[ActionDraft]) -> Summary {
 /// Sentences that are the call's formalities, not its subject: greetings, the company's name,
 /// introductions, offers of help (folded, no diacritics).
 const FORMALITIES: &[&str] = &[
-    "thank you for calling", "thanks for calling", "thank you for contacting", "how can i help", "how may i help",
-    "what can i do for you", "my name is", "calling from", "you re through to", "dziekuje za telefon",
-    "dziekujemy za telefon", "dziekuje za kontakt", "w czym moge pomoc", "w czym moge panu", "w czym moge pani",
-    "nazywam sie", "z tej strony", "witam w",
+    "thank you for calling", "thanks for calling", "thank you for contacting", "how can i help", "how may i help", "what can i do for you",
+    "my name is", "calling from", "you re through to", "dziekuje za telefon", "dziekujemy za telefon", "dziekuje za kontakt", "w czym moge pomoc",
+    "w czym moge panu", "w czym moge pani", "nazywam sie", "z tej strony", "witam w",
 ];
 
 /// Words that say why someone called: a sentence with one of them names the call's subject.
 const REASONS: &[&str] = &[
-    "calling about", "calling because", "calling to", "i want", "i d like", "i would like", "i need", "problem",
-    "issue", "not working", "doesn t work", "stopped", "broken", "charged", "refund", "cancel", "complain",
-    "wrong", "missing", "hasn t arrived", "never arrived", "upgrade", "change my", "dzwonie", "chcialbym",
-    "chcialabym", "chce", "potrzebuje", "mam problem", "problem z", "nie dziala", "reklamac", "zwrot", "anulow",
+    "calling about", "calling because", "calling to", "i want", "i d like", "i would like", "i need", "problem", "issue", "not working",
+    "doesn t work", "stopped", "broken", "charged", "refund", "cancel", "complain", "wrong", "missing", "hasn t arrived", "never arrived", "upgrade",
+    "change my", "dzwonie", "chcialbym", "chcialabym", "chce", "potrzebuje", "mam problem", "problem z", "nie dziala", "reklamac", "zwrot", "anulow",
     "rezygn", "zmienic", "zmiana", "nie dotarl", "nie doszl", "podwojn", "dwa razy", "awari",
 ];
 
 /// Greetings and fillers a title does not start with ("Hello, um, my router…" is titled "My
 /// router…").
 const OPENERS: &[&str] = &[
-    "hello", "hi", "hey", "good morning", "good afternoon", "good evening", "yes", "yeah", "ok", "okay", "um", "uh", "erm",
-    "er", "so", "well", "right", "dzien dobry", "witam", "halo", "tak", "dobrze", "no", "wiec", "yyy", "eee", "znaczy",
+    "hello", "hi", "hey", "good morning", "good afternoon", "good evening", "yes", "yeah", "ok", "okay", "um", "uh", "erm", "er", "so", "well",
+    "right", "dzien dobry", "witam", "halo", "tak", "dobrze", "no", "wiec", "yyy", "eee", "znaczy",
 ];
 
 /// Speaker names that are the customer's side.
@@ -219,7 +216,8 @@ mod tests {
     #[test]
     fn the_title_is_the_customer_s_first_real_sentence_under_80_characters() {
         assert_eq!(title(&call()).as_deref(), Some("My kettle stopped working after two days and I want a refund for the kettle"));
-        let long = [("a", "Hello?"), ("b", "I am calling because the internet connection in my flat has been dropping every evening for three weeks now.")];
+        let long =
+            [("a", "Hello?"), ("b", "I am calling because the internet connection in my flat has been dropping every evening for three weeks now.")];
         let t = title(&long).unwrap();
         assert!(t.chars().count() < 80 && t.ends_with('…'), "{t}");
         assert_eq!(title(&[]), None);

@@ -32,7 +32,14 @@ const YES: &[&str] = &["yes", "yeah", "yep", "correct", "sure", "tak", "zgadza",
 const NO: &[&str] = &["no", "nope", "not", "never", "nie", "nigdy"];
 
 fn unanswered(q: &Question) -> Answer {
-    Answer { label: q.label.clone(), value: Value::Null, answer_type: q.answer_type.clone(), confidence: "LOW", evidence: Vec::new(), answered: false }
+    Answer {
+        label: q.label.clone(),
+        value: Value::Null,
+        answer_type: q.answer_type.clone(),
+        confidence: "LOW",
+        evidence: Vec::new(),
+        answered: false,
+    }
 }
 
 /// Answers `questions` from the call's turns.
@@ -109,12 +116,18 @@ mod tests {
     use super::*;
 
     fn q(label: &str, prompt: &str, answer_type: &str, options: &[&str]) -> Question {
-        Question { label: label.into(), prompt: prompt.into(), answer_type: answer_type.into(), options: options.iter().map(|o| o.to_string()).collect() }
+        Question {
+            label: label.into(),
+            prompt: prompt.into(),
+            answer_type: answer_type.into(),
+            options: options.iter().map(|o| o.to_string()).collect(),
+        }
     }
 
     #[test]
     fn plain_statements_are_answered_typed_and_the_rest_left_unanswered() {
-        let turns = ["Which plan do you have?", "I have the premium plan and I pay 59 zloty a month.", "Was the problem resolved? Yes, it was resolved."];
+        let turns =
+            ["Which plan do you have?", "I have the premium plan and I pay 59 zloty a month.", "Was the problem resolved? Yes, it was resolved."];
         let answers = answer(
             &[
                 q("Plan", "Which plan does the customer have?", "SINGLE_CHOICE", &["basic", "premium"]),

@@ -21,18 +21,17 @@ pub fn fold(s: &str) -> String {
 }
 
 const STOP: &[&str] = &[
-    "the", "and", "for", "with", "that", "this", "from", "have", "has", "are", "was", "were", "you", "your", "our",
-    "but", "not", "all", "any", "can", "will", "would", "about", "into", "out", "what", "when", "which", "who", "how",
-    "there", "they", "them", "their", "its", "it's", "also", "just", "like", "yes", "okay", "thank", "thanks", "please",
-    "hello", "call", "calls", "calling", "customer", "customers", "oraz", "albo", "lub", "ale", "jak", "jest", "sie",
-    "nie", "tak", "czy", "ten", "ta", "to", "tego", "tej", "dla", "przy", "przez", "pod", "nad", "jego", "jej", "ich",
-    "mam", "ma", "sa", "byl", "byla", "bylo", "bedzie", "moze", "mozna", "juz", "jeszcze", "tylko", "bardzo", "prosze",
-    "dziekuje", "dzien", "dobry", "pan", "pani", "panstwo", "klient", "klienta", "klienci", "rozmowa", "rozmowy",
-    "dotyczy", "dotyczace", "sprawa", "sprawy", "sprawie", "wszystkie", "inne", "innych",
+    "the", "and", "for", "with", "that", "this", "from", "have", "has", "are", "was", "were", "you", "your", "our", "but", "not", "all", "any",
+    "can", "will", "would", "about", "into", "out", "what", "when", "which", "who", "how", "there", "they", "them", "their", "its", "it's", "also",
+    "just", "like", "yes", "okay", "thank", "thanks", "please", "hello", "call", "calls", "calling", "customer", "customers", "oraz", "albo", "lub",
+    "ale", "jak", "jest", "sie", "nie", "tak", "czy", "ten", "ta", "to", "tego", "tej", "dla", "przy", "przez", "pod", "nad", "jego", "jej", "ich",
+    "mam", "ma", "sa", "byl", "byla", "bylo", "bedzie", "moze", "mozna", "juz", "jeszcze", "tylko", "bardzo", "prosze", "dziekuje", "dzien", "dobry",
+    "pan", "pani", "panstwo", "klient", "klienta", "klienci", "rozmowa", "rozmowy", "dotyczy", "dotyczace", "sprawa", "sprawy", "sprawie",
+    "wszystkie", "inne", "innych",
 ];
 const ENDINGS: &[&str] = &[
-    "owania", "owanie", "ami", "ach", "ing", "ied", "ies", "ego", "emu", "ymi", "imi", "ow", "om", "em", "ie", "ed", "es",
-    "a", "e", "i", "o", "u", "y", "s",
+    "owania", "owanie", "ami", "ach", "ing", "ied", "ies", "ego", "emu", "ymi", "imi", "ow", "om", "em", "ie", "ed", "es", "a", "e", "i", "o", "u",
+    "y", "s",
 ];
 
 /// The stem of a folded word (`None` for short and stop words).
@@ -79,7 +78,9 @@ mod tests {
 
     #[test]
     fn non_answers_are_told_from_answers() {
-        for nothing in ["", "  ", "null", "NULL", "None.", "N/A", "n/a", "\"\"", "''", "“”", "\"null\"", "-", "—", "unknown", "Brak", "nie dotyczy", "?"] {
+        for nothing in
+            ["", "  ", "null", "NULL", "None.", "N/A", "n/a", "\"\"", "''", "“”", "\"null\"", "-", "—", "unknown", "Brak", "nie dotyczy", "?"]
+        {
             assert!(is_non_answer(nothing), "{nothing:?}");
             assert_eq!(given(nothing), None, "{nothing:?}");
         }

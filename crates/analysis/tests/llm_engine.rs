@@ -48,7 +48,12 @@ fn input() -> AnalysisInput {
         template: Some(TemplateSpec {
             name: "QA".into(),
             questions: vec![
-                Question { label: "Device".into(), prompt: "Which device?".into(), answer_type: "SINGLE_CHOICE".into(), options: vec!["Router".into(), "Phone".into()] },
+                Question {
+                    label: "Device".into(),
+                    prompt: "Which device?".into(),
+                    answer_type: "SINGLE_CHOICE".into(),
+                    options: vec!["Router".into(), "Phone".into()],
+                },
                 Question { label: "Visits".into(), prompt: "How many visits?".into(), answer_type: "NUMBER".into(), options: vec![] },
             ],
         }),
@@ -137,16 +142,17 @@ async fn a_long_call_is_analysed_in_parts_and_merged() {
     first["sentiment"]["evidence"] = json!("My router is broken and the internet keeps dropping.");
     let second = answer();
     let (url, script) = server(vec![ok(&first.to_string()), ok(&second.to_string())]).await;
-    let a = engine(&url, 1000).analyze(&AnalysisInput {
-        turns: {
-            let mut turns = input().turns;
-            turns.insert(2, ("customer".into(), "It has been like this for weeks. ".repeat(25)));
-            turns
-        },
-        ..input()
-    })
-    .await
-    .unwrap();
+    let a = engine(&url, 1000)
+        .analyze(&AnalysisInput {
+            turns: {
+                let mut turns = input().turns;
+                turns.insert(2, ("customer".into(), "It has been like this for weeks. ".repeat(25)));
+                turns
+            },
+            ..input()
+        })
+        .await
+        .unwrap();
     assert_eq!(script.seen.lock().unwrap().len(), 2, "two parts, two requests");
     assert_eq!(a.actions.len(), 1);
     assert_eq!(a.sentiment.progression, "negative → positive");
@@ -173,14 +179,20 @@ async fn a_models_non_answers_are_stored_as_no_value() {
         answer_type: "TEXT".into(),
         options: vec![],
     });
-    answer["templateAnswers"].as_array_mut().unwrap().push(json!({"label": "Notes", "value": "None", "answered": true, "confidence": "HIGH", "evidence": []}));
+    answer["templateAnswers"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"label": "Notes", "value": "None", "answered": true, "confidence": "HIGH", "evidence": []}));
     input.template.as_mut().unwrap().questions.push(Question {
         label: "Damage".into(),
         prompt: "What damage?".into(),
         answer_type: "SINGLE_CHOICE".into(),
         options: vec!["None".into(), "Minor".into()],
     });
-    answer["templateAnswers"].as_array_mut().unwrap().push(json!({"label": "Damage", "value": "none", "answered": true, "confidence": "HIGH", "evidence": []}));
+    answer["templateAnswers"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"label": "Damage", "value": "none", "answered": true, "confidence": "HIGH", "evidence": []}));
     let (url, _) = server(vec![ok(&answer.to_string())]).await;
     let a = engine(&url, 20_000).analyze(&input).await.unwrap().without_non_answers();
     assert_eq!(a.title, None);

@@ -35,7 +35,8 @@ fn schema() -> Value {
 #[tokio::test]
 async fn a_structured_answer_comes_back_as_json_and_the_request_asks_for_the_schema() {
     let (url, script) = server(vec![ok(r#"{"title": "Refund for a broken kettle"}"#)]).await;
-    let answer = client(&url, Duration::from_secs(5), false).chat_json("Summarise.", "Customer: the kettle broke.", "call_summary", &schema()).await.unwrap();
+    let answer =
+        client(&url, Duration::from_secs(5), false).chat_json("Summarise.", "Customer: the kettle broke.", "call_summary", &schema()).await.unwrap();
     assert_eq!(answer, json!({"title": "Refund for a broken kettle"}));
     let seen = script.seen.lock().unwrap();
     let (headers, body) = &seen[0];

@@ -8,9 +8,7 @@ use callscope_analysis::quality::evaluate;
 
 #[tokio::test]
 async fn the_rules_engine_keeps_its_figures_on_the_scripted_calls() {
-    let dir = std::env::var_os("CALLSCOPE_TEST_MODELS_DIR")
-        .map_or_else(callscope_models::default_dir, PathBuf::from)
-        .join("sentiment-lexicons");
+    let dir = std::env::var_os("CALLSCOPE_TEST_MODELS_DIR").map_or_else(callscope_models::default_dir, PathBuf::from).join("sentiment-lexicons");
     assert!(dir.join(".installed").is_file(), "{} is missing: run `callscope models install --profile test`", dir.display());
     let report = evaluate(&RulesEngine::load(&dir).unwrap(), include_str!("../corpus/calls.json")).await.unwrap();
     assert_eq!((report.calls, report.actions_expected), (14, 14));
@@ -37,7 +35,10 @@ impl callscope_analysis::engine::Analyzer for Deaf {
         "rules".into()
     }
 
-    async fn analyze(&self, input: &callscope_analysis::engine::AnalysisInput) -> Result<callscope_analysis::engine::CallAnalysis, callscope_analysis::engine::AnalysisError> {
+    async fn analyze(
+        &self,
+        input: &callscope_analysis::engine::AnalysisInput,
+    ) -> Result<callscope_analysis::engine::CallAnalysis, callscope_analysis::engine::AnalysisError> {
         let mut empty = input.clone();
         empty.turns.clear();
         Ok(self.0.run(&empty))

@@ -6,9 +6,7 @@ use std::path::PathBuf;
 use callscope_analysis::sentiment::{call_sentiment, sentence_score, Lexicon, Overall};
 
 fn lexicon(name: &str) -> Lexicon {
-    let dir = std::env::var_os("CALLSCOPE_TEST_MODELS_DIR")
-        .map_or_else(callscope_models::default_dir, PathBuf::from)
-        .join("sentiment-lexicons");
+    let dir = std::env::var_os("CALLSCOPE_TEST_MODELS_DIR").map_or_else(callscope_models::default_dir, PathBuf::from).join("sentiment-lexicons");
     assert!(dir.join(".installed").is_file(), "{} is missing: run `callscope models install --profile test`", dir.display());
     let l = Lexicon::load(&dir.join(name)).unwrap();
     assert!(l.len() > 5000, "{name} has {} entries", l.len());
@@ -29,11 +27,14 @@ fn english_sentences_and_calls() {
         assert!(s * sign > 0.2, "{text:?} scored {s}");
     }
     assert_eq!(sentence_score(&en, "The parcel will arrive on Thursday."), 0.0);
-    let call = call_sentiment(&en, &[
-        "I have been waiting for two weeks and the order still has not arrived, this is terrible.",
-        "I am sorry to hear that. I have sent a replacement with express delivery today.",
-        "Oh, great, thank you, that is very kind of you.",
-    ]);
+    let call = call_sentiment(
+        &en,
+        &[
+            "I have been waiting for two weeks and the order still has not arrived, this is terrible.",
+            "I am sorry to hear that. I have sent a replacement with express delivery today.",
+            "Oh, great, thank you, that is very kind of you.",
+        ],
+    );
     assert_eq!(call.progression, "started negative, ended positive", "{call:?}");
 }
 
@@ -50,11 +51,14 @@ fn polish_sentences_and_calls() {
         let s = sentence_score(&pl, text);
         assert!(s * sign > 0.2, "{text:?} scored {s}");
     }
-    let call = call_sentiment(&pl, &[
-        "Dzwonię trzeci raz, jestem bardzo zła, nikt mi nie pomógł, to skandal.",
-        "Bardzo przepraszam, jeszcze dziś wyślemy nowy telefon.",
-        "Dobrze, dziękuję.",
-    ]);
+    let call = call_sentiment(
+        &pl,
+        &[
+            "Dzwonię trzeci raz, jestem bardzo zła, nikt mi nie pomógł, to skandal.",
+            "Bardzo przepraszam, jeszcze dziś wyślemy nowy telefon.",
+            "Dobrze, dziękuję.",
+        ],
+    );
     // An angry customer calmed down at the end: not a positive call.
     assert!(matches!(call.overall, Overall::Mixed | Overall::Negative | Overall::VeryNegative), "{call:?}");
     assert_eq!(call.progression, "started negative, ended positive", "{call:?}");

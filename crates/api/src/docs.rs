@@ -12,9 +12,7 @@ static DOCUMENT: OnceLock<String> = OnceLock::new();
 #[utoipa::path(get, path = "/openapi.json", tag = "Operations", security(()),
     responses((status = 200, description = "The OpenAPI document", content_type = "application/json")))]
 pub async fn openapi_json() -> impl IntoResponse {
-    let json = DOCUMENT.get_or_init(|| {
-        crate::openapi().to_pretty_json().expect("the OpenAPI document serialises")
-    });
+    let json = DOCUMENT.get_or_init(|| crate::openapi().to_pretty_json().expect("the OpenAPI document serialises"));
     ([(header::CONTENT_TYPE, "application/json")], json.as_str())
 }
 

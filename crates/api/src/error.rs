@@ -241,14 +241,12 @@ impl From<StoreError> for ApiError {
             StoreError::Rejected(rejection) => match rejection {
                 Rejection::ParentNotFound => ApiError::invalid("parentId", "is not a category of this project"),
                 Rejection::UnknownCategory => ApiError::invalid("categoryId", "is not a category of this project"),
-                Rejection::DuplicateCategory => ApiError::Conflict(
-                    ErrorCode::DuplicateCategory,
-                    "a sibling category has the same name (names are compared ignoring case)".into(),
-                ),
-                Rejection::CategoryCycle => ApiError::Conflict(
-                    ErrorCode::CategoryCycle,
-                    "a category cannot be moved under itself or one of its descendants".into(),
-                ),
+                Rejection::DuplicateCategory => {
+                    ApiError::Conflict(ErrorCode::DuplicateCategory, "a sibling category has the same name (names are compared ignoring case)".into())
+                }
+                Rejection::CategoryCycle => {
+                    ApiError::Conflict(ErrorCode::CategoryCycle, "a category cannot be moved under itself or one of its descendants".into())
+                }
             },
             other => ApiError::Internal(Box::new(other)),
         }
@@ -267,9 +265,7 @@ impl IntoResponse for ApiError {
             tracing::error!(request_id = request_id.as_deref().unwrap_or("-"), error = ?source, "request failed");
         }
         let errors = match &self {
-            ApiError::Validation(v) => Some(
-                v.0.iter().map(|e| FieldErrorView { field: e.field.clone(), message: e.message.clone() }).collect(),
-            ),
+            ApiError::Validation(v) => Some(v.0.iter().map(|e| FieldErrorView { field: e.field.clone(), message: e.message.clone() }).collect()),
             _ => None,
         };
         let retry_after = match &self {
@@ -323,10 +319,6 @@ pub async fn method_not_allowed() -> ApiError {
 
 /// Turns a handler panic into a 500 problem (the panic message is logged, not sent).
 pub fn panic_response(panic: Box<dyn Any + Send + 'static>) -> Response {
-    let message = panic
-        .downcast_ref::<String>()
-        .map(String::as_str)
-        .or_else(|| panic.downcast_ref::<&str>().copied())
-        .unwrap_or("unknown panic");
+    let message = panic.downcast_ref::<String>().map(String::as_str).or_else(|| panic.downcast_ref::<&str>().copied()).unwrap_or("unknown panic");
     ApiError::Internal(format!("handler panicked: {message}").into()).into_response()
 }

@@ -103,8 +103,7 @@ fn is_json(headers: &HeaderMap) -> bool {
 pub(crate) fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     // Well-formedness first (trailing bytes included), so that broken JSON is always a 400 even
     // when its beginning would already fail the typed parse.
-    serde_json::from_slice::<serde::de::IgnoredAny>(bytes)
-        .map_err(|e| ApiError::BadRequest(format!("malformed JSON: {e}")))?;
+    serde_json::from_slice::<serde::de::IgnoredAny>(bytes).map_err(|e| ApiError::BadRequest(format!("malformed JSON: {e}")))?;
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
         let path = err.path().to_string();
@@ -225,11 +224,7 @@ impl FromRequestParts<AppState> for ProjectScope {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let Caller(caller) = Caller::from_request_parts(parts, state).await?;
         let ApiPath(ProjectPath { project_id }) = ApiPath::<ProjectPath>::from_request_parts(parts, state).await?;
-        let project = state
-            .store
-            .get_project(caller.org_id, project_id)
-            .await?
-            .ok_or_else(|| ApiError::not_found("project"))?;
+        let project = state.store.get_project(caller.org_id, project_id).await?.ok_or_else(|| ApiError::not_found("project"))?;
         Ok(ProjectScope { caller, project })
     }
 }

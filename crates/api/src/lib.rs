@@ -9,8 +9,8 @@ use axum::extract::DefaultBodyLimit;
 use axum::middleware;
 use axum::Router;
 use callscope_domain::{Clock, WorkerHealth};
-use callscope_storage::Storage;
 use callscope_search::SearchService;
+use callscope_storage::Storage;
 use callscope_store::Store;
 use tower_http::catch_panic::CatchPanicLayer;
 

@@ -198,11 +198,7 @@ pub fn decode_file(path: &Path, max_duration_s: Option<f64>) -> Result<DecodedAu
 ///
 /// # Errors
 /// See [`AudioError`].
-pub fn decode(
-    source: Box<dyn MediaSource>,
-    max_duration_s: Option<f64>,
-    on_progress: &mut dyn FnMut(f64),
-) -> Result<DecodedAudio, AudioError> {
+pub fn decode(source: Box<dyn MediaSource>, max_duration_s: Option<f64>, on_progress: &mut dyn FnMut(f64)) -> Result<DecodedAudio, AudioError> {
     let mut stream = MediaSourceStream::new(source, Default::default());
     let mut head = [0u8; 16];
     let container = {
@@ -223,9 +219,8 @@ pub fn decode(
         .find(|t| t.codec_params.codec != CODEC_TYPE_NULL)
         .ok_or_else(|| AudioError::NotAudio("no audio track".into()))?
         .clone();
-    let codec = symphonia::default::get_codecs()
-        .get_codec(track.codec_params.codec)
-        .map_or_else(|| "unknown".to_owned(), |d| d.short_name.to_owned());
+    let codec =
+        symphonia::default::get_codecs().get_codec(track.codec_params.codec).map_or_else(|| "unknown".to_owned(), |d| d.short_name.to_owned());
     let mut decoder = symphonia::default::get_codecs()
         .make(&track.codec_params, &DecoderOptions::default())
         .map_err(|e| AudioError::NotAudio(format!("codec {codec}: {}", describe(&e))))?;

@@ -23,18 +23,8 @@ impl Resampler {
     /// When a rate or the channel count is zero.
     pub fn new(from: u32, to: u32, channels: usize) -> Self {
         assert!(from > 0 && to > 0 && channels > 0, "rates and channels must be positive");
-        let inner = (from != to).then(|| {
-            FftFixedIn::new(from as usize, to as usize, CHUNK, 2, channels).expect("valid resampler parameters")
-        });
-        Self {
-            inner,
-            channels,
-            from,
-            to,
-            pending: vec![Vec::with_capacity(2 * CHUNK); channels],
-            output: vec![Vec::new(); channels],
-            frames_in: 0,
-        }
+        let inner = (from != to).then(|| FftFixedIn::new(from as usize, to as usize, CHUNK, 2, channels).expect("valid resampler parameters"));
+        Self { inner, channels, from, to, pending: vec![Vec::with_capacity(2 * CHUNK); channels], output: vec![Vec::new(); channels], frames_in: 0 }
     }
 
     /// Number of channels.

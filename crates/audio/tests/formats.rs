@@ -37,10 +37,8 @@ fn frequency(signal: &[f32]) -> f32 {
 }
 
 fn tool(name: &str, args: &[&str]) {
-    let status = Command::new(name)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{name} is needed to make test audio ({e}); scripts/test installs it"));
+    let status =
+        Command::new(name).args(args).output().unwrap_or_else(|e| panic!("{name} is needed to make test audio ({e}); scripts/test installs it"));
     assert!(status.status.success(), "{name} {args:?}: {}", String::from_utf8_lossy(&status.stderr));
 }
 
@@ -82,7 +80,9 @@ fn wav_pcm_and_float_at_every_rate() {
     let dir = tempfile::tempdir().unwrap();
     let mut n = 0;
     for rate in [8_000, 16_000, 22_050, 44_100, 48_000] {
-        for (bits, float, codec) in [(16, false, "pcm_s16le"), (24, false, "pcm_s24le"), (32, false, "pcm_s32le"), (32, true, "pcm_f32le"), (8, false, "pcm_u8")] {
+        for (bits, float, codec) in
+            [(16, false, "pcm_s16le"), (24, false, "pcm_s24le"), (32, false, "pcm_s32le"), (32, true, "pcm_f32le"), (8, false, "pcm_u8")]
+        {
             for channels in [1u16, 2] {
                 n += 1;
                 let file = dir.path().join(format!("{n}.wav"));

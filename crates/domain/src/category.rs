@@ -56,12 +56,7 @@ impl NewCategory {
     ///
     /// # Errors
     /// Every broken rule, by field.
-    pub fn parse(
-        name: &str,
-        description: Option<&str>,
-        parent_id: Option<CategoryId>,
-        display_order: Option<i64>,
-    ) -> Result<Self, ValidationErrors> {
+    pub fn parse(name: &str, description: Option<&str>, parent_id: Option<CategoryId>, display_order: Option<i64>) -> Result<Self, ValidationErrors> {
         let mut v = Validator::default();
         let name = v.text("name", name, 1, CATEGORY_NAME_MAX);
         let description = description.and_then(|d| v.optional_text("description", d, CATEGORY_DESCRIPTION_MAX));
@@ -98,8 +93,7 @@ impl CategoryPatch {
     pub fn parse(name: Option<&str>, description: Option<Option<&str>>) -> Result<Self, ValidationErrors> {
         let mut v = Validator::default();
         let name = name.map(|n| v.text("name", n, 1, CATEGORY_NAME_MAX));
-        let description =
-            description.map(|d| d.and_then(|d| v.optional_text("description", d, CATEGORY_DESCRIPTION_MAX)));
+        let description = description.map(|d| d.and_then(|d| v.optional_text("description", d, CATEGORY_DESCRIPTION_MAX)));
         v.finish()?;
         Ok(Self { name, description })
     }
@@ -129,8 +123,7 @@ impl CategoryMove {
 
 /// Whether moving `node` under `new_parent` would put it under itself or a descendant.
 pub fn would_cycle(categories: &[Category], node: CategoryId, new_parent: CategoryId) -> bool {
-    let parent_of: HashMap<CategoryId, Option<CategoryId>> =
-        categories.iter().map(|c| (c.id, c.parent_id)).collect();
+    let parent_of: HashMap<CategoryId, Option<CategoryId>> = categories.iter().map(|c| (c.id, c.parent_id)).collect();
     let mut cursor = Some(new_parent);
     let mut steps = 0;
     while let Some(current) = cursor {

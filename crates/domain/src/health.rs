@@ -13,10 +13,7 @@ pub struct WorkerHealth {
 impl WorkerHealth {
     /// Health of a process that should run `expected` workers, none started yet.
     pub fn new(expected: usize) -> Self {
-        Self {
-            expected,
-            alive: AtomicUsize::new(0),
-        }
+        Self { expected, alive: AtomicUsize::new(0) }
     }
 
     /// A worker started (or was restarted).
@@ -26,9 +23,7 @@ impl WorkerHealth {
 
     /// A worker's task ended, by a stop or a panic.
     pub fn stopped(&self) {
-        let _ = self
-            .alive
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+        let _ = self.alive.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
     }
 
     /// Workers running now.
@@ -61,14 +56,7 @@ mod tests {
         assert_eq!((health.alive(), health.ready()), (1, true));
         health.stopped();
         health.stopped();
-        assert_eq!(
-            (health.alive(), health.ready()),
-            (0, false),
-            "never below zero"
-        );
-        assert!(
-            WorkerHealth::new(0).ready(),
-            "a process without workers needs none"
-        );
+        assert_eq!((health.alive(), health.ready()), (0, false), "never below zero");
+        assert!(WorkerHealth::new(0).ready(), "a process without workers needs none");
     }
 }

@@ -134,10 +134,7 @@ mod tests {
 
     #[test]
     fn digest_is_lowercase_hex_sha256() {
-        assert_eq!(
-            KeyDigest::of("abc").as_str(),
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-        );
+        assert_eq!(KeyDigest::of("abc").as_str(), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
         let key = ApiKeySecret::generate();
         assert_eq!(key.digest(), KeyDigest::of(key.expose()));
         assert!(!format!("{key:?}").contains(key.expose()));

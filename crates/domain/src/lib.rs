@@ -15,28 +15,22 @@ mod transcript;
 mod validation;
 mod webhook;
 
-pub use category::{
-    build_tree, insert_at, name_key, subtree, would_cycle, Category, CategoryMove, CategoryNode, CategoryPatch,
-    NewCategory,
-};
+pub use category::{build_tree, insert_at, name_key, subtree, would_cycle, Category, CategoryMove, CategoryNode, CategoryPatch, NewCategory};
 pub use clock::{rfc3339_millis, rfc3339_millis_opt, Clock, ManualClock, SystemClock, Timestamp};
 pub use health::WorkerHealth;
 pub use ids::{
-    ActionItemId, ApiKeyId, CallId, CategoryId, JobId, OrgId, ProjectId, SpeakerPresetId, TaxonomyId, TemplateFieldId, TemplateId,
-    WebhookDeliveryId, WebhookId,
+    ActionItemId, ApiKeyId, CallId, CategoryId, JobId, OrgId, ProjectId, SpeakerPresetId, TaxonomyId, TemplateFieldId, TemplateId, WebhookDeliveryId,
+    WebhookId,
 };
 pub use job::{parse_channel_roles, Job, JobKind, JobStage, JobStatus, NewJob};
+pub use keys::{ApiKey, ApiKeySecret, KeyDigest, Principal};
 pub use pii::{PiiSpan, PiiStatistics};
 pub use preset::{PresetInput, SpeakerPreset};
+pub use project::{Language, NewProject, Organization, PiiRedaction, Project, ProjectPatch, PROJECT_DESCRIPTION_MAX, PROJECT_NAME_MAX};
 pub use template::{AnalysisTemplate, AnswerType, FieldInput, TemplateField, TemplateInput};
-pub use webhook::{generate_secret, is_public_ip, parse_events, Webhook, ALL_EVENTS, EVENT_TYPES, WEBHOOK_URL_MAX};
-pub use keys::{ApiKey, ApiKeySecret, KeyDigest, Principal};
-pub use project::{
-    Language, NewProject, Organization, PiiRedaction, Project, ProjectPatch, PROJECT_DESCRIPTION_MAX,
-    PROJECT_NAME_MAX,
-};
 pub use transcript::{build_transcript, speaker_id, speaker_name, SpeakerStats, TimedWord, Turn};
 pub use validation::{is_non_answer, FieldError, ValidationErrors, Validator};
+pub use webhook::{generate_secret, is_public_ip, parse_events, Webhook, ALL_EVENTS, EVENT_TYPES, WEBHOOK_URL_MAX};
 
 /// A page request with the 1-based page numbers the calls and projects lists use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -50,10 +50,7 @@ impl PresetInput {
             if list.is_empty() || list.len() > PRESET_SPEAKERS_MAX {
                 v.error("speakers", format!("must name 1 to {PRESET_SPEAKERS_MAX} speakers"));
             }
-            list.iter()
-                .enumerate()
-                .map(|(i, s)| v.text(&format!("speakers[{i}]"), s, 1, SPEAKER_NAME_MAX))
-                .collect()
+            list.iter().enumerate().map(|(i, s)| v.text(&format!("speakers[{i}]"), s, 1, SPEAKER_NAME_MAX)).collect()
         });
         v.finish()?;
         Ok(Self { name, speakers })

@@ -152,12 +152,7 @@ impl NewProject {
         let name = v.text("name", name, 1, PROJECT_NAME_MAX);
         let description = description.and_then(|d| v.optional_text("description", d, PROJECT_DESCRIPTION_MAX));
         v.finish()?;
-        Ok(Self {
-            name,
-            description,
-            default_language: default_language.unwrap_or_default(),
-            pii_redaction: pii_redaction.unwrap_or_default(),
-        })
+        Ok(Self { name, description, default_language: default_language.unwrap_or_default(), pii_redaction: pii_redaction.unwrap_or_default() })
     }
 }
 
@@ -187,8 +182,7 @@ impl ProjectPatch {
     ) -> Result<Self, ValidationErrors> {
         let mut v = Validator::default();
         let name = name.map(|n| v.text("name", n, 1, PROJECT_NAME_MAX));
-        let description = description
-            .map(|d| d.and_then(|d| v.optional_text("description", d, PROJECT_DESCRIPTION_MAX)));
+        let description = description.map(|d| d.and_then(|d| v.optional_text("description", d, PROJECT_DESCRIPTION_MAX)));
         v.finish()?;
         Ok(Self { name, description, default_language, pii_redaction })
     }

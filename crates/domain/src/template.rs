@@ -169,11 +169,8 @@ impl TemplateInput {
                 } else if !options.is_empty() {
                     v.error(at("options"), "are only allowed for SINGLE_CHOICE and MULTI_CHOICE fields");
                 }
-                let options: Vec<String> = options
-                    .iter()
-                    .enumerate()
-                    .map(|(j, o)| v.text(&format!("fields[{i}].options[{j}]"), o, 1, FIELD_OPTION_MAX))
-                    .collect();
+                let options: Vec<String> =
+                    options.iter().enumerate().map(|(j, o)| v.text(&format!("fields[{i}].options[{j}]"), o, 1, FIELD_OPTION_MAX)).collect();
                 let mut unique = options.clone();
                 unique.sort();
                 unique.dedup();
@@ -187,15 +184,7 @@ impl TemplateInput {
                         0
                     }),
                 };
-                TemplateField {
-                    id,
-                    label,
-                    prompt,
-                    answer_type: f.answer_type,
-                    options,
-                    is_required: f.is_required.unwrap_or(false),
-                    display_order,
-                }
+                TemplateField { id, label, prompt, answer_type: f.answer_type, options, is_required: f.is_required.unwrap_or(false), display_order }
             })
             .collect();
         v.finish()?;
@@ -226,14 +215,9 @@ mod tests {
 
     #[test]
     fn options_belong_to_choice_fields_only() {
-        let ok = TemplateInput::parse(
-            "",
-            None,
-            None,
-            &[field(AnswerType::Text, None), field(AnswerType::SingleChoice, Some(vec!["yes", "no"]))],
-            &[],
-        )
-        .unwrap();
+        let ok =
+            TemplateInput::parse("", None, None, &[field(AnswerType::Text, None), field(AnswerType::SingleChoice, Some(vec!["yes", "no"]))], &[])
+                .unwrap();
         assert_eq!(ok.fields[1].display_order, 1, "display order defaults to the index");
         assert!(!ok.fields[0].is_required);
         let err = TemplateInput::parse(

@@ -77,11 +77,7 @@ pub fn build_transcript(words: &[TimedWord], names: impl Fn(usize) -> String) ->
                 turn.end_ms = turn.end_ms.max(w.end_ms);
                 *count += 1;
             }
-            _ => turns.push((
-                w.speaker,
-                Turn { speaker_id: speaker_id(w.speaker), text: w.text.clone(), start_ms: w.start_ms, end_ms: w.end_ms },
-                1,
-            )),
+            _ => turns.push((w.speaker, Turn { speaker_id: speaker_id(w.speaker), text: w.text.clone(), start_ms: w.start_ms, end_ms: w.end_ms }, 1)),
         }
     }
     let mut labels: Vec<usize> = turns.iter().map(|t| t.0).collect();

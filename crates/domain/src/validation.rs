@@ -96,7 +96,22 @@ pub fn is_non_answer(text: &str) -> bool {
         || bare.chars().all(|c| matches!(c, '-' | '–' | '—' | '?' | '_' | '/' | '.'))
         || matches!(
             bare.to_lowercase().as_str(),
-            "null" | "none" | "nil" | "n/a" | "n.a" | "undefined" | "unknown" | "not mentioned" | "not specified"
-                | "not applicable" | "no deadline" | "brak" | "nie dotyczy" | "nie podano" | "nieznany" | "nieznane" | "brak terminu"
+            "null"
+                | "none"
+                | "nil"
+                | "n/a"
+                | "n.a"
+                | "undefined"
+                | "unknown"
+                | "not mentioned"
+                | "not specified"
+                | "not applicable"
+                | "no deadline"
+                | "brak"
+                | "nie dotyczy"
+                | "nie podano"
+                | "nieznany"
+                | "nieznane"
+                | "brak terminu"
         )
 }

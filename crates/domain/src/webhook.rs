@@ -12,14 +12,8 @@ use crate::{ProjectId, Timestamp, ValidationErrors, Validator, WebhookId};
 pub const WEBHOOK_URL_MAX: usize = 2048;
 
 /// The event names a webhook can subscribe to (or `*` for all).
-pub const EVENT_TYPES: [&str; 6] = [
-    "call.completed",
-    "call.failed",
-    "call.category_changed",
-    "action_item.created",
-    "action_item.updated",
-    "action_item.deleted",
-];
+pub const EVENT_TYPES: [&str; 6] =
+    ["call.completed", "call.failed", "call.category_changed", "action_item.created", "action_item.updated", "action_item.deleted"];
 
 /// Subscribes to every event.
 pub const ALL_EVENTS: &str = "*";
@@ -146,11 +140,10 @@ mod tests {
             assert!(public(ok), "{ok} is public");
         }
         for blocked in [
-            "0.0.0.0", "10.1.2.3", "100.64.0.1", "100.100.100.200", "127.0.0.1", "127.255.255.254", "169.254.169.254",
-            "172.16.0.1", "172.31.255.255", "192.0.0.8", "192.0.2.1", "192.168.1.1", "198.18.0.1", "198.51.100.7",
-            "203.0.113.9", "224.0.0.1", "239.255.255.250", "240.0.0.1", "255.255.255.255", "::", "::1",
-            "::ffff:127.0.0.1", "::ffff:8.8.8.8", "64:ff9b::808:808", "fe80::1", "fc00::1", "fd00:ec2::254", "ff02::1",
-            "2001:db8::1", "2001::1", "2002:c0a8:0101::1", "3fff::1", "100::1",
+            "0.0.0.0", "10.1.2.3", "100.64.0.1", "100.100.100.200", "127.0.0.1", "127.255.255.254", "169.254.169.254", "172.16.0.1",
+            "172.31.255.255", "192.0.0.8", "192.0.2.1", "192.168.1.1", "198.18.0.1", "198.51.100.7", "203.0.113.9", "224.0.0.1", "239.255.255.250",
+            "240.0.0.1", "255.255.255.255", "::", "::1", "::ffff:127.0.0.1", "::ffff:8.8.8.8", "64:ff9b::808:808", "fe80::1", "fc00::1",
+            "fd00:ec2::254", "ff02::1", "2001:db8::1", "2001::1", "2002:c0a8:0101::1", "3fff::1", "100::1",
         ] {
             assert!(!public(blocked), "{blocked} is not public");
         }

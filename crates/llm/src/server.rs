@@ -17,11 +17,7 @@ use crate::engine::{EngineHandle, Finish, GenerateError, Generation, Message};
 
 /// The routes.
 pub fn router(engine: EngineHandle) -> Router {
-    Router::new()
-        .route("/health", get(health))
-        .route("/v1/models", get(models))
-        .route("/v1/chat/completions", post(chat))
-        .with_state(engine)
+    Router::new().route("/health", get(health)).route("/v1/models", get(models)).route("/v1/chat/completions", post(chat)).with_state(engine)
 }
 
 async fn health(State(engine): State<EngineHandle>) -> Json<Value> {
@@ -138,11 +134,7 @@ fn to_grammar(schema: &Value) -> Result<String, ApiError> {
 /// The converter lets the model put up to two newlines and twenty tabs between tokens of JSON;
 /// small models spend many tokens (and sometimes loop) on them. One optional space is enough.
 fn compact(grammar: &str) -> String {
-    grammar
-        .lines()
-        .map(|line| if line.starts_with("space ::=") { "space ::= | \" \"" } else { line })
-        .collect::<Vec<_>>()
-        .join("\n")
+    grammar.lines().map(|line| if line.starts_with("space ::=") { "space ::= | \" \"" } else { line }).collect::<Vec<_>>().join("\n")
 }
 
 async fn chat(State(engine): State<EngineHandle>, body: Result<Json<ChatRequest>, JsonRejection>) -> Result<Json<Value>, ApiError> {
@@ -192,8 +184,17 @@ async fn chat(State(engine): State<EngineHandle>, body: Result<Json<ChatRequest>
             return Err(ApiError { status: StatusCode::BAD_REQUEST, kind: "context_length_exceeded", message: e.to_string(), retry_after: None })
         }
         Ok(Err(e @ GenerateError::Grammar(_))) => return Err(ApiError::invalid(e.to_string())),
-        Ok(Err(e)) => return Err(ApiError { status: StatusCode::INTERNAL_SERVER_ERROR, kind: "server_error", message: e.to_string(), retry_after: None }),
-        Err(_) => return Err(ApiError { status: StatusCode::SERVICE_UNAVAILABLE, kind: "server_error", message: "the engine has stopped".into(), retry_after: None }),
+        Ok(Err(e)) => {
+            return Err(ApiError { status: StatusCode::INTERNAL_SERVER_ERROR, kind: "server_error", message: e.to_string(), retry_after: None })
+        }
+        Err(_) => {
+            return Err(ApiError {
+                status: StatusCode::SERVICE_UNAVAILABLE,
+                kind: "server_error",
+                message: "the engine has stopped".into(),
+                retry_after: None,
+            })
+        }
     };
     let created = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     Ok(Json(json!({

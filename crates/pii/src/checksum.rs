@@ -114,7 +114,23 @@ pub fn luhn(s: &str) -> bool {
     if d.len() < 12 {
         return false;
     }
-    let sum: u32 = d.iter().rev().enumerate().map(|(i, &x)| if i % 2 == 1 { let y = x * 2; if y > 9 { y - 9 } else { y } } else { x }).sum();
+    let sum: u32 = d
+        .iter()
+        .rev()
+        .enumerate()
+        .map(|(i, &x)| {
+            if i % 2 == 1 {
+                let y = x * 2;
+                if y > 9 {
+                    y - 9
+                } else {
+                    y
+                }
+            } else {
+                x
+            }
+        })
+        .sum();
     sum % 10 == 0
 }
 

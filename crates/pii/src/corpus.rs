@@ -57,11 +57,19 @@ pub struct Counts {
 
 impl Counts {
     pub fn precision(&self) -> f64 {
-        if self.predicted == 0 { 1.0 } else { self.correct as f64 / self.predicted as f64 }
+        if self.predicted == 0 {
+            1.0
+        } else {
+            self.correct as f64 / self.predicted as f64
+        }
     }
 
     pub fn recall(&self) -> f64 {
-        if self.gold == 0 { 1.0 } else { self.correct as f64 / self.gold as f64 }
+        if self.gold == 0 {
+            1.0
+        } else {
+            self.correct as f64 / self.gold as f64
+        }
     }
 }
 

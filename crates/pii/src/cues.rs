@@ -3,33 +3,31 @@
 use crate::text::Token;
 
 pub(crate) const PHONE_SPECIFIC: &[&str] = &[
-    "phone", "telephone", "call", "mobile", "cell", "reach", "ring", "landline", "extension", "contact", "dial",
-    "text", "telefon", "komork", "zadzwon", "dzwon", "oddzwon", "kontakt", "sms", "esemes", "whatsapp",
+    "phone", "telephone", "call", "mobile", "cell", "reach", "ring", "landline", "extension", "contact", "dial", "text", "telefon", "komork",
+    "zadzwon", "dzwon", "oddzwon", "kontakt", "sms", "esemes", "whatsapp",
 ];
 pub(crate) const PHONE_GENERIC: &[&str] = &["number", "numer", "no"];
 pub(crate) const NOT_PHONE: &[&str] = &[
-    "order", "invoice", "reference", "ref", "case", "ticket", "amount", "pln", "zlot", "euro", "dolar", "dollar",
-    "pound", "funt", "policy", "polis", "tracking", "parcel", "przesylk", "paczk", "umow", "contract", "zamowien",
-    "faktur", "sprawy", "zgloszeni", "reklamacj", "kwot", "customer", "klienta", "account", "konta", "rachunk",
-    "pesel", "nip", "regon", "karty", "card", "serial", "seryjn", "transakcj", "transaction", "kod", "code", "pin",
+    "order", "invoice", "reference", "ref", "case", "ticket", "amount", "pln", "zlot", "euro", "dolar", "dollar", "pound", "funt", "policy", "polis",
+    "tracking", "parcel", "przesylk", "paczk", "umow", "contract", "zamowien", "faktur", "sprawy", "zgloszeni", "reklamacj", "kwot", "customer",
+    "klienta", "account", "konta", "rachunk", "pesel", "nip", "regon", "karty", "card", "serial", "seryjn", "transakcj", "transaction", "kod",
+    "code", "pin",
 ];
 pub(crate) const PESEL: &[&str] = &["pesel"];
 pub(crate) const NIP: &[&str] = &["nip", "podatkow", "vat", "tax"];
 pub(crate) const REGON: &[&str] = &["regon"];
-pub(crate) const IBAN: &[&str] = &[
-    "iban", "konto", "konta", "kontem", "rachun", "account", "bank", "przelew", "transfer", "wplat", "wyplat",
-];
+pub(crate) const IBAN: &[&str] = &["iban", "konto", "konta", "kontem", "rachun", "account", "bank", "przelew", "transfer", "wplat", "wyplat"];
 pub(crate) const CARD: &[&str] = &["card", "kart", "visa", "mastercard", "credit", "debit", "amex", "kredytow", "debetow", "platnicz"];
 pub(crate) const ID_CARD: &[&str] = &["dowod", "osobist", "identity", "id"];
 pub(crate) const PASSPORT: &[&str] = &["paszport", "passport"];
 pub(crate) const POSTAL: &[&str] = &["kod", "pocztow", "postcode", "postal", "zip"];
-pub(crate) const BIRTH: &[&str] = &[
-    "urodz", "born", "birth", "dob", "birthday", "urodzin",
-];
+pub(crate) const BIRTH: &[&str] = &["urodz", "born", "birth", "dob", "birthday", "urodzin"];
 
 /// Whether any word in `tokens[from..to]` starts with one of `stems`.
 pub(crate) fn any(tokens: &[Token<'_>], from: usize, to: usize, stems: &[&str]) -> bool {
-    tokens[from.min(tokens.len())..to.min(tokens.len())].iter().any(|t| stems.iter().any(|s| t.folded.starts_with(s) && (s.len() > 2 || t.folded.len() == s.len())))
+    tokens[from.min(tokens.len())..to.min(tokens.len())]
+        .iter()
+        .any(|t| stems.iter().any(|s| t.folded.starts_with(s) && (s.len() > 2 || t.folded.len() == s.len())))
 }
 
 /// Whether one of `stems` is among the `window` words before token `first` (or the `after`

@@ -55,9 +55,7 @@ impl Gazetteer {
     pub fn load(dir: &Path) -> Result<Self, GazetteerError> {
         let read = |name: &str| {
             let path = dir.join(format!("{name}.txt"));
-            std::fs::read_to_string(&path)
-                .map(|t| parse(&t))
-                .map_err(|source| GazetteerError { path: path.display().to_string(), source })
+            std::fs::read_to_string(&path).map(|t| parse(&t)).map_err(|source| GazetteerError { path: path.display().to_string(), source })
         };
         Ok(Self {
             first_pl: read("pl_first_names")?,
@@ -77,10 +75,7 @@ impl Gazetteer {
 
     /// Number of words across all lists.
     pub fn len(&self) -> usize {
-        [&self.first_pl, &self.last_pl, &self.first_en, &self.last_en, &self.common_pl, &self.common_en]
-            .iter()
-            .map(|m| m.len())
-            .sum()
+        [&self.first_pl, &self.last_pl, &self.first_en, &self.last_en, &self.common_pl, &self.common_en].iter().map(|m| m.len()).sum()
     }
 
     /// Whether every list is empty.

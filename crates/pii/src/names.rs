@@ -36,14 +36,14 @@ const STRONG_CUES: &[&[&str]] = &[
 ];
 /// Words right before a name: titles and Polish forms of address.
 const HONORIFICS: &[&str] = &[
-    "pan", "pani", "pana", "pania", "panem", "panu", "panie", "panstwo", "mr", "mrs", "ms", "miss", "dr", "doktor",
-    "doktorze", "profesor", "dear", "drogi", "droga", "szanowny", "szanowna", "kolega", "kolezanka", "kolegi", "kolezanki",
+    "pan", "pani", "pana", "pania", "panem", "panu", "panie", "panstwo", "mr", "mrs", "ms", "miss", "dr", "doktor", "doktorze", "profesor", "dear",
+    "drogi", "droga", "szanowny", "szanowna", "kolega", "kolezanka", "kolegi", "kolezanki",
 ];
 /// Capitalised words that are never a name here, though the lists have them.
 const NEVER: &[&str] = &[
-    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
-    "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "poniedzialek",
-    "wtorek", "sroda", "czwartek", "piatek", "sobota", "niedziela", "god", "bog", "boze", "internet", "okay", "ok",
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "monday", "tuesday",
+    "wednesday", "thursday", "friday", "saturday", "sunday", "poniedzialek", "wtorek", "sroda", "czwartek", "piatek", "sobota", "niedziela", "god",
+    "bog", "boze", "internet", "okay", "ok",
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -147,7 +147,11 @@ pub(crate) fn person_names(text: &str, tokens: &[Token<'_>], gazetteer: &Gazette
             (first, last) = (start + a, start + b - 1);
             let words = &infos[a..b];
             let mut c = if words.len() == 1 {
-                if words[0].first.is_some() { 0.6 } else { 0.45 }
+                if words[0].first.is_some() {
+                    0.6
+                } else {
+                    0.45
+                }
             } else if words[0].first.is_some() && words[words.len() - 1].last.is_some() {
                 0.9
             } else {

@@ -25,11 +25,33 @@ pub(crate) enum NumWord {
 }
 
 const PL_ORDINAL_STEMS: &[(&str, u32)] = &[
-    ("pierwsz", 1), ("drug", 2), ("trzec", 3), ("czwart", 4), ("piat", 5), ("szost", 6), ("siodm", 7), ("osm", 8),
-    ("dziewiat", 9), ("dziesiat", 10), ("jedenast", 11), ("dwunast", 12), ("trzynast", 13), ("czternast", 14),
-    ("pietnast", 15), ("szesnast", 16), ("siedemnast", 17), ("osiemnast", 18), ("dziewietnast", 19),
-    ("dwudziest", 20), ("trzydziest", 30), ("czterdziest", 40), ("piecdziesiat", 50), ("szescdziesiat", 60),
-    ("siedemdziesiat", 70), ("osiemdziesiat", 80), ("dziewiecdziesiat", 90),
+    ("pierwsz", 1),
+    ("drug", 2),
+    ("trzec", 3),
+    ("czwart", 4),
+    ("piat", 5),
+    ("szost", 6),
+    ("siodm", 7),
+    ("osm", 8),
+    ("dziewiat", 9),
+    ("dziesiat", 10),
+    ("jedenast", 11),
+    ("dwunast", 12),
+    ("trzynast", 13),
+    ("czternast", 14),
+    ("pietnast", 15),
+    ("szesnast", 16),
+    ("siedemnast", 17),
+    ("osiemnast", 18),
+    ("dziewietnast", 19),
+    ("dwudziest", 20),
+    ("trzydziest", 30),
+    ("czterdziest", 40),
+    ("piecdziesiat", 50),
+    ("szescdziesiat", 60),
+    ("siedemdziesiat", 70),
+    ("osiemdziesiat", 80),
+    ("dziewiecdziesiat", 90),
 ];
 
 fn classify(n: u32) -> NumWord {
@@ -240,7 +262,8 @@ pub(crate) fn runs(text: &str, tokens: &[Token<'_>]) -> Vec<Run> {
             continue;
         }
         let word = number_word(&t.folded);
-        let neighbour_numeric = |k: usize| tokens.get(k).is_some_and(|n| digit_token(n).is_some() || number_word(&n.folded).is_some_and(|w| w != NumWord::Oh));
+        let neighbour_numeric =
+            |k: usize| tokens.get(k).is_some_and(|n| digit_token(n).is_some() || number_word(&n.folded).is_some_and(|w| w != NumWord::Oh));
         let in_run_now = group.is_some() || !pieces.is_empty();
         // A sound-alike inside spoken digits: right after a spoken unit with one after it, or
         // (for the rarer words) before two spoken units.

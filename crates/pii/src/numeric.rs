@@ -60,7 +60,13 @@ fn candidates(tokens: &[Token<'_>], run: &Run, i: usize, j: usize, digits: &str,
         push(PiiType::Nip, confidence);
     }
     if (len == 9 || len == 14) && checksum::regon(digits) {
-        let confidence = if near(cues::REGON) { 0.99 } else if len == 14 { 0.75 } else { 0.3 };
+        let confidence = if near(cues::REGON) {
+            0.99
+        } else if len == 14 {
+            0.75
+        } else {
+            0.3
+        };
         push(PiiType::Regon, confidence);
     }
     if len == 5 && near(cues::POSTAL) {
@@ -102,7 +108,11 @@ fn phone_shape(d: &str, plus: bool, lang: Lang) -> f32 {
         11 if d.starts_with("48") && d.as_bytes()[2] != b'0' => 0.75,
         // US (NANP): area code and exchange start with 2–9; UK national numbers start with 0.
         10 if (b'2'..=b'9').contains(&first) && (b'2'..=b'9').contains(&d.as_bytes()[3]) => {
-            if lang == Lang::En { 0.6 } else { 0.45 }
+            if lang == Lang::En {
+                0.6
+            } else {
+                0.45
+            }
         }
         10 | 11 if first == b'0' && d.as_bytes()[1] != b'0' => 0.6,
         11 if first == b'1' && (b'2'..=b'9').contains(&d.as_bytes()[1]) => 0.65,

@@ -22,9 +22,7 @@ static EMAIL: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b[a-z0-9][a-z0-9._%+-
 static SPOKEN_EMAIL: LazyLock<Regex> = LazyLock::new(|| {
     let dot = r"(?:\s+(?:dot|kropka)\s+|\.)";
     let sep = r"(?:\s+(?:dot|kropka|underscore|podkreślnik|dash|myślnik)\s+|[._-])";
-    re(&format!(
-        r"(?i)\b[a-z0-9]+(?:{sep}[a-z0-9]+)*\s+(?:at|małpa|malpa|małpka)\s+[a-z0-9-]+(?:{dot}[a-z0-9-]+)*{dot}(?:{TLDS})\b"
-    ))
+    re(&format!(r"(?i)\b[a-z0-9]+(?:{sep}[a-z0-9]+)*\s+(?:at|małpa|malpa|małpka)\s+[a-z0-9-]+(?:{dot}[a-z0-9-]+)*{dot}(?:{TLDS})\b"))
 });
 
 pub(crate) fn emails(text: &str, out: &mut Vec<Entity>) {
@@ -83,13 +81,15 @@ pub(crate) fn documents(text: &str, tokens: &[Token<'_>], out: &mut Vec<Entity>)
 static PL_POSTAL: LazyLock<Regex> = LazyLock::new(|| re(r"\b\d{2}-\d{3}\b"));
 static UK_POSTAL: LazyLock<Regex> = LazyLock::new(|| re(r"\b[A-Z]{1,2}\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2}\b"));
 /// A US state's abbreviation and a ZIP code.
-static US_ZIP: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY])\s+(\d{5}(?:-\d{4})?)\b"));
+static US_ZIP: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY])\s+(\d{5}(?:-\d{4})?)\b",
+    )
+});
 static BARE_ZIP: LazyLock<Regex> = LazyLock::new(|| re(r"\b\d{5}(?:-\d{4})?\b"));
 
 pub(crate) fn postal_codes(text: &str, tokens: &[Token<'_>], out: &mut Vec<Entity>) {
-    let cue = |start: usize, end: usize| {
-        near(tokens, token_at(tokens, start), token_at(tokens, end.saturating_sub(1)), 4, 0, cues::POSTAL)
-    };
+    let cue = |start: usize, end: usize| near(tokens, token_at(tokens, start), token_at(tokens, end.saturating_sub(1)), 4, 0, cues::POSTAL);
     for m in PL_POSTAL.find_iter(text) {
         // "00-950 Warszawa": a capitalised word after it is the town.
         let town = text[m.end()..].trim_start().chars().next().is_some_and(char::is_uppercase);
@@ -113,13 +113,11 @@ pub(crate) fn postal_codes(text: &str, tokens: &[Token<'_>], out: &mut Vec<Entit
 /// Number words (cardinal and ordinal forms the address patterns accept as house numbers).
 fn number_words() -> String {
     const WORDS: &[&str] = &[
-        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen",
-        "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty", "thirty", "forty", "fifty",
-        "sixty", "seventy", "eighty", "ninety", "hundred", "jeden", "dwa", "trzy", "cztery", "pięć", "sześć", "siedem",
-        "osiem", "dziewięć", "dziesięć", "jedenaście", "dwanaście", "trzynaście", "czternaście", "piętnaście",
-        "szesnaście", "siedemnaście", "osiemnaście", "dziewiętnaście", "dwadzieścia", "trzydzieści", "czterdzieści",
-        "pięćdziesiąt", "sześćdziesiąt", "siedemdziesiąt", "osiemdziesiąt", "dziewięćdziesiąt", "sto", "dwieście",
-        "trzysta", "czterysta", "pięćset",
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen",
+        "sixteen", "seventeen", "eighteen", "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred",
+        "jeden", "dwa", "trzy", "cztery", "pięć", "sześć", "siedem", "osiem", "dziewięć", "dziesięć", "jedenaście", "dwanaście", "trzynaście",
+        "czternaście", "piętnaście", "szesnaście", "siedemnaście", "osiemnaście", "dziewiętnaście", "dwadzieścia", "trzydzieści", "czterdzieści",
+        "pięćdziesiąt", "sześćdziesiąt", "siedemdziesiąt", "osiemdziesiąt", "dziewięćdziesiąt", "sto", "dwieście", "trzysta", "czterysta", "pięćset",
     ];
     let mut sorted = WORDS.to_vec();
     sorted.sort_by_key(|w| std::cmp::Reverse(w.len()));
@@ -129,7 +127,9 @@ fn number_words() -> String {
 /// A house number: "12", "12a", "12/4", "15 m. 3", or up to three number words.
 fn house_number() -> String {
     let words = number_words();
-    format!(r"(?:\d+[a-zA-Z]?(?:\s?/\s?\d+[a-zA-Z]?)?|(?i:(?:{words})(?:[\s-]+(?:{words})){{0,2}})\b)(?:,?\s+(?i:m\.|mieszkani[ae]|lok\.|lokal[u]?|apartment|apt\.?|flat|unit|suite)\s*(?:\d+[a-zA-Z]?|(?i:(?:{words})(?:[\s-]+(?:{words})){{0,1}})\b))?")
+    format!(
+        r"(?:\d+[a-zA-Z]?(?:\s?/\s?\d+[a-zA-Z]?)?|(?i:(?:{words})(?:[\s-]+(?:{words})){{0,2}})\b)(?:,?\s+(?i:m\.|mieszkani[ae]|lok\.|lokal[u]?|apartment|apt\.?|flat|unit|suite)\s*(?:\d+[a-zA-Z]?|(?i:(?:{words})(?:[\s-]+(?:{words})){{0,1}})\b))?"
+    )
 }
 
 /// "ul. Długa 5/3", "ulicy Marszałkowskiej 12 m. 4", "al. Jana Pawła II 27", "os. Tysiąclecia 3".
@@ -173,14 +173,46 @@ pub(crate) fn addresses(text: &str, tokens: &[Token<'_>], out: &mut Vec<Entity>)
 /// The month (1–12) of an English or Polish month name in any case form.
 fn month(folded: &str) -> Option<u32> {
     const NAMES: &[(&str, u32)] = &[
-        ("january", 1), ("february", 2), ("march", 3), ("april", 4), ("may", 5), ("june", 6), ("july", 7),
-        ("august", 8), ("september", 9), ("october", 10), ("november", 11), ("december", 12),
-        ("jan", 1), ("feb", 2), ("mar", 3), ("apr", 4), ("jun", 6), ("jul", 7), ("aug", 8), ("sep", 9), ("sept", 9),
-        ("oct", 10), ("nov", 11), ("dec", 12),
+        ("january", 1),
+        ("february", 2),
+        ("march", 3),
+        ("april", 4),
+        ("may", 5),
+        ("june", 6),
+        ("july", 7),
+        ("august", 8),
+        ("september", 9),
+        ("october", 10),
+        ("november", 11),
+        ("december", 12),
+        ("jan", 1),
+        ("feb", 2),
+        ("mar", 3),
+        ("apr", 4),
+        ("jun", 6),
+        ("jul", 7),
+        ("aug", 8),
+        ("sep", 9),
+        ("sept", 9),
+        ("oct", 10),
+        ("nov", 11),
+        ("dec", 12),
     ];
     const PL_STEMS: &[(&str, u32)] = &[
-        ("stycz", 1), ("styczen", 1), ("lut", 2), ("marz", 3), ("marc", 3), ("kwie", 4), ("maj", 5), ("czerw", 6),
-        ("lip", 7), ("sierp", 8), ("wrzes", 9), ("pazdziernik", 10), ("listopad", 11), ("grud", 12),
+        ("stycz", 1),
+        ("styczen", 1),
+        ("lut", 2),
+        ("marz", 3),
+        ("marc", 3),
+        ("kwie", 4),
+        ("maj", 5),
+        ("czerw", 6),
+        ("lip", 7),
+        ("sierp", 8),
+        ("wrzes", 9),
+        ("pazdziernik", 10),
+        ("listopad", 11),
+        ("grud", 12),
     ];
     if let Some(&(_, m)) = NAMES.iter().find(|(n, _)| *n == folded) {
         return Some(m);
@@ -188,16 +220,13 @@ fn month(folded: &str) -> Option<u32> {
     PL_STEMS.iter().find(|(s, _)| folded.starts_with(s) && folded.len() <= s.len() + 4).map(|&(_, m)| m)
 }
 
-static NUMERIC_DATE: LazyLock<Regex> =
-    LazyLock::new(|| re(r"\b(?:\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2})\b"));
+static NUMERIC_DATE: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2})\b"));
 
 fn is_numberish(t: &Token<'_>) -> bool {
-    t.is_digits()
-        || number_word(&t.folded).is_some()
-        || {
-            let d: String = t.lower.chars().take_while(char::is_ascii_digit).collect();
-            !d.is_empty() && matches!(&t.lower[d.len()..], "st" | "nd" | "rd" | "th")
-        }
+    t.is_digits() || number_word(&t.folded).is_some() || {
+        let d: String = t.lower.chars().take_while(char::is_ascii_digit).collect();
+        !d.is_empty() && matches!(&t.lower[d.len()..], "st" | "nd" | "rd" | "th")
+    }
 }
 
 /// Dates (written or spoken) said to be a birth date.

@@ -22,8 +22,18 @@ fn one(text: &str, lang: Lang, kind: PiiType, value: &str) {
 fn phone_numbers_in_digits_and_words() {
     one("Mój numer telefonu to 600 123 456.", Lang::Pl, PiiType::PhoneNumber, "600 123 456");
     one("Proszę dzwonić na +48 601-234-567", Lang::Pl, PiiType::PhoneNumber, "+48 601-234-567");
-    one("you can reach me at five five five, two three four, five six seven eight", Lang::En, PiiType::PhoneNumber, "five five five, two three four, five six seven eight");
-    one("numer to sześćset jeden, dwieście trzydzieści cztery, pięćset sześćdziesiąt siedem", Lang::Pl, PiiType::PhoneNumber, "sześćset jeden, dwieście trzydzieści cztery, pięćset sześćdziesiąt siedem");
+    one(
+        "you can reach me at five five five, two three four, five six seven eight",
+        Lang::En,
+        PiiType::PhoneNumber,
+        "five five five, two three four, five six seven eight",
+    );
+    one(
+        "numer to sześćset jeden, dwieście trzydzieści cztery, pięćset sześćdziesiąt siedem",
+        Lang::Pl,
+        PiiType::PhoneNumber,
+        "sześćset jeden, dwieście trzydzieści cztery, pięćset sześćdziesiąt siedem",
+    );
     one("my mobile is 07700 900123", Lang::En, PiiType::PhoneNumber, "07700 900123");
     one("call +1 415 555 2671 tomorrow", Lang::En, PiiType::PhoneNumber, "+1 415 555 2671");
     assert!(found("the order number is 600123456", Lang::En).is_empty(), "an order number is not a phone");
@@ -32,7 +42,12 @@ fn phone_numbers_in_digits_and_words() {
 #[test]
 fn checksum_identifiers() {
     one("PESEL 44051401359", Lang::Pl, PiiType::Pesel, "44051401359");
-    one("mój pesel to cztery cztery zero pięć jeden cztery zero jeden trzy pięć dziewięć", Lang::Pl, PiiType::Pesel, "cztery cztery zero pięć jeden cztery zero jeden trzy pięć dziewięć");
+    one(
+        "mój pesel to cztery cztery zero pięć jeden cztery zero jeden trzy pięć dziewięć",
+        Lang::Pl,
+        PiiType::Pesel,
+        "cztery cztery zero pięć jeden cztery zero jeden trzy pięć dziewięć",
+    );
     assert!(found("PESEL 44051401358", Lang::Pl).iter().all(|(k, _)| *k != PiiType::Pesel), "bad check digit");
     one("NIP firmy: 526-025-02-74", Lang::Pl, PiiType::Nip, "526-025-02-74");
     one("REGON 010016565", Lang::Pl, PiiType::Regon, "010016565");
@@ -59,7 +74,12 @@ fn addresses_postal_codes_and_birth_dates() {
     one("I live at 221B Baker Street, London NW1 6XE", Lang::En, PiiType::Address, "221B Baker Street");
     one("I live at 221B Baker Street, London NW1 6XE", Lang::En, PiiType::PostalCode, "NW1 6XE");
     one("it's twelve Oak Lane, apartment 4", Lang::En, PiiType::Address, "twelve Oak Lane, apartment 4");
-    one("urodziłam się piętnastego marca tysiąc dziewięćset osiemdziesiątego piątego", Lang::Pl, PiiType::DateOfBirth, "piętnastego marca tysiąc dziewięćset osiemdziesiątego piątego");
+    one(
+        "urodziłam się piętnastego marca tysiąc dziewięćset osiemdziesiątego piątego",
+        Lang::Pl,
+        PiiType::DateOfBirth,
+        "piętnastego marca tysiąc dziewięćset osiemdziesiątego piątego",
+    );
     one("my date of birth is March 15, 1985", Lang::En, PiiType::DateOfBirth, "March 15, 1985");
     one("data urodzenia 15.03.1985", Lang::Pl, PiiType::DateOfBirth, "15.03.1985");
     assert!(found("the meeting is on March 15, 2026", Lang::En).is_empty(), "a date is not a birth date");

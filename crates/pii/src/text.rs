@@ -65,7 +65,8 @@ pub(crate) fn fold(s: &str) -> String {
 /// Whether the text between two tokens is only spacing and the punctuation people and ASR put
 /// inside a number ("600-123-456", "85 01 02", "(22) 555").
 pub(crate) fn joins_number(gap: &str) -> bool {
-    gap.len() <= 3 && gap.chars().all(|c| c.is_whitespace() || matches!(c, ',' | '.' | '-' | '/' | '(' | ')'))
+    gap.len() <= 3
+        && gap.chars().all(|c| c.is_whitespace() || matches!(c, ',' | '.' | '-' | '/' | '(' | ')'))
         && gap.chars().filter(|c| !c.is_whitespace()).count() <= 2
 }
 

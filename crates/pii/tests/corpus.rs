@@ -8,9 +8,7 @@ use callscope_pii::corpus::{parse, score};
 use callscope_pii::{Detector, Gazetteer, PiiType};
 
 fn gazetteer_dir() -> PathBuf {
-    let dir = std::env::var_os("CALLSCOPE_TEST_MODELS_DIR")
-        .map_or_else(callscope_models::default_dir, PathBuf::from)
-        .join("pii-gazetteers");
+    let dir = std::env::var_os("CALLSCOPE_TEST_MODELS_DIR").map_or_else(callscope_models::default_dir, PathBuf::from).join("pii-gazetteers");
     assert!(dir.join(".installed").is_file(), "{} is missing: run `callscope models install --profile test`", dir.display());
     dir
 }

@@ -21,9 +21,9 @@ pub use callscope_analysis::classify::CategoryInfo;
 pub use callscope_analysis::engine::{AnalysisError, AnalysisInput, Analyzer, CallAnalysis, Lang as AnalysisLang, RulesEngine, TemplateSpec};
 pub use callscope_analysis::template::Question;
 pub use callscope_pii::Gazetteer;
+pub use callscope_speech::{Region, Transcript, Word};
 pub use pii::{Found, PiiScanner, RulePii};
 pub use speech::{AcousticDiarizer, WhisperTranscriber};
-pub use callscope_speech::{Region, Transcript, Word};
 
 /// Why a stage failed and whether retrying can help.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -64,7 +64,7 @@ impl Decoder for AudioDecoder {
             callscope_audio::decode(Box::new(file), Some(max_duration_s), &mut report)
         })
         .await
-            .map_err(|e| StageError::Retryable(format!("the decoder stopped: {e}")))?;
+        .map_err(|e| StageError::Retryable(format!("the decoder stopped: {e}")))?;
         result.map_err(|e| match e {
             AudioError::Io(_) => StageError::Retryable(e.to_string()),
             permanent => StageError::Fatal(permanent.to_string()),
@@ -79,12 +79,7 @@ pub trait Transcriber: Send + Sync {
     fn model_name(&self) -> String;
 
     /// Transcribes one 16 kHz channel in `language`; `progress` gets the fraction done.
-    async fn transcribe(
-        &self,
-        samples: Arc<Vec<f32>>,
-        language: Language,
-        progress: Box<dyn FnMut(f64) + Send>,
-    ) -> Result<Transcript, StageError>;
+    async fn transcribe(&self, samples: Arc<Vec<f32>>, language: Language, progress: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError>;
 }
 
 /// Tells speakers apart in a signal that holds all of them.
@@ -196,13 +191,7 @@ impl Pipeline {
     ///
     /// # Errors
     /// The first stage that fails.
-    pub async fn run(
-        &self,
-        job: &Job,
-        audio: &Path,
-        context: &CallContext,
-        progress: Arc<dyn Progress>,
-    ) -> Result<CallResult, StageError> {
+    pub async fn run(&self, job: &Job, audio: &Path, context: &CallContext, progress: Arc<dyn Progress>) -> Result<CallResult, StageError> {
         progress.report(JobStage::Decoding, 0.0);
         let decoded = self.decoder.decode(audio, self.settings.max_duration_s, progress.clone()).await?;
         check_channel_roles(job, &decoded)?;
@@ -276,7 +265,13 @@ impl Pipeline {
 
 impl Pipeline {
     /// Analyses a transcript: each turn under its speaker's name.
-    async fn analyze(&self, turns: &[Turn], speakers: &[SpeakerStats], language: Language, context: &CallContext) -> Result<CallAnalysis, StageError> {
+    async fn analyze(
+        &self,
+        turns: &[Turn],
+        speakers: &[SpeakerStats],
+        language: Language,
+        context: &CallContext,
+    ) -> Result<CallAnalysis, StageError> {
         let names: std::collections::HashMap<&str, &str> = speakers.iter().map(|s| (s.speaker_id.as_str(), s.name.as_str())).collect();
         let input = AnalysisInput {
             turns: turns.iter().map(|t| (names.get(t.speaker_id.as_str()).copied().unwrap_or("?").to_owned(), t.text.clone())).collect(),

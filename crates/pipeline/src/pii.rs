@@ -77,13 +77,7 @@ pub(crate) struct PiiOutcome {
 
 /// Records `found` as spans with character offsets and timing; with `mask`, replaces each
 /// value by `[TYPE]` in the turns, the words (which keep their timing) and the full text.
-pub(crate) fn apply(
-    found: &[Found],
-    turns: &mut [Turn],
-    words: &mut [TimedWord],
-    full_text: &mut String,
-    mask: bool,
-) -> PiiOutcome {
+pub(crate) fn apply(found: &[Found], turns: &mut [Turn], words: &mut [TimedWord], full_text: &mut String, mask: bool) -> PiiOutcome {
     // Where each word sits: the turns were built by joining a speaker's consecutive words
     // with spaces.
     let mut places = Vec::with_capacity(words.len());
@@ -111,18 +105,10 @@ pub(crate) fn apply(
                 .zip(words.iter())
                 .filter(|((t, s, e), _)| *t == f.turn && *s < f.end && *e > f.start)
                 .map(|(_, w)| (w.start_ms, w.end_ms));
-            let (start_ms, end_ms) = timing.next().map_or((turns[f.turn].start_ms, turns[f.turn].end_ms), |first| {
-                timing.fold(first, |(a, b), (s, e)| (a.min(s), b.max(e)))
-            });
-            PiiSpan {
-                kind: f.kind.clone(),
-                turn: f.turn,
-                start: chars(f.start),
-                end: chars(f.end),
-                confidence: f.confidence,
-                start_ms,
-                end_ms,
-            }
+            let (start_ms, end_ms) = timing
+                .next()
+                .map_or((turns[f.turn].start_ms, turns[f.turn].end_ms), |first| timing.fold(first, |(a, b), (s, e)| (a.min(s), b.max(e))));
+            PiiSpan { kind: f.kind.clone(), turn: f.turn, start: chars(f.start), end: chars(f.end), confidence: f.confidence, start_ms, end_ms }
         })
         .collect();
     if mask {
@@ -162,13 +148,7 @@ mod tests {
 
     #[test]
     fn spans_get_character_offsets_and_timing_and_masking_reaches_every_copy() {
-        let mut words = vec![
-            word("Numer?", 0, 0),
-            word("Łódź", 1000, 1),
-            word("600", 1400, 1),
-            word("123", 1800, 1),
-            word("456.", 2200, 1),
-        ];
+        let mut words = vec![word("Numer?", 0, 0), word("Łódź", 1000, 1), word("600", 1400, 1), word("123", 1800, 1), word("456.", 2200, 1)];
         let (mut full_text, mut turns, _) = callscope_domain::build_transcript(&words, |l| format!("S{l}"));
         assert_eq!(turns[1].text, "Łódź 600 123 456.");
         let found = vec![Found { kind: "PHONE_NUMBER".into(), turn: 1, start: 8, end: 19, confidence: 0.9 }];

@@ -16,101 +16,12 @@ use proptest::prelude::*;
 /// Words that steer the helpers into their date, number and PII paths, with numbers past every
 /// range, and characters whose lower case is longer than they are.
 const TOKENS: &[&str] = &[
-    "by",
-    "the",
-    "of",
-    "next",
-    "end",
-    "month",
-    "week",
-    "weekend",
-    "year",
-    "within",
-    "in",
-    "a",
-    "za",
-    "do",
-    "końca",
-    "w",
-    "ciągu",
-    "March",
-    "December",
-    "Jan",
-    "may",
-    "maja",
-    "grudnia",
-    "stycznia",
-    "300000",
-    "262143",
-    "2147483647",
-    "99999999999999999999",
-    "31st",
-    "0",
-    "29.02",
-    "31.12.99999",
-    "2026-02-30",
-    "12/13/2027",
-    "9999-12-31",
-    "Friday",
-    "piątek",
-    "tomorrow",
-    "jutro",
-    "today",
-    "days",
-    "business",
-    "working",
-    "dni",
-    "roboczych",
-    "fourteen",
-    "thirty",
-    "@",
-    "jan.kowalski@example.com",
-    "+48",
-    "600",
-    "700",
-    "800",
-    "PL61",
-    "1090",
-    "1014",
-    "0000",
-    "0712",
-    "1981",
-    "4111",
-    "1111",
-    "card",
-    "PESEL",
-    "numer",
-    "phone",
-    "free",
-    "one",
-    "two",
-    "time",
-    "oh",
-    "double",
-    "triple",
-    "hundred",
-    "tysiąc",
-    "ul.",
-    "Marszałkowska",
-    "00-950",
-    "Kowalski",
-    "Anna",
-    "İ",
-    "ẞ",
-    "ǅ",
-    "\u{301}",
-    "🙂",
-    "\n",
-    ".",
-    "?",
-    ",",
-    "-",
-    "/",
-    ":",
-    "–",
-    "null",
-    "N/A",
-    "\"\"",
+    "by", "the", "of", "next", "end", "month", "week", "weekend", "year", "within", "in", "a", "za", "do", "końca", "w", "ciągu", "March",
+    "December", "Jan", "may", "maja", "grudnia", "stycznia", "300000", "262143", "2147483647", "99999999999999999999", "31st", "0", "29.02",
+    "31.12.99999", "2026-02-30", "12/13/2027", "9999-12-31", "Friday", "piątek", "tomorrow", "jutro", "today", "days", "business", "working", "dni",
+    "roboczych", "fourteen", "thirty", "@", "jan.kowalski@example.com", "+48", "600", "700", "800", "PL61", "1090", "1014", "0000", "0712", "1981",
+    "4111", "1111", "card", "PESEL", "numer", "phone", "free", "one", "two", "time", "oh", "double", "triple", "hundred", "tysiąc", "ul.",
+    "Marszałkowska", "00-950", "Kowalski", "Anna", "İ", "ẞ", "ǅ", "\u{301}", "🙂", "\n", ".", "?", ",", "-", "/", ":", "–", "null", "N/A", "\"\"",
 ];
 
 fn tricky_text() -> impl Strategy<Value = String> {
@@ -120,8 +31,7 @@ fn tricky_text() -> impl Strategy<Value = String> {
         1 => "[0-9 ./-]{1,24}",
     ];
     let separator = prop::sample::select(&[" ", " ", " ", "", ", ", "\n"][..]);
-    prop::collection::vec((token, separator), 0..40)
-        .prop_map(|parts| parts.into_iter().map(|(t, s)| t + s).collect())
+    prop::collection::vec((token, separator), 0..40).prop_map(|parts| parts.into_iter().map(|(t, s)| t + s).collect())
 }
 
 /// Any day chrono knows, the first and the last among them.
@@ -131,31 +41,15 @@ fn any_day() -> impl Strategy<Value = NaiveDate> {
         Just(NaiveDate::MAX),
         (NaiveDate::MIN.num_days_from_ce()..=NaiveDate::MAX.num_days_from_ce())
             .prop_map(|days| NaiveDate::from_num_days_from_ce_opt(days).expect("in range")),
-        (2000i32..2100, 1u32..=12, 1u32..=28)
-            .prop_map(|(y, m, d)| NaiveDate::from_ymd_opt(y, m, d).expect("a real day")),
+        (2000i32..2100, 1u32..=12, 1u32..=28).prop_map(|(y, m, d)| NaiveDate::from_ymd_opt(y, m, d).expect("a real day")),
     ]
 }
 
 fn engine_input(turns: Vec<String>, day: NaiveDate, language: Lang) -> AnalysisInput {
     let categories = vec![
-        CategoryInfo {
-            id: "billing".into(),
-            parent: None,
-            name: "Billing".into(),
-            description: Some("invoices, refunds".into()),
-        },
-        CategoryInfo {
-            id: "refunds".into(),
-            parent: Some("billing".into()),
-            name: "Refunds".into(),
-            description: None,
-        },
-        CategoryInfo {
-            id: "outages".into(),
-            parent: None,
-            name: "Awarie".into(),
-            description: Some("brak internetu".into()),
-        },
+        CategoryInfo { id: "billing".into(), parent: None, name: "Billing".into(), description: Some("invoices, refunds".into()) },
+        CategoryInfo { id: "refunds".into(), parent: Some("billing".into()), name: "Refunds".into(), description: None },
+        CategoryInfo { id: "outages".into(), parent: None, name: "Awarie".into(), description: Some("brak internetu".into()) },
     ];
     let question = |label: &str, answer_type: &str, options: &[&str]| Question {
         label: label.into(),
@@ -176,11 +70,7 @@ fn engine_input(turns: Vec<String>, day: NaiveDate, language: Lang) -> AnalysisI
     };
     let speakers = ["agent", "customer"];
     AnalysisInput {
-        turns: turns
-            .into_iter()
-            .enumerate()
-            .map(|(i, text)| (speakers[i % 2].to_owned(), text))
-            .collect(),
+        turns: turns.into_iter().enumerate().map(|(i, text)| (speakers[i % 2].to_owned(), text)).collect(),
         language,
         call_date: Utc.from_utc_datetime(&day.and_hms_opt(12, 0, 0).expect("noon")),
         categories,
@@ -238,34 +128,12 @@ proptest! {
 #[test]
 fn the_deadlines_that_once_panicked_are_no_deadline() {
     let day = NaiveDate::from_ymd_opt(2026, 11, 18).unwrap();
-    for text in [
-        "by March 300000",
-        "December 262143",
-        "December 2147483647",
-        "in December 262142",
-        "31.12.262143",
-        "next month",
-        "tomorrow",
-    ] {
+    for text in ["by March 300000", "December 262143", "December 2147483647", "in December 262142", "31.12.262143", "next month", "tomorrow"] {
         let _ = resolve_day(text, NaiveDate::MAX);
         let _ = resolve_day(text, NaiveDate::MIN);
     }
     assert_eq!(resolve_day("by March 300000", day), None);
-    assert_eq!(
-        resolve_day("December 262143", day),
-        None,
-        "past the calendar"
-    );
-    assert_eq!(
-        resolve_day("tomorrow", NaiveDate::MAX),
-        None,
-        "no day after the last"
-    );
-    assert_eq!(
-        resolve_day("December 2026", day)
-            .map(|d| d.to_string())
-            .as_deref(),
-        Some("2026-12-31"),
-        "a real year still resolves"
-    );
+    assert_eq!(resolve_day("December 262143", day), None, "past the calendar");
+    assert_eq!(resolve_day("tomorrow", NaiveDate::MAX), None, "no day after the last");
+    assert_eq!(resolve_day("December 2026", day).map(|d| d.to_string()).as_deref(), Some("2026-12-31"), "a real year still resolves");
 }

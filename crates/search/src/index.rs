@@ -98,9 +98,8 @@ fn schema() -> (Schema, Fields) {
     let id = builder.add_text_field("id", STRING | STORED);
     let project = builder.add_text_field("project", STRING);
     let created = builder.add_i64_field("created", INDEXED | FAST);
-    let text_options = TextOptions::default().set_indexing_options(
-        TextFieldIndexing::default().set_tokenizer("raw").set_index_option(IndexRecordOption::WithFreqsAndPositions),
-    );
+    let text_options = TextOptions::default()
+        .set_indexing_options(TextFieldIndexing::default().set_tokenizer("raw").set_index_option(IndexRecordOption::WithFreqsAndPositions));
     let text = LANGUAGES.map(|language| {
         ["title", "summary", "transcript"].map(|part| builder.add_text_field(&format!("{part}_{}", language.as_str()), text_options.clone()))
     });
@@ -245,11 +244,16 @@ impl CallIndex {
     /// Bytes the index takes on disk.
     pub fn size_on_disk(&self) -> u64 {
         fn walk(dir: &Path) -> u64 {
-            std::fs::read_dir(dir).into_iter().flatten().flatten().map(|entry| match entry.metadata() {
-                Ok(m) if m.is_dir() => walk(&entry.path()),
-                Ok(m) => m.len(),
-                Err(_) => 0,
-            }).sum()
+            std::fs::read_dir(dir)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|entry| match entry.metadata() {
+                    Ok(m) if m.is_dir() => walk(&entry.path()),
+                    Ok(m) => m.len(),
+                    Err(_) => 0,
+                })
+                .sum()
         }
         walk(&self.dir)
     }

@@ -6,20 +6,17 @@
 //! It does not undo stem alternations ("zwrocie", "fakturze", "pieniędzy"): those would need a
 //! dictionary. For search, stripping a little too much costs less than missing a form.
 
-/// Endings, longest first so that the longest one that fits is removed: noun and adjective
-/// case endings, then verb endings (infinitive, present, past).
-const ENDINGS: &[&str] = &[
-    // five and four letters
-    "iami", "iach", "owie", "acie", "ecie", "icie", "ycie",
-    // three letters
-    "ami", "ach", "iom", "owi", "iem", "ego", "emu", "ymi", "imi", "ych", "ich", "ala", "alo", "ali", "aly",
-    "ila", "ilo", "ili", "ily", "ela", "elo", "eli", "ely", "yla", "ylo", "yli", "yly", "amy", "emy", "imy", "ymy",
-    "asz", "esz", "aja",
-    // two letters
-    "om", "ow", "em", "ym", "im", "ej", "ie", "ia", "iu", "ii", "ac", "ec", "ic", "yc", "al", "il", "el", "yl",
-    // one letter
-    "a", "e", "i", "o", "u", "y",
+// Endings, longest first so that the longest one that fits is removed: noun and adjective
+// case endings, then verb endings (infinitive, present, past); four letters, three, two and
+// one, a table each.
+const ENDINGS_4: &[&str] = &["iami", "iach", "owie", "acie", "ecie", "icie", "ycie"];
+const ENDINGS_3: &[&str] = &[
+    "ami", "ach", "iom", "owi", "iem", "ego", "emu", "ymi", "imi", "ych", "ich", "ala", "alo", "ali", "aly", "ila", "ilo", "ili", "ily", "ela",
+    "elo", "eli", "ely", "yla", "ylo", "yli", "yly", "amy", "emy", "imy", "ymy", "asz", "esz", "aja",
 ];
+const ENDINGS_2: &[&str] = &["om", "ow", "em", "ym", "im", "ej", "ie", "ia", "iu", "ii", "ac", "ec", "ic", "yc", "al", "il", "el", "yl"];
+const ENDINGS_1: &[&str] = &["a", "e", "i", "o", "u", "y"];
+const ENDING_GROUPS: [&[&str]; 4] = [ENDINGS_4, ENDINGS_3, ENDINGS_2, ENDINGS_1];
 
 /// Fewest letters a stem keeps: "nie", "tak", "pan" stay whole.
 const MIN_STEM: usize = 3;
@@ -31,7 +28,7 @@ pub fn stem(word: &str) -> &str {
         return word;
     }
     let mut best: Option<&str> = None;
-    for ending in ENDINGS {
+    for ending in ENDING_GROUPS.iter().flat_map(|group| group.iter().copied()) {
         if letters.saturating_sub(ending.len()) < MIN_STEM {
             continue;
         }

@@ -91,9 +91,8 @@ impl SearchService {
     /// When the index is held by another process or the disk fails.
     pub async fn open(dir: &Path, store: Arc<dyn Store>) -> Result<Arc<Self>, SearchError> {
         let dir = dir.to_owned();
-        let (index, opened) = tokio::task::spawn_blocking(move || CallIndex::open(&dir))
-            .await
-            .map_err(|e| IndexError::Io(std::io::Error::other(e)))??;
+        let (index, opened) =
+            tokio::task::spawn_blocking(move || CallIndex::open(&dir)).await.map_err(|e| IndexError::Io(std::io::Error::other(e)))??;
         match &opened {
             Opened::Existing => tracing::info!(path = %index.dir().display(), calls = index.len(), "search index opened"),
             Opened::Created(reason) => {
@@ -104,7 +103,14 @@ impl SearchService {
         Ok(Arc::new(Self {
             store,
             index: Arc::new(index),
-            sync: Mutex::new(SyncState { watermark, cursor: None, newest_deletion: None, recent: HashMap::new(), recent_deletions: HashMap::new(), last_pass: None }),
+            sync: Mutex::new(SyncState {
+                watermark,
+                cursor: None,
+                newest_deletion: None,
+                recent: HashMap::new(),
+                recent_deletions: HashMap::new(),
+                last_pass: None,
+            }),
             ready: AtomicBool::new(false),
             opened,
         }))

@@ -33,8 +33,18 @@ async fn the_index_follows_the_database(backend: Backend) {
     let store = open_store(&db).await;
     let ours = project(store.as_ref(), "ours").await;
     let theirs = project(store.as_ref(), "theirs").await;
-    let refund = store_call(store.as_ref(), ours, &text_call(Language::En, "Refund request", "I want a refund for the kettle.\nSure, I will start it.", "Refund of a kettle.")).await;
-    let zwrot = store_call(store.as_ref(), ours, &text_call(Language::Pl, "Reklamacja czajnika", "Chcę złożyć reklamację.\nZwrotem zajmie się dział w Łodzi.", "Klient z Łodzi.")).await;
+    let refund = store_call(
+        store.as_ref(),
+        ours,
+        &text_call(Language::En, "Refund request", "I want a refund for the kettle.\nSure, I will start it.", "Refund of a kettle."),
+    )
+    .await;
+    let zwrot = store_call(
+        store.as_ref(),
+        ours,
+        &text_call(Language::Pl, "Reklamacja czajnika", "Chcę złożyć reklamację.\nZwrotem zajmie się dział w Łodzi.", "Klient z Łodzi."),
+    )
+    .await;
     let foreign = store_call(store.as_ref(), theirs, &text_call(Language::En, "Refund", "Refund please.", "")).await;
 
     let dir = tempfile::tempdir().unwrap();

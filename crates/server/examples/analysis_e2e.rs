@@ -28,9 +28,7 @@ use anyhow::Context;
 use async_trait::async_trait;
 use callscope::Config;
 use callscope_analysis::engine::{AnalysisError, AnalysisInput, Analyzer, CallAnalysis, Lang};
-use callscope_analysis::quality::{
-    evaluate_parts_where, in_order, table_header, table_row, HELDOUT, OWN, TUNE,
-};
+use callscope_analysis::quality::{evaluate_parts_where, in_order, table_header, table_row, HELDOUT, OWN, TUNE};
 use callscope_domain::{JobStage, Language};
 use callscope_pipeline::{CallContext, Pipeline, Progress};
 
@@ -69,14 +67,8 @@ fn voice(language: Lang, speaker: &str) -> (&'static str, &'static str, &'static
 }
 
 fn run(command: &mut Command) -> anyhow::Result<()> {
-    let output = command
-        .output()
-        .with_context(|| format!("cannot run {command:?}: espeak-ng and sox are needed"))?;
-    anyhow::ensure!(
-        output.status.success(),
-        "{command:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let output = command.output().with_context(|| format!("cannot run {command:?}: espeak-ng and sox are needed"))?;
+    anyhow::ensure!(output.status.success(), "{command:?}: {}", String::from_utf8_lossy(&output.stderr));
     Ok(())
 }
 
@@ -89,37 +81,19 @@ impl Spoken {
             let (name, pitch, speed) = voice(input.language, speaker);
             let raw = self.dir.path().join(format!("{n}-{i}.wav"));
             let phone = self.dir.path().join(format!("{n}-{i}-8k.wav"));
-            run(Command::new("espeak-ng")
-                .args(["-v", name, "-p", pitch, "-s", speed, "-w"])
-                .arg(&raw)
-                .arg(text))?;
+            run(Command::new("espeak-ng").args(["-v", name, "-p", pitch, "-s", speed, "-w"]).arg(&raw).arg(text))?;
             // -R: sox's dither noise from a fixed seed, so that a call sounds the same in
             // every run (its default seed differs each time, and so would the transcripts).
-            run(Command::new("sox")
-                .arg("-R")
-                .arg(&raw)
-                .args(["-r", "8000", "-c", "1", "-b", "16"])
-                .arg(&phone))?;
-            let samples: Vec<i16> = hound::WavReader::open(&phone)?
-                .samples::<i16>()
-                .collect::<Result<_, _>>()?;
-            let (own, other) = if speaker == "agent" {
-                (&mut left, &mut right)
-            } else {
-                (&mut right, &mut left)
-            };
+            run(Command::new("sox").arg("-R").arg(&raw).args(["-r", "8000", "-c", "1", "-b", "16"]).arg(&phone))?;
+            let samples: Vec<i16> = hound::WavReader::open(&phone)?.samples::<i16>().collect::<Result<_, _>>()?;
+            let (own, other) = if speaker == "agent" { (&mut left, &mut right) } else { (&mut right, &mut left) };
             own.extend(&samples);
             other.extend(std::iter::repeat_n(0, samples.len()));
             left.extend(std::iter::repeat_n(0, GAP));
             right.extend(std::iter::repeat_n(0, GAP));
         }
         let path = self.dir.path().join(format!("call-{n}.wav"));
-        let spec = hound::WavSpec {
-            channels: 2,
-            sample_rate: RATE,
-            bits_per_sample: 16,
-            sample_format: hound::SampleFormat::Int,
-        };
+        let spec = hound::WavSpec { channels: 2, sample_rate: RATE, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
         let mut writer = hound::WavWriter::create(&path, spec)?;
         for (l, r) in left.iter().zip(&right) {
             writer.write_sample(*l)?;
@@ -131,23 +105,11 @@ impl Spoken {
 
     async fn process(&self, input: &AnalysisInput) -> anyhow::Result<CallAnalysis> {
         let path = self.speak(input)?;
-        let language = if input.language == Lang::Pl {
-            Language::Pl
-        } else {
-            Language::En
-        };
+        let language = if input.language == Lang::Pl { Language::Pl } else { Language::En };
         let roles = Some(vec!["agent".into(), "customer".into()]);
         let job = callscope::analyze::local_job(&path, language, roles, Some(input.call_date));
-        let context = CallContext {
-            categories: input.categories.clone(),
-            call_date: input.call_date,
-            ..CallContext::default()
-        };
-        let result = self
-            .pipeline
-            .run(&job, &path, &context, Arc::new(Quiet))
-            .await
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let context = CallContext { categories: input.categories.clone(), call_date: input.call_date, ..CallContext::default() };
+        let result = self.pipeline.run(&job, &path, &context, Arc::new(Quiet)).await.map_err(|e| anyhow::anyhow!("{e}"))?;
         let spans = result
             .pii_spans
             .iter()
@@ -172,21 +134,14 @@ impl Analyzer for Spoken {
     }
 
     async fn analyze(&self, input: &AnalysisInput) -> Result<CallAnalysis, AnalysisError> {
-        self.process(input)
-            .await
-            .map_err(|e| AnalysisError::Unavailable(format!("{e:#}")))
+        self.process(input).await.map_err(|e| AnalysisError::Unavailable(format!("{e:#}")))
     }
 }
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let option = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .cloned()
-    };
+    let option = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
     let config = Config::load(option("--config").as_deref().map(Path::new))?;
     let corpus = match option("--corpus").as_deref() {
         Some("own") => include_str!("../../analysis/corpus/calls.json"),
@@ -195,15 +150,9 @@ async fn main() -> anyhow::Result<()> {
     };
     let (language, split) = (option("--language"), option("--split"));
     if let Some(split) = &split {
-        anyhow::ensure!(
-            [OWN, TUNE, HELDOUT].contains(&split.as_str()),
-            "--split own|tune|heldout"
-        );
+        anyhow::ensure!([OWN, TUNE, HELDOUT].contains(&split.as_str()), "--split own|tune|heldout");
     }
-    let limit: usize = option("--calls")
-        .map(|n| n.parse())
-        .transpose()?
-        .unwrap_or(usize::MAX);
+    let limit: usize = option("--calls").map(|n| n.parse()).transpose()?.unwrap_or(usize::MAX);
     let spoken = Spoken {
         pipeline: callscope::startup::build_pipeline(&config).await?,
         dir: tempfile::tempdir()?,
@@ -214,13 +163,9 @@ async fn main() -> anyhow::Result<()> {
     let name = format!("{} + {}", config.speech_model, spoken.model_used());
     println!("{}", table_header("speech + engine"));
     let keep = |part: &callscope_analysis::quality::Part, place: usize| {
-        language.as_ref().is_none_or(|l| *l == part.language)
-            && split.as_ref().is_none_or(|s| *s == part.split)
-            && place < limit
+        language.as_ref().is_none_or(|l| *l == part.language) && split.as_ref().is_none_or(|s| *s == part.split) && place < limit
     };
-    let parts = evaluate_parts_where(&spoken, corpus, keep)
-        .await
-        .map_err(|e| anyhow::anyhow!(e))?;
+    let parts = evaluate_parts_where(&spoken, corpus, keep).await.map_err(|e| anyhow::anyhow!(e))?;
     let mistakes = args.iter().any(|a| a == "--mistakes");
     for (part, report) in in_order(parts) {
         println!("{}", table_row(&name, &part, &report, mistakes));
@@ -342,7 +287,10 @@ fn print_pii_scores(corpus: &str, found: &HashMap<String, Values>, transcripts: 
     // (language, split) → (gold values, spans found, spans right)
     let mut parts: Vec<(PartKey, (usize, usize, usize, usize))> = Vec::new();
     println!("\npersonal data, end to end (\"heard\": values the transcript holds at all, the bound on recall):");
-    println!("{:<4} {:<8} {:>5} {:>5} {:>5} {:>5} {:>9} {:>7} {:>7}", "lang", "split", "gold", "heard", "found", "right", "precision", "recall", "of heard");
+    println!(
+        "{:<4} {:<8} {:>5} {:>5} {:>5} {:>5} {:>9} {:>7} {:>7}",
+        "lang", "split", "gold", "heard", "found", "right", "precision", "recall", "of heard"
+    );
     for call in corpus["calls"].as_array().into_iter().flatten() {
         let key = call["turns"][0][1].as_str().unwrap_or_default();
         let Some(spans) = found.get(key) else { continue };

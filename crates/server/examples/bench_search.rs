@@ -19,30 +19,139 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 const EN_TOPICS: &[&[&str]] = &[
-    &["I would like a refund for the {item} I ordered.", "The refund will reach your card within five working days.", "Could you confirm the refund amount of {amount} dollars?", "I have started the refund for order {order}."],
-    &["My parcel has not arrived yet.", "The courier says the delivery to {city} is delayed.", "We will send the parcel again by express delivery.", "Can you give me the tracking number for order {order}?"],
-    &["There is a mistake on my invoice from {month}.", "I will correct the invoice and email it to you.", "The invoice shows {amount} dollars instead of the agreed price.", "Please send the corrected invoice to the billing address."],
-    &["I cannot log in, my password does not work.", "I have sent a password reset link to your email.", "Your account was locked after three failed attempts.", "Please choose a new password with at least twelve characters."],
-    &["My credit card was blocked while I was in {city}.", "For security we blocked the card after an unusual payment.", "I have unblocked your credit card now.", "A new card will be posted to your address."],
-    &["I want to cancel my contract.", "The contract can be terminated with one month notice.", "There is an early termination fee of {amount} dollars.", "I will send the termination confirmation by email."],
-    &["The internet connection keeps dropping every evening.", "Please restart the router and check the cables.", "A technician will visit you on {day} between nine and twelve.", "We see an outage in {city} that affects your line."],
-    &["I would like to upgrade to the premium plan.", "The premium plan costs {amount} dollars a month.", "The upgrade will be active from tomorrow.", "You will also get unlimited calls abroad."],
+    &[
+        "I would like a refund for the {item} I ordered.",
+        "The refund will reach your card within five working days.",
+        "Could you confirm the refund amount of {amount} dollars?",
+        "I have started the refund for order {order}.",
+    ],
+    &[
+        "My parcel has not arrived yet.",
+        "The courier says the delivery to {city} is delayed.",
+        "We will send the parcel again by express delivery.",
+        "Can you give me the tracking number for order {order}?",
+    ],
+    &[
+        "There is a mistake on my invoice from {month}.",
+        "I will correct the invoice and email it to you.",
+        "The invoice shows {amount} dollars instead of the agreed price.",
+        "Please send the corrected invoice to the billing address.",
+    ],
+    &[
+        "I cannot log in, my password does not work.",
+        "I have sent a password reset link to your email.",
+        "Your account was locked after three failed attempts.",
+        "Please choose a new password with at least twelve characters.",
+    ],
+    &[
+        "My credit card was blocked while I was in {city}.",
+        "For security we blocked the card after an unusual payment.",
+        "I have unblocked your credit card now.",
+        "A new card will be posted to your address.",
+    ],
+    &[
+        "I want to cancel my contract.",
+        "The contract can be terminated with one month notice.",
+        "There is an early termination fee of {amount} dollars.",
+        "I will send the termination confirmation by email.",
+    ],
+    &[
+        "The internet connection keeps dropping every evening.",
+        "Please restart the router and check the cables.",
+        "A technician will visit you on {day} between nine and twelve.",
+        "We see an outage in {city} that affects your line.",
+    ],
+    &[
+        "I would like to upgrade to the premium plan.",
+        "The premium plan costs {amount} dollars a month.",
+        "The upgrade will be active from tomorrow.",
+        "You will also get unlimited calls abroad.",
+    ],
 ];
-const EN_SMALL_TALK: &[&str] = &["Hello, thank you for calling customer service, my name is {name}.", "How can I help you today?", "Could you give me your customer number, please?", "Thank you, one moment please.", "Is there anything else I can help you with?", "Thank you for your patience.", "Have a nice day, goodbye.", "Yes, that is correct.", "Okay, I understand.", "Let me check that for you."];
+const EN_SMALL_TALK: &[&str] = &[
+    "Hello, thank you for calling customer service, my name is {name}.",
+    "How can I help you today?",
+    "Could you give me your customer number, please?",
+    "Thank you, one moment please.",
+    "Is there anything else I can help you with?",
+    "Thank you for your patience.",
+    "Have a nice day, goodbye.",
+    "Yes, that is correct.",
+    "Okay, I understand.",
+    "Let me check that for you.",
+];
 const PL_TOPICS: &[&[&str]] = &[
-    &["Chciałbym zgłosić reklamację {item}.", "Reklamacja zostanie rozpatrzona w ciągu czternastu dni.", "Proszę przesłać zdjęcia uszkodzenia do reklamacji.", "Przyjąłem reklamację do zamówienia {order}."],
-    &["Chcę zwrotu pieniędzy za zamówienie {order}.", "Zwrot {amount} złotych trafi na konto w ciągu pięciu dni.", "Zwrotem zajmie się dział księgowości w {city_loc}.", "Potwierdzam zwrot towaru."],
-    &["Paczka jeszcze do mnie nie dotarła.", "Kurier ma opóźnienie z dostawą do {city_gen}.", "Wyślemy paczkę ponownie kurierem ekspresowym.", "Proszę podać numer przesyłki z zamówienia {order}."],
-    &["Na fakturze za {month} jest błąd.", "Wystawię fakturę korygującą i wyślę ją mailem.", "Faktura pokazuje {amount} złotych zamiast uzgodnionej kwoty.", "Proszę o przesłanie faktury na adres firmy."],
-    &["Nie mogę się zalogować, hasło nie działa.", "Wysłałem link do zmiany hasła na pana adres e-mail.", "Konto zostało zablokowane po trzech nieudanych próbach.", "Proszę ustawić nowe hasło."],
-    &["Chcę wypowiedzieć umowę.", "Umowę można wypowiedzieć z miesięcznym okresem wypowiedzenia.", "Za wcześniejsze rozwiązanie umowy jest opłata {amount} złotych.", "Potwierdzenie wypowiedzenia umowy wyślę mailem."],
-    &["Internet ciągle się rozłącza wieczorem.", "Proszę zrestartować router i sprawdzić kable.", "Technik przyjedzie w {day} między dziewiątą a dwunastą.", "Widzimy awarię w {city_loc}, która dotyczy pana łącza."],
-    &["Proszę o zmianę adresu do korespondencji.", "Nowy adres to ulica {street} w {city_loc}.", "Adres został zmieniony w systemie.", "Kolejna faktura przyjdzie na nowy adres."],
+    &[
+        "Chciałbym zgłosić reklamację {item}.",
+        "Reklamacja zostanie rozpatrzona w ciągu czternastu dni.",
+        "Proszę przesłać zdjęcia uszkodzenia do reklamacji.",
+        "Przyjąłem reklamację do zamówienia {order}.",
+    ],
+    &[
+        "Chcę zwrotu pieniędzy za zamówienie {order}.",
+        "Zwrot {amount} złotych trafi na konto w ciągu pięciu dni.",
+        "Zwrotem zajmie się dział księgowości w {city_loc}.",
+        "Potwierdzam zwrot towaru.",
+    ],
+    &[
+        "Paczka jeszcze do mnie nie dotarła.",
+        "Kurier ma opóźnienie z dostawą do {city_gen}.",
+        "Wyślemy paczkę ponownie kurierem ekspresowym.",
+        "Proszę podać numer przesyłki z zamówienia {order}.",
+    ],
+    &[
+        "Na fakturze za {month} jest błąd.",
+        "Wystawię fakturę korygującą i wyślę ją mailem.",
+        "Faktura pokazuje {amount} złotych zamiast uzgodnionej kwoty.",
+        "Proszę o przesłanie faktury na adres firmy.",
+    ],
+    &[
+        "Nie mogę się zalogować, hasło nie działa.",
+        "Wysłałem link do zmiany hasła na pana adres e-mail.",
+        "Konto zostało zablokowane po trzech nieudanych próbach.",
+        "Proszę ustawić nowe hasło.",
+    ],
+    &[
+        "Chcę wypowiedzieć umowę.",
+        "Umowę można wypowiedzieć z miesięcznym okresem wypowiedzenia.",
+        "Za wcześniejsze rozwiązanie umowy jest opłata {amount} złotych.",
+        "Potwierdzenie wypowiedzenia umowy wyślę mailem.",
+    ],
+    &[
+        "Internet ciągle się rozłącza wieczorem.",
+        "Proszę zrestartować router i sprawdzić kable.",
+        "Technik przyjedzie w {day} między dziewiątą a dwunastą.",
+        "Widzimy awarię w {city_loc}, która dotyczy pana łącza.",
+    ],
+    &[
+        "Proszę o zmianę adresu do korespondencji.",
+        "Nowy adres to ulica {street} w {city_loc}.",
+        "Adres został zmieniony w systemie.",
+        "Kolejna faktura przyjdzie na nowy adres.",
+    ],
 ];
-const PL_SMALL_TALK: &[&str] = &["Dzień dobry, dziękuję za telefon, nazywam się {name}.", "W czym mogę pomóc?", "Proszę podać numer klienta.", "Dziękuję, proszę chwilę poczekać.", "Czy mogę jeszcze w czymś pomóc?", "Dziękuję za cierpliwość.", "Do widzenia, miłego dnia.", "Tak, zgadza się.", "Rozumiem.", "Już sprawdzam."];
+const PL_SMALL_TALK: &[&str] = &[
+    "Dzień dobry, dziękuję za telefon, nazywam się {name}.",
+    "W czym mogę pomóc?",
+    "Proszę podać numer klienta.",
+    "Dziękuję, proszę chwilę poczekać.",
+    "Czy mogę jeszcze w czymś pomóc?",
+    "Dziękuję za cierpliwość.",
+    "Do widzenia, miłego dnia.",
+    "Tak, zgadza się.",
+    "Rozumiem.",
+    "Już sprawdzam.",
+];
 const EN_NAMES: &[&str] = &["Anna", "John", "Maria", "Peter", "Kate", "Tom", "Laura", "Mark"];
 const PL_NAMES: &[&str] = &["Anna", "Piotr", "Katarzyna", "Tomasz", "Magdalena", "Krzysztof", "Agnieszka", "Paweł"];
-const CITIES: &[(&str, &str, &str)] = &[("London", "Łodzi", "Łodzi"), ("Manchester", "Warszawie", "Warszawy"), ("Leeds", "Krakowie", "Krakowa"), ("Bristol", "Gdańsku", "Gdańska"), ("Glasgow", "Poznaniu", "Poznania"), ("Cardiff", "Wrocławiu", "Wrocławia")];
+const CITIES: &[(&str, &str, &str)] = &[
+    ("London", "Łodzi", "Łodzi"),
+    ("Manchester", "Warszawie", "Warszawy"),
+    ("Leeds", "Krakowie", "Krakowa"),
+    ("Bristol", "Gdańsku", "Gdańska"),
+    ("Glasgow", "Poznaniu", "Poznania"),
+    ("Cardiff", "Wrocławiu", "Wrocławia"),
+];
 const EN_ITEMS: &[&str] = &["kettle", "toaster", "headphones", "printer", "vacuum cleaner", "phone case"];
 const PL_ITEMS: &[&str] = &["czajnika", "tostera", "słuchawek", "drukarki", "odkurzacza", "etui"];
 const MONTHS: &[&str] = &["January", "March", "June", "September", "November"];

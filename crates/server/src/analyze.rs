@@ -145,8 +145,7 @@ pub async fn run(config: &Config, file: &Path, language: &str, options: &Options
         });
         println!("{}", serde_json::to_string_pretty(&call)?);
     } else {
-        let names: std::collections::HashMap<&str, &str> =
-            result.speakers.iter().map(|s| (s.speaker_id.as_str(), s.name.as_str())).collect();
+        let names: std::collections::HashMap<&str, &str> = result.speakers.iter().map(|s| (s.speaker_id.as_str(), s.name.as_str())).collect();
         let mut out = std::io::stdout().lock();
         for turn in &result.turns {
             writeln!(out, "[{}] {}: {}", clock(turn.start_ms), names.get(turn.speaker_id.as_str()).unwrap_or(&"?"), turn.text)?;

@@ -263,10 +263,7 @@ impl Config {
             }
             None => {}
         }
-        figment
-            .merge(Env::prefixed("CALLSCOPE_").split("__").ignore(&["config"]))
-            .extract()
-            .context("invalid configuration")
+        figment.merge(Env::prefixed("CALLSCOPE_").split("__").ignore(&["config"])).extract().context("invalid configuration")
     }
 
     /// The database URL in effect.
@@ -398,10 +395,7 @@ mod tests {
     #[test]
     fn layers_override_in_order() {
         figment::Jail::expect_with(|jail| {
-            jail.create_file(
-                "callscope.toml",
-                "listen = \"0.0.0.0:9000\"\nrate_limit_per_minute = 10\nlog_format = \"json\"\n",
-            )?;
+            jail.create_file("callscope.toml", "listen = \"0.0.0.0:9000\"\nrate_limit_per_minute = 10\nlog_format = \"json\"\n")?;
             jail.set_env("CALLSCOPE_RATE_LIMIT_PER_MINUTE", "0");
             jail.set_env("CALLSCOPE_DATA_DIR", "/var/lib/callscope");
             let config = Config::load(None).expect("loads");
@@ -428,16 +422,9 @@ mod tests {
 
     #[test]
     fn secrets_are_masked() {
-        assert_eq!(
-            mask_url_password("postgres://app:s3cret@db:5432/calls"),
-            "postgres://app:********@db:5432/calls"
-        );
+        assert_eq!(mask_url_password("postgres://app:s3cret@db:5432/calls"), "postgres://app:********@db:5432/calls");
         assert_eq!(mask_url_password("sqlite://./data/x.db"), "sqlite://./data/x.db");
-        let config = Config {
-            database_url: "postgres://app:s3cret@db/calls".into(),
-            models_hub_token: "hf_s3cret".into(),
-            ..Config::default()
-        };
+        let config = Config { database_url: "postgres://app:s3cret@db/calls".into(), models_hub_token: "hf_s3cret".into(), ..Config::default() };
         let shown = config.to_redacted_toml();
         assert!(!shown.contains("s3cret"), "{shown}");
         assert!(shown.contains("********"));

@@ -91,7 +91,12 @@ pub async fn start_sidecar(config: &Config, model: &Path, name: &str) -> anyhow:
         .stderr(Stdio::inherit())
         .kill_on_drop(true)
         .spawn()
-        .with_context(|| format!("cannot start the local LLM program {} (build it with `cargo build --release -p callscope-llm`, or set local_llm_binary)", program.display()))?;
+        .with_context(|| {
+            format!(
+                "cannot start the local LLM program {} (build it with `cargo build --release -p callscope-llm`, or set local_llm_binary)",
+                program.display()
+            )
+        })?;
     let stdin = child.stdin.take().context("the sidecar's standard input")?;
     let stdout = child.stdout.take().context("the sidecar's standard output")?;
     let mut lines = BufReader::new(stdout).lines();

@@ -189,11 +189,7 @@ async fn run(command: Command, config: Config) -> anyhow::Result<()> {
             let storage = callscope::startup::open_storage(&config)?;
             let count = count.unwrap_or(config.workers).max(1);
             let workers = callscope::startup::build_workers(&config, count, &store, &storage, &clock).await?;
-            let dispatcher = if config.webhook_dispatch {
-                Some(callscope::startup::build_dispatcher(&config, &store, &clock)?)
-            } else {
-                None
-            };
+            let dispatcher = if config.webhook_dispatch { Some(callscope::startup::build_dispatcher(&config, &store, &clock)?) } else { None };
             tracing::info!(count, storage = storage.describe(), "workers running");
             let health = Arc::new(callscope_worker::WorkerHealth::new(workers.len()));
             let (stop_workers, handles) = callscope::startup::spawn_workers(workers, health);
@@ -262,10 +258,7 @@ async fn run(command: Command, config: Config) -> anyhow::Result<()> {
             match command {
                 KeyCommand::Create { org, name } => {
                     let secret = ApiKeySecret::generate();
-                    let key = store
-                        .create_api_key(org, &name, &secret.digest())
-                        .await?
-                        .with_context(|| format!("no organization {org}"))?;
+                    let key = store.create_api_key(org, &name, &secret.digest()).await?.with_context(|| format!("no organization {org}"))?;
                     println!("{}", secret.expose());
                     eprintln!("key {} for organization {org}: store it now, it is not shown again", key.id);
                 }
@@ -335,7 +328,12 @@ fn models(command: ModelsCommand, config: &Config) -> anyhow::Result<()> {
             );
             match pulled.setting() {
                 Some((setting, path)) => {
-                    eprintln!("to use it, set {setting} = {:?} in callscope.toml (or CALLSCOPE_{}={})", path.display().to_string(), setting.to_uppercase(), path.display());
+                    eprintln!(
+                        "to use it, set {setting} = {:?} in callscope.toml (or CALLSCOPE_{}={})",
+                        path.display().to_string(),
+                        setting.to_uppercase(),
+                        path.display()
+                    );
                     println!("{}", path.display());
                 }
                 None => println!("{}", pulled.dir.display()),

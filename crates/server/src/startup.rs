@@ -10,11 +10,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use callscope_api::{ApiSettings, AppState};
-use callscope_domain::{ApiKeySecret, Clock};
 use callscope_analysis::guided::GuidedEngine;
 use callscope_analysis::llm_engine::LlmEngine;
 use callscope_analysis::{OpenAiClient, OpenAiSettings};
+use callscope_api::{ApiSettings, AppState};
+use callscope_domain::{ApiKeySecret, Clock};
 use callscope_pipeline::{AcousticDiarizer, Analyzer, Pipeline, PipelineSettings, RulePii, RulesEngine, WhisperTranscriber};
 
 use crate::config::{AnalysisEngine, LlmAnalysisMode};
@@ -69,15 +69,12 @@ impl Application {
         let search = open_search(config, &store).await?;
         let dispatcher = if config.webhook_dispatch { Some(build_dispatcher(config, &store, &clock)?) } else { None };
         let worker_health = Arc::new(WorkerHealth::new(workers.len()));
-        let state = AppState::new(store.clone(), storage, clock.clone(), &settings)
-            .with_search(search.clone())
-            .with_worker_health(worker_health.clone());
+        let state =
+            AppState::new(store.clone(), storage, clock.clone(), &settings).with_search(search.clone()).with_worker_health(worker_health.clone());
         // Keys in use keep their own rate-limit budgets from the first request (see the limiter).
         state.known_keys.learn_all(store.active_key_digests().await.context("cannot read the API keys")?);
         let router = callscope_api::router(state);
-        let listener = TcpListener::bind(&config.listen)
-            .await
-            .with_context(|| format!("cannot listen on {}", config.listen))?;
+        let listener = TcpListener::bind(&config.listen).await.with_context(|| format!("cannot listen on {}", config.listen))?;
         Ok(Self {
             listener,
             router,
@@ -210,10 +207,12 @@ pub async fn load_transcriber(config: &Config) -> anyhow::Result<Arc<WhisperTran
     let started = std::time::Instant::now();
     let vad = match config.vad_model_path() {
         None => Vad::Energy,
-        Some(path) => Vad::Silero(Arc::new(
-            SileroVad::load(&path)
-                .with_context(|| format!("cannot load the voice activity model {} (install models with `callscope models install`, or set vad_model = \"energy\")", path.display()))?,
-        )),
+        Some(path) => Vad::Silero(Arc::new(SileroVad::load(&path).with_context(|| {
+            format!(
+                "cannot load the voice activity model {} (install models with `callscope models install`, or set vad_model = \"energy\")",
+                path.display()
+            )
+        })?)),
     };
     let vad_name = vad.name();
     let transcriber = WhisperTranscriber::load(&dir, settings, vad, config.speech_concurrency.max(1))
@@ -306,9 +305,7 @@ pub async fn build_workers(
         redact_audio: config.pii_redact_audio,
     };
     let _ = std::fs::create_dir_all(&settings.scratch_dir);
-    Ok((0..count)
-        .map(|_| Worker::new(store.clone(), storage.clone(), pipeline.clone(), clock.clone(), settings.clone()))
-        .collect())
+    Ok((0..count).map(|_| Worker::new(store.clone(), storage.clone(), pipeline.clone(), clock.clone(), settings.clone())).collect())
 }
 
 /// Starts workers on the runtime, each started again if it dies, with `health` counting the
@@ -324,13 +321,10 @@ pub fn spawn_workers(workers: Vec<Worker>, health: Arc<WorkerHealth>) -> (watch:
 /// # Errors
 /// An unusable data directory or an unreachable database.
 pub async fn open_store(config: &Config, clock: Arc<dyn Clock>) -> anyhow::Result<Arc<dyn Store>> {
-    std::fs::create_dir_all(&config.data_dir)
-        .with_context(|| format!("cannot create data directory {}", config.data_dir.display()))?;
+    std::fs::create_dir_all(&config.data_dir).with_context(|| format!("cannot create data directory {}", config.data_dir.display()))?;
     let options = StoreOptions { url: config.database_url(), max_connections: config.database_max_connections };
     let shown = crate::config::mask_url_password(&options.url);
-    let store = callscope_store::connect(&options, clock)
-        .await
-        .with_context(|| format!("cannot open database {shown}"))?;
+    let store = callscope_store::connect(&options, clock).await.with_context(|| format!("cannot open database {shown}"))?;
     store.migrate().await.with_context(|| format!("cannot migrate database {shown}"))?;
     Ok(store)
 }

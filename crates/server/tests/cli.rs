@@ -72,11 +72,8 @@ fn print_config_layers_file_and_environment_and_masks_secrets() {
     assert!(shown.contains("postgres://app:********@db.internal:5432/callscope"), "{shown}");
     assert!(!shown.contains("hunter2"));
 
-    let bad = Command::new(env!("CARGO_BIN_EXE_callscope"))
-        .args(["--config", "missing.toml", "print-config"])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
+    let bad =
+        Command::new(env!("CARGO_BIN_EXE_callscope")).args(["--config", "missing.toml", "print-config"]).current_dir(dir.path()).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("missing.toml"));
 }
@@ -102,7 +99,8 @@ fn artifact(name: &str) -> std::path::PathBuf {
 
 /// Whether a process is gone (exited, or a zombie nobody has reaped yet).
 fn gone(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')))
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map_or(true, |stat| stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')))
 }
 
 #[test]

@@ -73,7 +73,13 @@ fn spawn_worker_with(db: &TestDatabase, data_dir: &Path, log: &Path, settings: &
         .unwrap()
 }
 
-async fn wait_for(store: &Arc<dyn Store>, project: callscope_domain::ProjectId, job: JobId, status: JobStatus, within: Duration) -> callscope_domain::Job {
+async fn wait_for(
+    store: &Arc<dyn Store>,
+    project: callscope_domain::ProjectId,
+    job: JobId,
+    status: JobStatus,
+    within: Duration,
+) -> callscope_domain::Job {
     let deadline = Instant::now() + within;
     loop {
         let current = store.get_job(project, job).await.unwrap();

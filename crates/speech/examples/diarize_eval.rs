@@ -94,8 +94,7 @@ fn main() {
                 *slot = true;
             }
         }
-        let hypothesis: Vec<Option<usize>> =
-            (0..frames).map(|f| speech[f].then(|| d.speaker_at(f as f32 / 100.0, f as f32 / 100.0))).collect();
+        let hypothesis: Vec<Option<usize>> = (0..frames).map(|f| speech[f].then(|| d.speaker_at(f as f32 / 100.0, f as f32 / 100.0))).collect();
         let mut overlap = vec![vec![0usize; names.len()]; d.speakers().max(1)];
         for (r, h) in reference.iter().zip(&hypothesis) {
             if let Some(h) = h {
@@ -162,13 +161,7 @@ fn main() {
 /// The one-to-one mapping of hypothesis speakers to reference speakers with the most shared
 /// frames (exhaustive: a few speakers each).
 fn best_mapping(overlap: &[Vec<usize>], references: usize) -> Vec<Option<usize>> {
-    fn search(
-        h: usize,
-        overlap: &[Vec<usize>],
-        used: &mut Vec<bool>,
-        current: &mut Vec<Option<usize>>,
-        best: &mut (usize, Vec<Option<usize>>),
-    ) {
+    fn search(h: usize, overlap: &[Vec<usize>], used: &mut Vec<bool>, current: &mut Vec<Option<usize>>, best: &mut (usize, Vec<Option<usize>>)) {
         if h == overlap.len() {
             let score = current.iter().enumerate().filter_map(|(h, r)| r.map(|r| overlap[h][r])).sum();
             if score > best.0 || best.1.is_empty() {

@@ -25,8 +25,8 @@
 //! chosen on that call and checked on 13 AMI meeting clips (mean DER unchanged, 55.6 %, most of
 //! it speech the VAD misses in far-field meeting audio); treat them as a starting point.
 
-use crate::mel::{MelExtractor, MelFilters, HOP, SAMPLE_RATE};
 use crate::gmm::Mixture;
+use crate::mel::{MelExtractor, MelFilters, HOP, SAMPLE_RATE};
 use crate::vad::Region;
 
 /// Settings of the diarizer.
@@ -119,9 +119,8 @@ fn mfccs(samples: &[f32]) -> Vec<[f32; N_CEPS]> {
     let power = extractor.mel_power(samples);
     let frames = power.len() / N_MELS;
     // DCT-II basis.
-    let basis: Vec<f32> = (1..=N_CEPS)
-        .flat_map(|k| (0..N_MELS).map(move |m| ((std::f32::consts::PI * k as f32 * (m as f32 + 0.5)) / N_MELS as f32).cos()))
-        .collect();
+    let basis: Vec<f32> =
+        (1..=N_CEPS).flat_map(|k| (0..N_MELS).map(move |m| ((std::f32::consts::PI * k as f32 * (m as f32 + 0.5)) / N_MELS as f32).cos())).collect();
     let mut out: Vec<[f32; N_CEPS]> = (0..frames)
         .map(|t| {
             let logs: Vec<f32> = power[t * N_MELS..(t + 1) * N_MELS].iter().map(|p| (p + 1e-8).ln()).collect();

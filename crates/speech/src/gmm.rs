@@ -25,11 +25,7 @@ impl<const D: usize> Mixture<D> {
 
     fn from_parts(weights: Vec<f64>, means: Vec<[f64; D]>, variances: &[[f64; D]]) -> Self {
         let inverse_variances = variances.iter().map(|v| v.map(|x| 1.0 / x)).collect();
-        let log_scales = weights
-            .iter()
-            .zip(variances)
-            .map(|(w, v)| w.max(1e-12).ln() - 0.5 * v.iter().map(|x| x.ln()).sum::<f64>())
-            .collect();
+        let log_scales = weights.iter().zip(variances).map(|(w, v)| w.max(1e-12).ln() - 0.5 * v.iter().map(|x| x.ln()).sum::<f64>()).collect();
         Self { means, inverse_variances, log_scales, weights }
     }
 

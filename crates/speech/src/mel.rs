@@ -45,8 +45,7 @@ impl MelFilters {
         let nyquist = SAMPLE_RATE as f64 / 2.0;
         let fft_freqs: Vec<f64> = (0..bins).map(|i| nyquist * i as f64 / (bins - 1) as f64).collect();
         let (lo, hi) = (hz_to_mel(0.0), hz_to_mel(nyquist));
-        let mel_freqs: Vec<f64> =
-            (0..n_mels + 2).map(|i| mel_to_hz(lo + (hi - lo) * i as f64 / (n_mels + 1) as f64)).collect();
+        let mel_freqs: Vec<f64> = (0..n_mels + 2).map(|i| mel_to_hz(lo + (hi - lo) * i as f64 / (n_mels + 1) as f64)).collect();
         let mut weights = vec![0f32; n_mels * bins];
         for m in 0..n_mels {
             let (left, centre, right) = (mel_freqs[m], mel_freqs[m + 1], mel_freqs[m + 2]);
@@ -198,8 +197,7 @@ mod tests {
     #[test]
     fn a_tone_lights_up_the_band_that_holds_its_frequency() {
         let extractor = MelExtractor::new(MelFilters::slaney(80));
-        let tone: Vec<f32> =
-            (0..SAMPLE_RATE).map(|i| (2.0 * std::f32::consts::PI * 1000.0 * i as f32 / SAMPLE_RATE as f32).sin()).collect();
+        let tone: Vec<f32> = (0..SAMPLE_RATE).map(|i| (2.0 * std::f32::consts::PI * 1000.0 * i as f32 / SAMPLE_RATE as f32).sin()).collect();
         let features = extractor.whisper_features(&tone);
         assert_eq!(features.len(), 80 * WINDOW_FRAMES);
         // Frame 50 (0.5 s): the loudest band is the one centred near 1 kHz.

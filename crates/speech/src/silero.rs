@@ -94,22 +94,7 @@ fn gemm_nt(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
     // SAFETY: the slices hold at least the extents given (checked above in debug builds and by
     // construction at every call), and the strides describe those row-major layouts.
     unsafe {
-        matrixmultiply::sgemm(
-            m,
-            k,
-            n,
-            1.0,
-            a.as_ptr(),
-            k as isize,
-            1,
-            b.as_ptr(),
-            1,
-            k as isize,
-            1.0,
-            c.as_mut_ptr(),
-            n as isize,
-            1,
-        );
+        matrixmultiply::sgemm(m, k, n, 1.0, a.as_ptr(), k as isize, 1, b.as_ptr(), 1, k as isize, 1.0, c.as_mut_ptr(), n as isize, 1);
     }
 }
 
@@ -138,15 +123,15 @@ fn read_safetensors(path: &Path) -> Result<HashMap<String, Tensor>, SpeechError>
     let broken = |why: &str| SpeechError::Model(format!("{}: {why}", path.display()));
     let bytes = std::fs::read(path).map_err(|e| SpeechError::Model(format!("{}: {e}", path.display())))?;
     let header_len = bytes.get(..8).map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes"))).ok_or_else(|| broken("too short"))?;
-    let header_end = usize::try_from(header_len).ok().and_then(|n| n.checked_add(8)).filter(|&e| e <= bytes.len()).ok_or_else(|| broken("bad header length"))?;
+    let header_end =
+        usize::try_from(header_len).ok().and_then(|n| n.checked_add(8)).filter(|&e| e <= bytes.len()).ok_or_else(|| broken("bad header length"))?;
     #[derive(serde::Deserialize)]
     struct Entry {
         dtype: String,
         shape: Vec<usize>,
         data_offsets: [usize; 2],
     }
-    let header: HashMap<String, serde_json::Value> =
-        serde_json::from_slice(&bytes[8..header_end]).map_err(|e| broken(&format!("header: {e}")))?;
+    let header: HashMap<String, serde_json::Value> = serde_json::from_slice(&bytes[8..header_end]).map_err(|e| broken(&format!("header: {e}")))?;
     let data = &bytes[header_end..];
     let mut tensors = HashMap::new();
     for (name, value) in header {
@@ -176,10 +161,7 @@ impl SileroVad {
     pub fn load(path: &Path) -> Result<Self, SpeechError> {
         let file = if path.is_dir() { path.join("silero_vad_16k.safetensors") } else { path.to_owned() };
         if !file.is_file() {
-            return Err(SpeechError::Model(format!(
-                "{} is missing: the voice activity model (run `callscope models install`)",
-                file.display()
-            )));
+            return Err(SpeechError::Model(format!("{} is missing: the voice activity model (run `callscope models install`)", file.display())));
         }
         let mut tensors = read_safetensors(&file)?;
         let mut take = |name: &str, shape: &[usize]| -> Result<Vec<f32>, SpeechError> {
@@ -249,10 +231,7 @@ impl SileroVad {
         let rows = batch * FRAMES;
         let mut spectrum = vec![0f32; rows * 2 * BINS];
         gemm_nt(rows, N_FFT, 2 * BINS, &frames, &self.stft, &mut spectrum);
-        let magnitudes: Vec<f32> = spectrum
-            .chunks_exact(2 * BINS)
-            .flat_map(|row| (0..BINS).map(move |k| row[k].hypot(row[BINS + k])))
-            .collect();
+        let magnitudes: Vec<f32> = spectrum.chunks_exact(2 * BINS).flat_map(|row| (0..BINS).map(move |k| row[k].hypot(row[BINS + k]))).collect();
         let mut x = magnitudes;
         let mut len = FRAMES;
         for conv in &self.convs {

@@ -54,14 +54,8 @@ impl Default for VadSettings {
 
 impl VadSettings {
     /// Speech with room around it and short pauses bridged, for Whisper's windows (the default).
-    pub const FOR_WHISPER: VadSettings = VadSettings {
-        absolute_floor_db: -55.0,
-        min_rise_db: 9.0,
-        min_speech_ms: 200,
-        min_silence_ms: 350,
-        pad_ms: 200,
-        speech_threshold: 0.5,
-    };
+    pub const FOR_WHISPER: VadSettings =
+        VadSettings { absolute_floor_db: -55.0, min_rise_db: 9.0, min_speech_ms: 200, min_silence_ms: 350, pad_ms: 200, speech_threshold: 0.5 };
 
     /// The speech alone, for speaker diarization: no padding, pauses of a quarter second
     /// kept apart.
@@ -117,10 +111,7 @@ pub fn energy_speech(samples: &[f32], settings: &VadSettings) -> Vec<Region> {
     // floor keeps the threshold from rising above real speech then.
     let on = (floor + settings.min_rise_db.max(0.3 * (loud - floor))).min(loud - 3.0).max(settings.absolute_floor_db);
     let off = (on - 4.0).max(settings.absolute_floor_db);
-    hysteresis(&energies, on, off)
-        .into_iter()
-        .map(|(s, e)| Region { start: s * HOP, end: (e * HOP + FRAME).min(samples.len()) })
-        .collect()
+    hysteresis(&energies, on, off).into_iter().map(|(s, e)| Region { start: s * HOP, end: (e * HOP + FRAME).min(samples.len()) }).collect()
 }
 
 /// Runs of frames that rise to `on` and last until they fall below `off`, as frame ranges.

@@ -54,11 +54,7 @@ fn compute_type(name: &str) -> Result<ComputeType, SpeechError> {
         "int16" => ComputeType::INT16,
         "auto" => ComputeType::AUTO,
         "default" => ComputeType::DEFAULT,
-        other => {
-            return Err(SpeechError::Model(format!(
-                "unknown compute type {other:?} (float32, int8, int8_float32, int16, auto, default)"
-            )))
-        }
+        other => return Err(SpeechError::Model(format!("unknown compute type {other:?} (float32, int8, int8_float32, int16, auto, default)"))),
     })
 }
 
@@ -249,13 +245,7 @@ impl WhisperModel {
         ct2rs::set_random_seed(WHISPER_SEED);
         let engines = (0..settings.threads.max(1))
             .map(|_| {
-                let config = Config {
-                    device: Device::CPU,
-                    compute_type,
-                    device_indices: vec![0],
-                    num_threads_per_replica: 1,
-                    ..Config::default()
-                };
+                let config = Config { device: Device::CPU, compute_type, device_indices: vec![0], num_threads_per_replica: 1, ..Config::default() };
                 Whisper::new(dir, config).map_err(|e| SpeechError::Model(format!("{}: {e}", dir.display())))
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -263,8 +253,8 @@ impl WhisperModel {
         let n_mels = whisper.n_mels();
         let filters = match std::fs::read(dir.join("preprocessor_config.json")) {
             Ok(bytes) => {
-                let pre: PreprocessorConfig = serde_json::from_slice(&bytes)
-                    .map_err(|e| SpeechError::Model(format!("preprocessor_config.json: {e}")))?;
+                let pre: PreprocessorConfig =
+                    serde_json::from_slice(&bytes).map_err(|e| SpeechError::Model(format!("preprocessor_config.json: {e}")))?;
                 match pre.mel_filters {
                     Some(rows) => MelFilters::from_rows(&rows).map_err(SpeechError::Model)?,
                     None => MelFilters::slaney(pre.feature_size.unwrap_or(n_mels)),
@@ -324,9 +314,11 @@ impl WhisperModel {
     fn prompt(&self, language: &str) -> Result<Vec<u32>, SpeechError> {
         let mut prompt = vec![self.tokens.sot];
         if self.is_multilingual() {
-            let lang = self.tokens.languages.get(language).ok_or_else(|| {
-                SpeechError::Input(format!("the speech model {} does not know the language {language:?}", self.name))
-            })?;
+            let lang = self
+                .tokens
+                .languages
+                .get(language)
+                .ok_or_else(|| SpeechError::Input(format!("the speech model {} does not know the language {language:?}", self.name)))?;
             prompt.push(*lang);
             prompt.extend(self.tokens.transcribe);
         } else if language != "en" {
@@ -343,12 +335,7 @@ impl WhisperModel {
     ///
     /// # Errors
     /// An unknown language for this model, or an inference failure.
-    pub fn transcribe(
-        &self,
-        samples: &[f32],
-        language: &str,
-        on_progress: &mut dyn FnMut(f64),
-    ) -> Result<Transcript, SpeechError> {
+    pub fn transcribe(&self, samples: &[f32], language: &str, on_progress: &mut dyn FnMut(f64)) -> Result<Transcript, SpeechError> {
         let prompt = self.prompt(language)?;
         // Whisper gets speech with room around it and short pauses kept (words are not clipped,
         // and a window's text reads on); diarization gets the speech alone (every frame it
@@ -466,8 +453,7 @@ impl WhisperModel {
         let started = std::time::Instant::now();
         let encoded = engine.encode(&view, false).map_err(infer)?;
         let encode_s = started.elapsed().as_secs_f64();
-        let prompt_tokens: Vec<String> =
-            prompt.iter().map(|&id| self.tokenizer.id_to_token(id).unwrap_or_default()).collect();
+        let prompt_tokens: Vec<String> = prompt.iter().map(|&id| self.tokenizer.id_to_token(id).unwrap_or_default()).collect();
         let prompts = vec![prompt_tokens];
         let mut best: Option<Decoded> = None;
         let mut attempts = 0;
@@ -498,13 +484,8 @@ impl WhisperModel {
                 best = Some(candidate);
             }
         }
-        let mut decoded = best.unwrap_or(Decoded {
-            segments: Vec::new(),
-            resume_at: None,
-            no_speech_prob: 1.0,
-            avg_logprob: 0.0,
-            compression_ratio: 0.0,
-        });
+        let mut decoded =
+            best.unwrap_or(Decoded { segments: Vec::new(), resume_at: None, no_speech_prob: 1.0, avg_logprob: 0.0, compression_ratio: 0.0 });
         let generate_s = started.elapsed().as_secs_f64() - encode_s;
         self.add_word_timing(engine, &encoded, prompt, &mut decoded, content_len)?;
         tracing::debug!(
@@ -562,13 +543,7 @@ impl WhisperModel {
         }
         let all_text: String = segments.iter().map(|s| self.tokenizer.decode(&s.ids, true).unwrap_or_default()).collect();
         let len = ids.len().max(1) as f32;
-        Decoded {
-            segments,
-            resume_at,
-            no_speech_prob,
-            avg_logprob: score * len / (len + 1.0),
-            compression_ratio: compression_ratio(all_text.trim()),
-        }
+        Decoded { segments, resume_at, no_speech_prob, avg_logprob: score * len / (len + 1.0), compression_ratio: compression_ratio(all_text.trim()) }
     }
 
     /// Word start and end times from the cross-attention alignment of the text tokens.
@@ -646,8 +621,7 @@ fn segment_words(segment: &RawSegment, window: &Window, tokenizer: &tokenizers::
             g.probs.push(p);
         }
     }
-    let texts: Vec<String> =
-        groups.iter().map(|g| tokenizer.decode(&g.ids, true).unwrap_or_default().trim().to_string()).collect();
+    let texts: Vec<String> = groups.iter().map(|g| tokenizer.decode(&g.ids, true).unwrap_or_default().trim().to_string()).collect();
     // Without alignment, spread the segment's time over its words by their length.
     let total_chars: usize = texts.iter().map(|t| t.chars().count().max(1)).sum::<usize>().max(1);
     let span = (segment.end - segment.start).max(0.0);
@@ -687,9 +661,7 @@ fn collapse_loops(words: Vec<Word>) -> Vec<Word> {
             }
             let unit: Vec<String> = words[i..i + n].iter().map(key).collect();
             let mut repeats = 1;
-            while i + (repeats + 1) * n <= words.len()
-                && words[i + repeats * n..i + (repeats + 1) * n].iter().map(key).eq(unit.iter().cloned())
-            {
+            while i + (repeats + 1) * n <= words.len() && words[i + repeats * n..i + (repeats + 1) * n].iter().map(key).eq(unit.iter().cloned()) {
                 repeats += 1;
             }
             if repeats > 3 {

@@ -14,11 +14,7 @@ fn models_dir() -> PathBuf {
 
 fn artifact(name: &str) -> PathBuf {
     let dir = models_dir().join(name);
-    assert!(
-        dir.join(".installed").is_file(),
-        "{} is missing: run `callscope models install --profile test` (scripts/test does)",
-        dir.display()
-    );
+    assert!(dir.join(".installed").is_file(), "{} is missing: run `callscope models install --profile test` (scripts/test does)", dir.display());
     dir
 }
 

@@ -68,11 +68,8 @@ impl Storage {
                 return Err(StorageError::BadUrl("s3:// needs a bucket name".into()));
             }
             let s3 = object_store::aws::AmazonS3Builder::from_env().with_bucket_name(bucket).build()?;
-            let inner: Arc<dyn ObjectStore> = if prefix.trim_matches('/').is_empty() {
-                Arc::new(s3)
-            } else {
-                Arc::new(PrefixStore::new(s3, prefix.trim_matches('/')))
-            };
+            let inner: Arc<dyn ObjectStore> =
+                if prefix.trim_matches('/').is_empty() { Arc::new(s3) } else { Arc::new(PrefixStore::new(s3, prefix.trim_matches('/'))) };
             return Ok(Self { inner, local_root: None, description: format!("s3://{bucket}/{prefix}") });
         }
         let dir = match url.strip_prefix("file://") {

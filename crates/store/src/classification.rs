@@ -39,15 +39,8 @@ fn without_matches(classification: &Value, is_gone: impl Fn(&Uuid) -> bool) -> O
 
 /// Whether a category match (`categoryId`, `categoryPath`) names a category that `is_gone`.
 fn names_any(matched: &Value, is_gone: &impl Fn(&Uuid) -> bool) -> bool {
-    let gone = |v: &Value| {
-        v.as_str()
-            .and_then(|s| s.parse::<Uuid>().ok())
-            .is_some_and(|id| is_gone(&id))
-    };
-    gone(&matched["categoryId"])
-        || matched["categoryPath"]
-            .as_array()
-            .is_some_and(|path| path.iter().any(gone))
+    let gone = |v: &Value| v.as_str().and_then(|s| s.parse::<Uuid>().ok()).is_some_and(|id| is_gone(&id));
+    gone(&matched["categoryId"]) || matched["categoryPath"].as_array().is_some_and(|path| path.iter().any(gone))
 }
 
 #[cfg(test)]
@@ -68,24 +61,13 @@ mod tests {
         let left = without_categories(&classification, &gone).expect("changed");
         assert_eq!(left["primary"], Value::Null, "a leaf whose parent is deleted goes with it");
         assert_eq!(left["secondary"], json!([{"categoryId": other, "categoryPath": [other]}]));
-        assert_eq!(
-            (left["overallConfidence"].as_f64(), left["modelUsed"].as_str()),
-            (Some(0.0), Some("manual"))
-        );
-        assert_eq!(
-            without_categories(&classification, &HashSet::from([Uuid::now_v7()])),
-            None,
-            "nothing of it deleted"
-        );
+        assert_eq!((left["overallConfidence"].as_f64(), left["modelUsed"].as_str()), (Some(0.0), Some("manual")));
+        assert_eq!(without_categories(&classification, &HashSet::from([Uuid::now_v7()])), None, "nothing of it deleted");
         assert_eq!(without_categories(&Value::Null, &gone), None);
 
         let kept = within(&classification, &HashSet::from([other])).expect("changed");
         assert_eq!(kept["primary"], Value::Null);
         assert_eq!(kept["secondary"], json!([{"categoryId": other, "categoryPath": [other]}]));
-        assert_eq!(
-            within(&classification, &HashSet::from([root, leaf, other])),
-            None,
-            "every category still there"
-        );
+        assert_eq!(within(&classification, &HashSet::from([root, leaf, other])), None, "every category still there");
     }
 }

@@ -395,12 +395,15 @@ mod tests {
     fn changes_update_insert_and_delete_items_once() {
         let mut items = sample();
         let changed = item(2, "DONE", "LOW", Some("Bob"), "refund sent");
-        items.apply(5, vec![
-            (Uuid::from_u128(2), Some(changed.clone())),
-            (Uuid::from_u128(1), None),
-            (Uuid::from_u128(9), Some(item(9, "PENDING", "HIGH", None, "new"))),
-            (Uuid::from_u128(77), None),
-        ]);
+        items.apply(
+            5,
+            vec![
+                (Uuid::from_u128(2), Some(changed.clone())),
+                (Uuid::from_u128(1), None),
+                (Uuid::from_u128(9), Some(item(9, "PENDING", "HIGH", None, "new"))),
+                (Uuid::from_u128(77), None),
+            ],
+        );
         assert_eq!(items.version(), 5);
         assert_eq!(items.len(), 5);
         assert_eq!(ids(&items.list(&query(), at(0)).1), vec![2, 3, 4, 5, 9]);

@@ -13,9 +13,9 @@ use async_trait::async_trait;
 use std::collections::HashMap;
 
 use callscope_domain::{
-    AnalysisTemplate, ApiKey, ApiKeyId, CallId, Category, Job, JobId, JobStage, NewJob, Timestamp, CategoryId, CategoryMove, CategoryPatch, Clock, KeyDigest,
-    NewCategory, NewProject, OrgId, Organization, Page, PageRequest, PresetInput, Principal, Project, ProjectId,
-    ProjectPatch, SpeakerPreset, SpeakerPresetId, TemplateId, TemplateInput, Webhook, WebhookDeliveryId, WebhookId,
+    AnalysisTemplate, ApiKey, ApiKeyId, CallId, Category, CategoryId, CategoryMove, CategoryPatch, Clock, Job, JobId, JobStage, KeyDigest,
+    NewCategory, NewJob, NewProject, OrgId, Organization, Page, PageRequest, PresetInput, Principal, Project, ProjectId, ProjectPatch, SpeakerPreset,
+    SpeakerPresetId, TemplateId, TemplateInput, Timestamp, Webhook, WebhookDeliveryId, WebhookId,
 };
 use uuid::Uuid;
 
@@ -60,14 +60,10 @@ pub enum StoreError {
 impl From<sqlx::Error> for StoreError {
     fn from(err: sqlx::Error) -> Self {
         match &err {
-            sqlx::Error::PoolTimedOut
-            | sqlx::Error::PoolClosed
-            | sqlx::Error::Io(_)
-            | sqlx::Error::Tls(_)
-            | sqlx::Error::WorkerCrashed => StoreError::Unavailable(err),
-            sqlx::Error::Database(db) if db.is_unique_violation() => {
-                StoreError::Conflict(db.constraint().unwrap_or("unique").to_owned())
+            sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_) | sqlx::Error::WorkerCrashed => {
+                StoreError::Unavailable(err)
             }
+            sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict(db.constraint().unwrap_or("unique").to_owned()),
             _ => StoreError::Other(err),
         }
     }
@@ -193,7 +189,15 @@ pub struct ActionItem {
 
 impl ActionItem {
     /// A new item of `call` as extraction makes it: PENDING, no notes, made `now`.
-    pub fn extracted(project: ProjectId, call: CallId, index: usize, call_date: Timestamp, call_filename: &str, new: &NewActionItem, now: Timestamp) -> Self {
+    pub fn extracted(
+        project: ProjectId,
+        call: CallId,
+        index: usize,
+        call_date: Timestamp,
+        call_filename: &str,
+        new: &NewActionItem,
+        now: Timestamp,
+    ) -> Self {
         Self {
             id: new.id,
             project_id: project,
@@ -562,9 +566,7 @@ impl Backend {
         match scheme.as_str() {
             "sqlite" => Ok(Backend::Sqlite),
             "postgres" | "postgresql" => Ok(Backend::Postgres),
-            _ => Err(StoreError::BadUrl(format!(
-                "{scheme:?}: expected sqlite://… or postgres://…"
-            ))),
+            _ => Err(StoreError::BadUrl(format!("{scheme:?}: expected sqlite://… or postgres://…"))),
         }
     }
 }
@@ -614,12 +616,7 @@ pub trait Store: Send + Sync + 'static {
 
     /// On an empty database only, creates organization `org_name` with one key; `None` when any
     /// organization already exists. Safe when several processes start at once.
-    async fn bootstrap(
-        &self,
-        org_name: &str,
-        key_name: &str,
-        digest: &KeyDigest,
-    ) -> StoreResult<Option<(Organization, ApiKey)>>;
+    async fn bootstrap(&self, org_name: &str, key_name: &str, digest: &KeyDigest) -> StoreResult<Option<(Organization, ApiKey)>>;
 
     /// Stores a new key of `org`; `None` when there is no such organization.
     async fn create_api_key(&self, org: OrgId, name: &str, digest: &KeyDigest) -> StoreResult<Option<ApiKey>>;
@@ -766,14 +763,7 @@ pub trait Store: Send + Sync + 'static {
     async fn claim_job(&self, worker: &str, lease: std::time::Duration) -> StoreResult<Option<Job>>;
 
     /// Extends the lease and records the stage and progress.
-    async fn heartbeat_job(
-        &self,
-        id: JobId,
-        worker: &str,
-        lease: std::time::Duration,
-        stage: JobStage,
-        progress: f64,
-    ) -> StoreResult<bool>;
+    async fn heartbeat_job(&self, id: JobId, worker: &str, lease: std::time::Duration, stage: JobStage, progress: f64) -> StoreResult<bool>;
 
     /// Puts the job back in the queue, runnable at `run_at`, keeping the error for people.
     async fn retry_job(&self, id: JobId, worker: &str, error: &str, run_at: Timestamp) -> StoreResult<bool>;

@@ -22,10 +22,7 @@ static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres
 include!("sql_common.rs");
 
 pub(crate) async fn connect(options: &StoreOptions, clock: Arc<dyn Clock>) -> StoreResult<SqlStore> {
-    let pool = PgPoolOptions::new()
-        .max_connections(options.max_connections.max(1))
-        .acquire_timeout(Duration::from_secs(5))
-        .connect(&options.url)
-        .await?;
+    let pool =
+        PgPoolOptions::new().max_connections(options.max_connections.max(1)).acquire_timeout(Duration::from_secs(5)).connect(&options.url).await?;
     Ok(SqlStore::new(pool, clock))
 }

@@ -1,10 +1,7 @@
 //! Rows as the database returns them, and their conversion to domain types. Shared by both
 //! backends: `FromRow` is derived generically and each backend decodes its own column types.
 
-use callscope_domain::{
-    AnalysisTemplate, ApiKey, Category, Job, Organization, Principal, Project, SpeakerPreset, TemplateField, Timestamp,
-    Webhook,
-};
+use callscope_domain::{AnalysisTemplate, ApiKey, Category, Job, Organization, Principal, Project, SpeakerPreset, TemplateField, Timestamp, Webhook};
 use sqlx::types::Json;
 use uuid::Uuid;
 
@@ -34,13 +31,7 @@ pub(crate) struct ApiKeyRow {
 
 impl From<ApiKeyRow> for ApiKey {
     fn from(r: ApiKeyRow) -> Self {
-        ApiKey {
-            id: r.id.into(),
-            org_id: r.organization_id.into(),
-            name: r.name,
-            created_at: r.created_at,
-            revoked_at: r.revoked_at,
-        }
+        ApiKey { id: r.id.into(), org_id: r.organization_id.into(), name: r.name, created_at: r.created_at, revoked_at: r.revoked_at }
     }
 }
 
@@ -83,8 +74,7 @@ impl ProjectRow {
     }
 }
 
-pub(crate) const PROJECT_COLUMNS: &str =
-    "id, organization_id, name, description, default_language, pii_redaction, created_at, updated_at";
+pub(crate) const PROJECT_COLUMNS: &str = "id, organization_id, name, description, default_language, pii_redaction, created_at, updated_at";
 
 #[derive(sqlx::FromRow, Clone)]
 pub(crate) struct CategoryRow {
@@ -115,8 +105,7 @@ impl From<CategoryRow> for Category {
     }
 }
 
-pub(crate) const CATEGORY_COLUMNS: &str =
-    "id, project_id, taxonomy_id, parent_id, name, description, display_order, created_at, updated_at";
+pub(crate) const CATEGORY_COLUMNS: &str = "id, project_id, taxonomy_id, parent_id, name, description, display_order, created_at, updated_at";
 
 #[derive(sqlx::FromRow)]
 pub(crate) struct PresetRow {
@@ -174,8 +163,7 @@ impl From<TemplateRow> for AnalysisTemplate {
     }
 }
 
-pub(crate) const TEMPLATE_COLUMNS: &str =
-    "id, project_id, user_id, name, description, is_active, fields, created_at, updated_at";
+pub(crate) const TEMPLATE_COLUMNS: &str = "id, project_id, user_id, name, description, is_active, fields, created_at, updated_at";
 
 #[derive(sqlx::FromRow)]
 pub(crate) struct WebhookRow {

@@ -3,11 +3,10 @@
 use std::sync::Arc;
 
 use callscope_domain::{
-    ApiKeySecret, Clock, KeyDigest, Language, ManualClock, NewProject, OrgId, PageRequest, PiiRedaction, ProjectId,
-    ProjectPatch,
+    ApiKeySecret, Clock, KeyDigest, Language, ManualClock, NewProject, OrgId, PageRequest, PiiRedaction, ProjectId, ProjectPatch,
 };
-use callscope_store::testing::TestDatabase;
 use callscope_store::both_backends;
+use callscope_store::testing::TestDatabase;
 use callscope_store::{connect, Backend, Store, StoreError, StoreOptions};
 use chrono::{DateTime, TimeDelta};
 
@@ -15,9 +14,7 @@ async fn open(backend: Backend) -> (TestDatabase, Arc<dyn Store>, Arc<ManualCloc
     let db = TestDatabase::new(backend).await;
     let start = DateTime::parse_from_rfc3339("2026-03-01T10:00:00.999Z").unwrap().to_utc();
     let clock = Arc::new(ManualClock::new(start));
-    let store = connect(&StoreOptions { url: db.url().to_owned(), max_connections: 8 }, clock.clone())
-        .await
-        .expect("connect");
+    let store = connect(&StoreOptions { url: db.url().to_owned(), max_connections: 8 }, clock.clone()).await.expect("connect");
     assert_eq!(store.backend(), backend);
     store.migrate().await.expect("migrate");
     store.migrate().await.expect("migrating twice is a no-op");
@@ -63,10 +60,7 @@ async fn keys_authenticate_until_revoked(backend: Backend) {
     assert_eq!((principal.org_id, principal.key_id), (org.id, key.id));
     assert!(store.authenticate(&KeyDigest::of("csk_unknown")).await.unwrap().is_none());
 
-    assert!(
-        store.create_api_key(OrgId::new(), "x", &KeyDigest::of("y")).await.unwrap().is_none(),
-        "a key needs an existing organization"
-    );
+    assert!(store.create_api_key(OrgId::new(), "x", &KeyDigest::of("y")).await.unwrap().is_none(), "a key needs an existing organization");
     let duplicate = store.create_api_key(org.id, "again", &secret.digest()).await;
     assert!(matches!(duplicate, Err(StoreError::Conflict(_))), "{duplicate:?}");
 
@@ -132,10 +126,7 @@ async fn project_lists_page_newest_first(backend: Backend) {
 async fn project_patches_change_only_what_they_name(backend: Backend) {
     let (_db, store, clock) = open(backend).await;
     let org = store.create_organization("acme").await.unwrap();
-    let created = store
-        .create_project(org.id, &NewProject::parse("Sales", Some("Outbound"), None, None).unwrap())
-        .await
-        .unwrap();
+    let created = store.create_project(org.id, &NewProject::parse("Sales", Some("Outbound"), None, None).unwrap()).await.unwrap();
     clock.advance(TimeDelta::seconds(3));
 
     let language_only = ProjectPatch { default_language: Some(Language::Pl), ..Default::default() };
@@ -177,15 +168,8 @@ fn new_job(sha: &str) -> callscope_domain::NewJob {
 }
 
 fn new_call() -> callscope_store::NewCall {
-    let pii_spans = vec![callscope_domain::PiiSpan {
-        kind: "PERSON_NAME".into(),
-        turn: 0,
-        start: 6,
-        end: 11,
-        confidence: 0.75,
-        start_ms: 400,
-        end_ms: 900,
-    }];
+    let pii_spans =
+        vec![callscope_domain::PiiSpan { kind: "PERSON_NAME".into(), turn: 0, start: 6, end: 11, confidence: 0.75, start_ms: 400, end_ms: 900 }];
     callscope_store::NewCall {
         id: callscope_domain::CallId::new(),
         filename: "call.wav".into(),
@@ -414,7 +398,11 @@ async fn action_item_lists_agree_with_every_item_after_changes_made_elsewhere(ba
                 ActionItemSort::Status => status_rank(&a.status).cmp(&status_rank(&b.status)),
             }
             .then(a.id.0.cmp(&b.id.0));
-            if q.descending { order.reverse() } else { order }
+            if q.descending {
+                order.reverse()
+            } else {
+                order
+            }
         });
         let total = hits.len() as u64;
         let skip = (q.page * q.page_size) as usize;
@@ -426,11 +414,17 @@ async fn action_item_lists_agree_with_every_item_after_changes_made_elsewhere(ba
         ("every item (many)", query(ActionItemSort::CreatedAt, true, 0, 50)),
         ("every item, deep page", query(ActionItemSort::CreatedAt, false, 29, 100)),
         ("wide dates (many)", ActionItemQuery { from: day(400), to: day(-400), ..query(ActionItemSort::Priority, true, 5, 100) }),
-        ("wide dates and a priority (few)", ActionItemQuery { from: day(400), to: day(-400), priorities: vec!["HIGH".into()], ..query(ActionItemSort::CreatedAt, true, 2, 100) }),
+        (
+            "wide dates and a priority (few)",
+            ActionItemQuery { from: day(400), to: day(-400), priorities: vec!["HIGH".into()], ..query(ActionItemSort::CreatedAt, true, 2, 100) },
+        ),
         ("narrow dates", ActionItemQuery { from: day(12), to: day(10), ..query(ActionItemSort::CreatedAt, false, 1, 100) }),
         ("rare text (few)", ActionItemQuery { search: Some("invoice".into()), ..query(ActionItemSort::CallDate, true, 1, 100) }),
         ("common text (many)", ActionItemQuery { search: Some("call back".into()), ..query(ActionItemSort::Status, false, 20, 100) }),
-        ("common text and wide dates (many)", ActionItemQuery { search: Some("call".into()), from: day(400), to: day(-400), ..query(ActionItemSort::CreatedAt, true, 3, 100) }),
+        (
+            "common text and wide dates (many)",
+            ActionItemQuery { search: Some("call".into()), from: day(400), to: day(-400), ..query(ActionItemSort::CreatedAt, true, 3, 100) },
+        ),
         ("a file name", ActionItemQuery { search: Some("CALL-17.".into()), ..query(ActionItemSort::CreatedAt, true, 0, 500) }),
         ("a party", ActionItemQuery { responsible_party: Some("łukasz".into()), ..query(ActionItemSort::CallDate, false, 2, 100) }),
         ("no match", ActionItemQuery { search: Some("xylophone".into()), ..query(ActionItemSort::CreatedAt, true, 0, 50) }),
@@ -505,9 +499,7 @@ async fn deleting_a_category_takes_it_out_of_every_call_that_names_it(backend: B
     let job = store.claim_job("worker-a", std::time::Duration::from_secs(30)).await.unwrap().unwrap();
     let call = new_call();
     assert!(store.complete_job(job.id, "worker-a", &call, &[]).await.unwrap());
-    let matched = |c: &callscope_domain::Category, path: &[&callscope_domain::Category]| {
-        serde_json::json!({"categoryId": c.id, "categoryPath": path.iter().map(|p| p.id).collect::<Vec<_>>(), "confidence": 1.0})
-    };
+    let matched = |c: &callscope_domain::Category, path: &[&callscope_domain::Category]| serde_json::json!({"categoryId": c.id, "categoryPath": path.iter().map(|p| p.id).collect::<Vec<_>>(), "confidence": 1.0});
     // Set by hand to the leaf, with the leaf's parent and another root among the secondary matches.
     let classification = serde_json::json!({
         "primary": matched(&refunds, &[&billing, &refunds]),

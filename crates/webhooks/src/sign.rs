@@ -54,12 +54,7 @@ mod tests {
     /// The test vector published with the Standard Webhooks specification.
     #[test]
     fn matches_the_specifications_test_vector() {
-        let signature = sign(
-            "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-            "msg_p5jXN8AQM9LWM0D4loKWxJek",
-            1_614_265_330,
-            br#"{"test": 2432232314}"#,
-        );
+        let signature = sign("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "msg_p5jXN8AQM9LWM0D4loKWxJek", 1_614_265_330, br#"{"test": 2432232314}"#);
         assert_eq!(signature.as_deref(), Ok("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="));
     }
 

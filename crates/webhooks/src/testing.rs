@@ -148,8 +148,7 @@ impl Drop for Receiver {
 async fn answer(state: Arc<Shared>, request: Request<Incoming>) -> Result<Response<Full<Bytes>>, hyper::Error> {
     let method = request.method().to_string();
     let path = request.uri().path().to_owned();
-    let headers =
-        request.headers().iter().map(|(k, v)| (k.as_str().to_owned(), v.to_str().unwrap_or_default().to_owned())).collect();
+    let headers = request.headers().iter().map(|(k, v)| (k.as_str().to_owned(), v.to_str().unwrap_or_default().to_owned())).collect();
     let body = request.into_body().collect().await?.to_bytes().to_vec();
     state.received.lock().expect("received").push(Received { method, path, headers, body });
     let reply = state.script.lock().expect("script").pop_front().unwrap_or(Reply::Status(200));

@@ -36,12 +36,7 @@ fn sender(receiver: &Receiver, timeout: Duration, allow_private: bool, resolver:
 }
 
 fn dispatcher(store: &Arc<dyn Store>, sender: Arc<Sender>, retries: &str, lease: Duration) -> Dispatcher {
-    let settings = DispatcherSettings {
-        retries: RetrySchedule::parse(retries).unwrap(),
-        poll_interval: Duration::from_millis(20),
-        batch: 16,
-        lease,
-    };
+    let settings = DispatcherSettings { retries: RetrySchedule::parse(retries).unwrap(), poll_interval: Duration::from_millis(20), batch: 16, lease };
     Dispatcher::new(store.clone(), Arc::new(SystemClock), sender, settings)
 }
 

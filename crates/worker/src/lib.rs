@@ -120,10 +120,7 @@ impl Worker {
         let _entered = span.enter();
         tracing::info!("processing");
         if job.attempts > self.settings.max_attempts {
-            let message = format!(
-                "gave up after {} attempts; the last one did not finish (its worker stopped)",
-                self.settings.max_attempts
-            );
+            let message = format!("gave up after {} attempts; the last one did not finish (its worker stopped)", self.settings.max_attempts);
             return self.fail(&job, &message).await.map(|end| RunOutcome::Ran(job.id, end));
         }
         let end = match self.process(&job).await {
@@ -158,8 +155,7 @@ impl Worker {
         // Aborted when this function is left by any path, an unwinding panic included: a
         // heartbeat that outlives its attempt would hold the job PROCESSING for ever.
         let _heartbeat = AbortOnDrop({
-            let (store, id, worker, settings, progress) =
-                (self.store.clone(), job.id, self.id.clone(), self.settings.clone(), progress.clone());
+            let (store, id, worker, settings, progress) = (self.store.clone(), job.id, self.id.clone(), self.settings.clone(), progress.clone());
             tokio::spawn(async move {
                 loop {
                     tokio::time::sleep(settings.heartbeat).await;
@@ -193,8 +189,7 @@ impl Worker {
                         StoreError::NotFound(_) => StageError::Fatal("the call no longer exists".into()),
                         other => StageError::Retryable(format!("could not read the transcript: {other}")),
                     })?;
-                    let analysis =
-                        self.pipeline.reanalyze(&transcript.turns, &transcript.speakers, job.language, &context, progress.clone()).await?;
+                    let analysis = self.pipeline.reanalyze(&transcript.turns, &transcript.speakers, job.language, &context, progress.clone()).await?;
                     Ok(Attempt::Reanalyzed(Box::new(analysis)))
                 }
             }
@@ -219,31 +214,25 @@ impl Worker {
     /// redaction, the category tree and the template (the one a re-analysis asked for, else the
     /// active one).
     async fn context(&self, job: &Job) -> Result<CallContext, StageError> {
-        let presets = self
-            .store
-            .list_presets(job.project_id)
-            .await
-            .map_err(|e| StageError::Retryable(format!("could not read the speaker presets: {e}")))?;
+        let presets =
+            self.store.list_presets(job.project_id).await.map_err(|e| StageError::Retryable(format!("could not read the speaker presets: {e}")))?;
         let project = self
             .store
             .project_of_job(job.project_id)
             .await
             .map_err(|e| StageError::Retryable(format!("could not read the project: {e}")))?
             .ok_or_else(|| StageError::Fatal("the call's project no longer exists".into()))?;
-        let categories = self
-            .store
-            .list_categories(job.project_id)
-            .await
-            .map_err(|e| StageError::Retryable(format!("could not read the categories: {e}")))?;
+        let categories =
+            self.store.list_categories(job.project_id).await.map_err(|e| StageError::Retryable(format!("could not read the categories: {e}")))?;
         let templates = self
             .store
             .list_templates(job.project_id)
             .await
             .map_err(|e| StageError::Retryable(format!("could not read the analysis templates: {e}")))?;
         let template = match job.template_id {
-            Some(id) => Some(
-                templates.into_iter().find(|t| t.id == id).ok_or_else(|| StageError::Fatal("the analysis template no longer exists".into()))?,
-            ),
+            Some(id) => {
+                Some(templates.into_iter().find(|t| t.id == id).ok_or_else(|| StageError::Fatal("the analysis template no longer exists".into()))?)
+            }
             None => templates.into_iter().find(|t| t.is_active),
         };
         Ok(CallContext {

@@ -19,37 +19,24 @@ const STEADY_RUN: Duration = Duration::from_secs(300);
 
 /// Runs each worker on its own task until `stop` turns true, starting it again when its task
 /// dies; `health` counts the ones running. The handles end when the workers have stopped.
-pub fn spawn_supervised(
-    workers: Vec<Worker>,
-    health: Arc<WorkerHealth>,
-    stop: watch::Receiver<bool>,
-) -> Vec<JoinHandle<()>> {
+pub fn spawn_supervised(workers: Vec<Worker>, health: Arc<WorkerHealth>, stop: watch::Receiver<bool>) -> Vec<JoinHandle<()>> {
     workers
         .into_iter()
         .map(|worker| {
             let worker = Arc::new(worker);
             let name = worker.id().to_owned();
-            tokio::spawn(keep_running(
-                name,
-                health.clone(),
-                stop.clone(),
-                move |stop| {
-                    let worker = worker.clone();
-                    async move { worker.run(stop).await }
-                },
-            ))
+            tokio::spawn(keep_running(name, health.clone(), stop.clone(), move |stop| {
+                let worker = worker.clone();
+                async move { worker.run(stop).await }
+            }))
         })
         .collect()
 }
 
 /// Runs `run` on a task of its own, again each time it panics, until it returns or `stop`
 /// turns true.
-async fn keep_running<F, Fut>(
-    name: String,
-    health: Arc<WorkerHealth>,
-    mut stop: watch::Receiver<bool>,
-    run: F,
-) where
+async fn keep_running<F, Fut>(name: String, health: Arc<WorkerHealth>, mut stop: watch::Receiver<bool>, run: F)
+where
     F: Fn(watch::Receiver<bool>) -> Fut,
     Fut: Future<Output = ()> + Send + 'static,
 {
@@ -64,11 +51,7 @@ async fn keep_running<F, Fut>(
             return;
         }
         let message = panic_message(error.into_panic().as_ref());
-        quick_deaths = if started.elapsed() >= STEADY_RUN {
-            1
-        } else {
-            quick_deaths + 1
-        };
+        quick_deaths = if started.elapsed() >= STEADY_RUN { 1 } else { quick_deaths + 1 };
         let delay = restart_delay(quick_deaths);
         tracing::error!(worker = %name, panic = %message, restart_in_s = delay.as_secs_f64(), "worker died; restarting it");
         tokio::select! {
@@ -119,22 +102,10 @@ mod tests {
             }
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
-        assert_eq!(
-            starts.load(Ordering::SeqCst),
-            2,
-            "started again after its panic"
-        );
+        assert_eq!(starts.load(Ordering::SeqCst), 2, "started again after its panic");
         assert_eq!((health.alive(), health.ready()), (1, true));
         stop_tx.send(true).unwrap();
         supervisor.await.unwrap();
-        assert_eq!(
-            (
-                starts.load(Ordering::SeqCst),
-                health.alive(),
-                health.ready()
-            ),
-            (2, 0, false),
-            "a stopped worker is not restarted"
-        );
+        assert_eq!((starts.load(Ordering::SeqCst), health.alive(), health.ready()), (2, 0, false), "a stopped worker is not restarted");
     }
 }

@@ -12,8 +12,8 @@ use async_trait::async_trait;
 use callscope_audio::DecodedAudio;
 use callscope_domain::{JobId, JobStatus, Language, NewJob, NewProject, PiiRedaction, ProjectId, SystemClock};
 use callscope_pipeline::{
-    AcousticDiarizer, AnalysisError, AnalysisInput, Analyzer, AudioDecoder, CallAnalysis, Decoder, Diarizer, Gazetteer, Pipeline, PipelineSettings, Progress, Region,
-    RulePii, RulesEngine, StageError, Transcriber, Transcript, Word,
+    AcousticDiarizer, AnalysisError, AnalysisInput, Analyzer, AudioDecoder, CallAnalysis, Decoder, Diarizer, Gazetteer, Pipeline, PipelineSettings,
+    Progress, Region, RulePii, RulesEngine, StageError, Transcriber, Transcript, Word,
 };
 use callscope_storage::Storage;
 use callscope_store::testing::TestDatabase;
@@ -183,12 +183,8 @@ fn worker_of(setup: &Setup, stages: Stages, settings: WorkerSettings) -> Worker 
 }
 
 fn worker(setup: &Setup, decoder: Flaky, retry_base: Duration) -> Worker {
-    let stages = Stages {
-        decoder: Arc::new(decoder),
-        transcriber: Arc::new(Deaf),
-        diarizer: Arc::new(AcousticDiarizer::new(2)),
-        analyzer: Arc::new(rules()),
-    };
+    let stages =
+        Stages { decoder: Arc::new(decoder), transcriber: Arc::new(Deaf), diarizer: Arc::new(AcousticDiarizer::new(2)), analyzer: Arc::new(rules()) };
     worker_of(setup, stages, settings(setup, retry_base))
 }
 
@@ -197,7 +193,13 @@ fn rules() -> RulesEngine {
 }
 
 /// A worker that transcribes `line` (after `gate` opens) and analyses with `analyzer`.
-fn speaking_worker(setup: &Setup, line: &'static str, gate: Option<Arc<tokio::sync::Semaphore>>, analyzer: Arc<dyn Analyzer>, settings: WorkerSettings) -> Worker {
+fn speaking_worker(
+    setup: &Setup,
+    line: &'static str,
+    gate: Option<Arc<tokio::sync::Semaphore>>,
+    analyzer: Arc<dyn Analyzer>,
+    settings: WorkerSettings,
+) -> Worker {
     let stages = Stages { decoder: Arc::new(AudioDecoder), transcriber: Arc::new(Speaks { line, gate }), diarizer: Arc::new(OneSpeaker), analyzer };
     worker_of(setup, stages, settings)
 }
@@ -210,10 +212,7 @@ fn flaky(failures: u32, error: StageError) -> Flaky {
 async fn passing_failures_are_retried_until_the_job_completes() {
     let setup = setup().await;
     let worker = worker(&setup, flaky(2, StageError::Retryable("storage timed out".into())), Duration::ZERO);
-    let ends: Vec<RunOutcome> = [worker.run_once().await, worker.run_once().await, worker.run_once().await]
-        .into_iter()
-        .map(Result::unwrap)
-        .collect();
+    let ends: Vec<RunOutcome> = [worker.run_once().await, worker.run_once().await, worker.run_once().await].into_iter().map(Result::unwrap).collect();
     assert_eq!(
         ends,
         [RunOutcome::Ran(setup.job, JobEnd::Retrying), RunOutcome::Ran(setup.job, JobEnd::Retrying), RunOutcome::Ran(setup.job, JobEnd::Completed)]
@@ -266,7 +265,13 @@ async fn a_panic_in_analysis_fails_the_attempt_and_the_next_job_completes() {
     let setup = setup().await;
     let next = queue_job(&setup.store, setup.project, setup.dir.path()).await;
     let analyzer = Arc::new(PanicsOnce(AtomicU32::new(0)));
-    let worker = speaking_worker(&setup, "I will call you back tomorrow.", None, analyzer, WorkerSettings { max_attempts: 1, ..settings(&setup, Duration::ZERO) });
+    let worker = speaking_worker(
+        &setup,
+        "I will call you back tomorrow.",
+        None,
+        analyzer,
+        WorkerSettings { max_attempts: 1, ..settings(&setup, Duration::ZERO) },
+    );
     assert_eq!(worker.run_once().await.unwrap(), RunOutcome::Ran(setup.job, JobEnd::Failed));
     let failed = setup.store.get_job(setup.project, setup.job).await.unwrap();
     assert_eq!(failed.status, JobStatus::Failed);

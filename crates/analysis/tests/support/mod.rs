@@ -59,4 +59,3 @@ pub async fn server(replies: Vec<Reply>) -> (String, Arc<Script>) {
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
     (format!("http://{address}/v1"), script)
 }
-

@@ -110,7 +110,10 @@ fn parse_list_query(raw: Option<&str>) -> Result<ActionItemQuery, ApiError> {
             "priority" => enum_values(&mut v, "priority", &value, &ACTION_ITEM_PRIORITIES, &mut query.priorities),
             "responsibleParty" => query.responsible_party = Some(value.trim().to_owned()).filter(|p| !p.is_empty()),
             "transcriptId" => {
-                let id = value.trim().parse::<Uuid>().map_err(|_| ApiError::BadRequest(format!("invalid query string: transcriptId: expected a uuid, got {value:?}")))?;
+                let id = value
+                    .trim()
+                    .parse::<Uuid>()
+                    .map_err(|_| ApiError::BadRequest(format!("invalid query string: transcriptId: expected a uuid, got {value:?}")))?;
                 query.call = Some(CallId(id));
             }
             "from" => from = Some(value.into_owned()),

@@ -168,9 +168,7 @@ pub async fn upload_call(
         }
     }
     let container = sniff(&head).ok_or_else(|| {
-        ApiError::UnsupportedMediaType(
-            "the file is not audio in a format callscope decodes (WAV, MP3, FLAC, OGG/Vorbis, M4A/AAC)".into(),
-        )
+        ApiError::UnsupportedMediaType("the file is not audio in a format callscope decodes (WAV, MP3, FLAC, OGG/Vorbis, M4A/AAC)".into())
     })?;
     let storage_path = format!("projects/{}/{}.{}", scope.id(), job_id, container.extension());
     let mut writer = state.storage.writer(&storage_path).await.map_err(storage_error)?;
@@ -205,10 +203,7 @@ pub async fn upload_call(
     let keep_or_discard = async {
         if !options.force {
             if let Some(existing) = state.store.find_duplicate_job(scope.id(), &sha256).await? {
-                return Err(ApiError::DuplicateUpload {
-                    existing_job: existing.id.0,
-                    transcript_id: existing.transcript_id.map(|c| c.0),
-                });
+                return Err(ApiError::DuplicateUpload { existing_job: existing.id.0, transcript_id: existing.transcript_id.map(|c| c.0) });
             }
         }
         let new = NewJob {

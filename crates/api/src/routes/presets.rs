@@ -39,14 +39,7 @@ pub struct SpeakerPresetView {
 
 impl From<SpeakerPreset> for SpeakerPresetView {
     fn from(p: SpeakerPreset) -> Self {
-        Self {
-            id: p.id.0,
-            name: p.name,
-            speakers: p.speakers,
-            is_default: p.is_default,
-            created_at: p.created_at,
-            updated_at: p.updated_at,
-        }
+        Self { id: p.id.0, name: p.name, speakers: p.speakers, is_default: p.is_default, created_at: p.created_at, updated_at: p.updated_at }
     }
 }
 

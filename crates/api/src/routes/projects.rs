@@ -71,11 +71,7 @@ pub async fn list_projects(
         (status = 404, description = "No such project in the caller's organization", body = Problem),
     )
 )]
-pub async fn get_project(
-    State(state): State<AppState>,
-    caller: Caller,
-    ApiPath(id): ApiPath<ProjectId>,
-) -> Result<Json<ProjectView>, ApiError> {
+pub async fn get_project(State(state): State<AppState>, caller: Caller, ApiPath(id): ApiPath<ProjectId>) -> Result<Json<ProjectView>, ApiError> {
     Ok(Json(project_of(&state, caller, id).await?.into()))
 }
 
@@ -103,16 +99,7 @@ pub async fn update_project(
     let default_language = not_null("defaultLanguage", body.default_language, &mut nulls);
     let pii_redaction = not_null("piiRedaction", body.pii_redaction, &mut nulls);
     nulls.finish()?;
-    let patch = ProjectPatch::parse(
-        name.as_deref(),
-        body.description.as_ref().map(Option::as_deref),
-        default_language,
-        pii_redaction,
-    )?;
-    let project = state
-        .store
-        .update_project(caller.0.org_id, id, &patch)
-        .await?
-        .ok_or_else(|| ApiError::not_found("project"))?;
+    let patch = ProjectPatch::parse(name.as_deref(), body.description.as_ref().map(Option::as_deref), default_language, pii_redaction)?;
+    let project = state.store.update_project(caller.0.org_id, id, &patch).await?.ok_or_else(|| ApiError::not_found("project"))?;
     Ok(Json(project.into()))
 }

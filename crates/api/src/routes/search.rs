@@ -93,21 +93,17 @@ pub async fn search_calls(
         return Err(ApiError::Busy("search is not served by this process".into()));
     };
     let offset = usize::try_from(request.offset()).unwrap_or(usize::MAX);
-    let hits = search
-        .search(scope.id(), query.clone(), from, to, offset, request.page_size as usize)
-        .await
-        .map_err(|e| match e {
-            SearchError::Store(store) => ApiError::from(store),
-            SearchError::Building { .. } => ApiError::Busy(e.to_string()),
-            SearchError::Index(index) => {
-                tracing::error!(error = %index, "search index failed");
-                ApiError::Busy("the search index is unavailable; try again shortly".into())
-            }
-        })?;
+    let hits = search.search(scope.id(), query.clone(), from, to, offset, request.page_size as usize).await.map_err(|e| match e {
+        SearchError::Store(store) => ApiError::from(store),
+        SearchError::Building { .. } => ApiError::Busy(e.to_string()),
+        SearchError::Index(index) => {
+            tracing::error!(error = %index, "search index failed");
+            ApiError::Busy("the search index is unavailable; try again shortly".into())
+        }
+    })?;
     let ids: Vec<CallId> = hits.hits.iter().map(|(id, _)| *id).collect();
     let mut summaries: HashMap<CallId, _> = state.store.call_summaries(scope.id(), &ids).await?.into_iter().map(|s| (s.id, s)).collect();
-    let mut documents: HashMap<CallId, _> =
-        state.store.search_documents(Some(scope.id()), &ids).await?.into_iter().map(|d| (d.id, d)).collect();
+    let mut documents: HashMap<CallId, _> = state.store.search_documents(Some(scope.id()), &ids).await?.into_iter().map(|d| (d.id, d)).collect();
     let mut data = Vec::with_capacity(ids.len());
     for (id, relevance) in hits.hits {
         // A call erased after the index was read is left out.

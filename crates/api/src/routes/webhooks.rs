@@ -7,9 +7,7 @@ use std::time::Duration;
 use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::Json;
-use callscope_domain::{
-    generate_secret, is_public_ip, parse_events, Timestamp, Webhook, WebhookDeliveryId, WebhookId, WEBHOOK_URL_MAX,
-};
+use callscope_domain::{generate_secret, is_public_ip, parse_events, Timestamp, Webhook, WebhookDeliveryId, WebhookId, WEBHOOK_URL_MAX};
 use callscope_store::WebhookDelivery;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};

@@ -63,14 +63,22 @@ async fn action_items_are_filtered_sorted_counted_and_edited(backend: Backend) {
     let project = app.create_project("Support").await["id"].as_str().unwrap().to_owned();
     let other = app.create_project("Other").await["id"].as_str().unwrap().to_owned();
     // Items are made at the same clock time, so CREATED_AT ties and the id decides.
-    let (call_a, a) = call_with(&app, &project, "a.wav", 1, vec![
-        item("Send the refund form", Some("Agent"), "HIGH", Some(at(10))),
-        item("Call the customer back", Some("agent"), "MEDIUM", None),
-    ]).await;
-    let (call_b, b) = call_with(&app, &project, "b.wav", 15, vec![
-        item("Wyślę FAKTURĘ korygującą", Some("Łukasz"), "LOW", Some(at(30))),
-        item("Check the router 50%", None, "HIGH", Some(at(18))),
-    ]).await;
+    let (call_a, a) = call_with(
+        &app,
+        &project,
+        "a.wav",
+        1,
+        vec![item("Send the refund form", Some("Agent"), "HIGH", Some(at(10))), item("Call the customer back", Some("agent"), "MEDIUM", None)],
+    )
+    .await;
+    let (call_b, b) = call_with(
+        &app,
+        &project,
+        "b.wav",
+        15,
+        vec![item("Wyślę FAKTURĘ korygującą", Some("Łukasz"), "LOW", Some(at(30))), item("Check the router 50%", None, "HIGH", Some(at(18)))],
+    )
+    .await;
     let (_, foreign) = call_with(&app, &other, "c.wav", 2, vec![item("Elsewhere", Some("agent"), "LOW", None)]).await;
     let (a1, a2, b1, b2) = (a[0].as_str(), a[1].as_str(), b[0].as_str(), b[1].as_str());
 
@@ -80,11 +88,16 @@ async fn action_items_are_filtered_sorted_counted_and_edited(backend: Backend) {
     assert_eq!(counters(&all), [4, 4, 0, 0, 0, 2]);
     let first = &all["items"][3];
     assert_eq!(first["id"], a1);
-    for field in ["id", "projectId", "transcriptId", "transcriptIndex", "callDate", "callFilename", "description", "responsibleParty",
-        "deadlineMentioned", "dueAt", "evidence", "status", "priority", "notes", "completedAt", "createdAt", "updatedAt", "isOverdue"] {
+    for field in [
+        "id", "projectId", "transcriptId", "transcriptIndex", "callDate", "callFilename", "description", "responsibleParty", "deadlineMentioned",
+        "dueAt", "evidence", "status", "priority", "notes", "completedAt", "createdAt", "updatedAt", "isOverdue",
+    ] {
         assert!(first.get(field).is_some(), "{field}: {first}");
     }
-    assert_eq!((first["transcriptId"].as_str(), first["transcriptIndex"].as_i64(), first["callFilename"].as_str()), (Some(call_a.as_str()), Some(0), Some("a.wav")));
+    assert_eq!(
+        (first["transcriptId"].as_str(), first["transcriptIndex"].as_i64(), first["callFilename"].as_str()),
+        (Some(call_a.as_str()), Some(0), Some("a.wav"))
+    );
     assert_eq!(first["callDate"], "2026-11-01T00:00:00.000Z");
     let overdue: Vec<bool> = all["items"].as_array().unwrap().iter().map(|i| i["isOverdue"].as_bool().unwrap()).collect();
     assert_eq!(overdue, [true, false, false, true], "b2 and a1 are past due");
@@ -146,8 +159,16 @@ async fn action_items_are_filtered_sorted_counted_and_edited(backend: Backend) {
     assert!(ids(&app, &project, "pageSize=3&page=7").await.is_empty());
     assert_eq!(list(&app, &project, "pageSize=500").await["items"].as_array().unwrap().len(), 4);
     let base = format!("/v1/projects/{project}/action-items");
-    for bad in ["page=-1", "pageSize=0", "pageSize=501", "sortBy=NAME", "sortDir=UP", "status=OPEN", "priority=URGENT",
-        "from=2026-12-01T00:00:00Z&to=2026-11-01T00:00:00Z"] {
+    for bad in [
+        "page=-1",
+        "pageSize=0",
+        "pageSize=501",
+        "sortBy=NAME",
+        "sortDir=UP",
+        "status=OPEN",
+        "priority=URGENT",
+        "from=2026-12-01T00:00:00Z&to=2026-11-01T00:00:00Z",
+    ] {
         assert_problem(app.get(&format!("{base}?{bad}")).await, 422, "validation_failed").await;
     }
     for bad in ["page=x", "transcriptId=nope", "from=yesterday"] {
@@ -169,10 +190,16 @@ async fn action_items_are_filtered_sorted_counted_and_edited(backend: Backend) {
     let reopened: Value = app.patch_json(&item_url(a1), &json!({"status": "PENDING", "clearNotes": true})).await.json().await.unwrap();
     assert!(reopened["completedAt"].is_null() && reopened["notes"].is_null(), "{reopened}");
     assert_eq!(reopened["isOverdue"], true, "pending again and past due");
-    let cleared: Value = app.patch_json(&item_url(a1), &json!({"clearDeadline": true, "responsibleParty": null, "description": "Send the form"})).await.json().await.unwrap();
+    let cleared: Value = app
+        .patch_json(&item_url(a1), &json!({"clearDeadline": true, "responsibleParty": null, "description": "Send the form"}))
+        .await
+        .json()
+        .await
+        .unwrap();
     assert!(cleared["dueAt"].is_null() && cleared["deadlineMentioned"].is_null() && cleared["responsibleParty"].is_null(), "{cleared}");
     assert_eq!((cleared["description"].as_str(), cleared["isOverdue"].as_bool()), (Some("Send the form"), Some(false)));
-    let due: Value = app.patch_json(&item_url(a2), &json!({"dueAt": "2026-11-20T14:00:00+01:00", "deadlineMentioned": "today"})).await.json().await.unwrap();
+    let due: Value =
+        app.patch_json(&item_url(a2), &json!({"dueAt": "2026-11-20T14:00:00+01:00", "deadlineMentioned": "today"})).await.json().await.unwrap();
     assert_eq!((due["dueAt"].as_str(), due["isOverdue"].as_bool()), (Some("2026-11-20T13:00:00.000Z"), Some(false)));
     // Text that stands for no value is no value: it clears the owner and leaves the deadline.
     let owned: Value = app.patch_json(&item_url(a2), &json!({"responsibleParty": "agent"})).await.json().await.unwrap();

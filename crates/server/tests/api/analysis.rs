@@ -106,9 +106,8 @@ async fn detail_recategorisation_and_reanalysis(app: &TestApp, project_id: &str,
     assert_eq!(response.status(), 200);
     let detail: Value = response.json().await.unwrap();
     for field in [
-        "id", "filename", "language", "sizeBytes", "durationS", "sentimentLevel", "primaryCategory", "actionItemsCount", "createdAt",
-        "title", "updatedAt", "fullText", "speakers", "turns", "storagePath", "piiStatistics", "classification", "summary",
-        "templateAnalysis",
+        "id", "filename", "language", "sizeBytes", "durationS", "sentimentLevel", "primaryCategory", "actionItemsCount", "createdAt", "title",
+        "updatedAt", "fullText", "speakers", "turns", "storagePath", "piiStatistics", "classification", "summary", "templateAnalysis",
     ] {
         assert!(detail.get(field).is_some(), "{field} missing: {detail}");
     }

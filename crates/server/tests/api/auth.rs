@@ -51,9 +51,7 @@ async fn the_bootstrap_key_is_written_once_with_private_permissions(backend: Bac
     std::fs::remove_file(&path).unwrap();
     let mut config = app.config.clone();
     config.search_index_dir = app.config.data_dir.join("second-search-index").display().to_string();
-    let second = callscope::Application::build(&config, std::sync::Arc::new(callscope_domain::SystemClock))
-        .await
-        .unwrap();
+    let second = callscope::Application::build(&config, std::sync::Arc::new(callscope_domain::SystemClock)).await.unwrap();
     assert!(!path.exists(), "no new key on a database that has organizations");
     assert_eq!(second.store().list_organizations().await.unwrap().len(), 1);
 }

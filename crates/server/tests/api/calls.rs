@@ -33,7 +33,10 @@ async fn calls_are_listed_newest_first_in_pages_within_inclusive_bounds(backend:
     let project = app.create_project("Sales").await["id"].as_str().unwrap().to_owned();
     let base = format!("/v1/projects/{project}/calls");
     let empty: Value = app.get(&base).await.json().await.unwrap();
-    assert_eq!((empty["total"].as_u64(), empty["totalPages"].as_u64(), empty["page"].as_u64(), empty["pageSize"].as_u64()), (Some(0), Some(0), Some(1), Some(25)));
+    assert_eq!(
+        (empty["total"].as_u64(), empty["totalPages"].as_u64(), empty["page"].as_u64(), empty["pageSize"].as_u64()),
+        (Some(0), Some(0), Some(1), Some(25))
+    );
 
     let made = processed_calls(&app, &project, 3).await;
     let newest_first: Vec<&str> = made.iter().rev().map(String::as_str).collect();
@@ -41,7 +44,9 @@ async fn calls_are_listed_newest_first_in_pages_within_inclusive_bounds(backend:
     assert_eq!(ids(&all), newest_first);
     assert_eq!(all["total"], 3);
     let first = &all["data"][2];
-    for field in ["id", "filename", "language", "sizeBytes", "durationS", "sentimentLevel", "primaryCategory", "actionItemsCount", "createdAt", "title"] {
+    for field in
+        ["id", "filename", "language", "sizeBytes", "durationS", "sentimentLevel", "primaryCategory", "actionItemsCount", "createdAt", "title"]
+    {
         assert!(first.get(field).is_some(), "{field}: {first}");
     }
     assert_eq!(first["filename"], "call-0.wav");
@@ -51,7 +56,10 @@ async fn calls_are_listed_newest_first_in_pages_within_inclusive_bounds(backend:
 
     let page: Value = app.get(&format!("{base}?page=2&pageSize=2")).await.json().await.unwrap();
     assert_eq!(ids(&page), [made[0].as_str()]);
-    assert_eq!((page["total"].as_u64(), page["totalPages"].as_u64(), page["page"].as_u64(), page["pageSize"].as_u64()), (Some(3), Some(2), Some(2), Some(2)));
+    assert_eq!(
+        (page["total"].as_u64(), page["totalPages"].as_u64(), page["page"].as_u64(), page["pageSize"].as_u64()),
+        (Some(3), Some(2), Some(2), Some(2))
+    );
     let past: Value = app.get(&format!("{base}?page=9&pageSize=2")).await.json().await.unwrap();
     assert!(ids(&past).is_empty());
     assert_eq!(past["total"], 3);

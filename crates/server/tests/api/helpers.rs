@@ -63,10 +63,7 @@ pub async fn spawn_app_with_clock(backend: Backend, clock: Arc<dyn callscope_dom
     let app = Application::build(&config, clock).await.expect("application builds");
     let address = format!("http://{}", app.local_addr());
     let store = app.store();
-    let key = std::fs::read_to_string(config.data_dir.join("bootstrap-api-key"))
-        .expect("first start writes the bootstrap key")
-        .trim()
-        .to_owned();
+    let key = std::fs::read_to_string(config.data_dir.join("bootstrap-api-key")).expect("first start writes the bootstrap key").trim().to_owned();
     let org = store.list_organizations().await.unwrap()[0].id;
     let (tx, rx) = oneshot::channel();
     let server = tokio::spawn(app.run_until_stopped(async {
@@ -147,10 +144,7 @@ impl TestApp {
 /// Asserts a problem+json answer with the given status and code; returns the body.
 pub async fn assert_problem(response: Response, status: u16, code: &str) -> Value {
     assert_eq!(response.status(), status, "status of {}", response.url());
-    assert_eq!(
-        response.headers().get("content-type").map(|v| v.to_str().unwrap()),
-        Some("application/problem+json")
-    );
+    assert_eq!(response.headers().get("content-type").map(|v| v.to_str().unwrap()), Some("application/problem+json"));
     let request_id = response.headers().get("x-request-id").expect("X-Request-Id").to_str().unwrap().to_owned();
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["code"], code, "{body}");
@@ -197,9 +191,7 @@ impl TestApp {
 /// Where `callscope models install --profile test` put an artifact (`CALLSCOPE_TEST_MODELS_DIR`
 /// or the default models directory).
 pub fn test_artifact(name: &str) -> std::path::PathBuf {
-    std::env::var_os("CALLSCOPE_TEST_MODELS_DIR")
-        .map_or_else(callscope_models::default_dir, std::path::PathBuf::from)
-        .join(name)
+    std::env::var_os("CALLSCOPE_TEST_MODELS_DIR").map_or_else(callscope_models::default_dir, std::path::PathBuf::from).join(name)
 }
 
 /// A call spoken by espeak-ng: each line `(channel, voice, text)` in turn, on its channel, the

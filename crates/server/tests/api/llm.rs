@@ -116,10 +116,7 @@ async fn the_guided_mode_asks_the_endpoint_for_closed_choices_only(backend: Back
     let project_id = project["id"].as_str().unwrap();
     let call = spoken_call(
         2,
-        &[
-            (0, "en-us", "Thank you for calling. What is your name?"),
-            (1, "en-gb", "My name is John Smith. Could you send me a new router?"),
-        ],
+        &[(0, "en-us", "Thank you for calling. What is your name?"), (1, "en-gb", "My name is John Smith. Could you send me a new router?")],
     );
     let accepted: Value = app.upload(project_id, "channel_roles=agent,customer", "call.wav", call).await.json().await.unwrap();
     let job = app.wait_for_job(project_id, accepted["jobId"].as_str().unwrap()).await;

@@ -76,7 +76,10 @@ async fn the_document_lists_every_route_and_every_documented_route_is_served(bac
     assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"), "{}", doc["openapi"]);
     assert_eq!(doc["components"]["securitySchemes"]["apiKey"]["name"], "X-API-Key");
     let description = doc["info"]["description"].as_str().unwrap();
-    for name in ["EMAIL", "PHONE_NUMBER", "PESEL", "NIP", "REGON", "IBAN", "PAYMENT_CARD", "ID_CARD", "PASSPORT", "DATE_OF_BIRTH", "POSTAL_CODE", "ADDRESS", "PERSON_NAME"] {
+    for name in [
+        "EMAIL", "PHONE_NUMBER", "PESEL", "NIP", "REGON", "IBAN", "PAYMENT_CARD", "ID_CARD", "PASSPORT", "DATE_OF_BIRTH", "POSTAL_CODE", "ADDRESS",
+        "PERSON_NAME",
+    ] {
         assert!(description.contains(&format!("- `{name}`: ")), "the PII type {name} is documented");
     }
     for schema in ["Problem", "ProjectView", "CategoryTreeNode", "SpeakerPresetView", "AnalysisTemplateView", "CreatedWebhookView"] {
@@ -100,10 +103,7 @@ async fn the_document_lists_every_route_and_every_documented_route_is_served(bac
                     let media = &body["content"]["application/json"];
                     let schema = resolve(&media["schema"]);
                     assert!(schema.is_object(), "{method} {path} documents its request schema");
-                    assert!(
-                        media.get("example").is_some() || schema.get("example").is_some(),
-                        "{method} {path} has a request example"
-                    );
+                    assert!(media.get("example").is_some() || schema.get("example").is_some(), "{method} {path} has a request example");
                 }
                 for (status, response) in op["responses"].as_object().unwrap() {
                     if status.starts_with('4') || status.starts_with('5') {

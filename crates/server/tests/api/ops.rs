@@ -96,11 +96,7 @@ async fn shutdown_lets_requests_in_flight_finish(backend: Backend) {
     // A request whose body is still arriving when shutdown starts.
     let (tx, rx) = tokio::sync::mpsc::channel::<Result<&'static str, std::io::Error>>(4);
     let body = reqwest::Body::wrap_stream(tokio_stream(rx));
-    let request = app
-        .request(reqwest::Method::POST, "/v1/projects")
-        .header("content-type", "application/json")
-        .body(body)
-        .send();
+    let request = app.request(reqwest::Method::POST, "/v1/projects").header("content-type", "application/json").body(body).send();
     let in_flight = tokio::spawn(request);
     tx.send(Ok("{\"name\": ")).await.unwrap();
     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -117,14 +113,9 @@ async fn shutdown_lets_requests_in_flight_finish(backend: Backend) {
     let response = in_flight.await.unwrap().expect("the request in flight is answered");
     assert_eq!(response.status(), 201);
     app.stop().await.expect("the server stops cleanly");
-    assert!(
-        app.client.get(app.url("/healthz")).send().await.is_err(),
-        "no new connections after shutdown"
-    );
+    assert!(app.client.get(app.url("/healthz")).send().await.is_err(), "no new connections after shutdown");
 }
 
-fn tokio_stream<T: Send + 'static>(
-    mut rx: tokio::sync::mpsc::Receiver<T>,
-) -> impl futures::Stream<Item = T> + Send + 'static {
+fn tokio_stream<T: Send + 'static>(mut rx: tokio::sync::mpsc::Receiver<T>) -> impl futures::Stream<Item = T> + Send + 'static {
     futures::stream::poll_fn(move |cx| rx.poll_recv(cx)).boxed()
 }

@@ -26,7 +26,10 @@ async fn process(app: &TestApp, project: &Value, call: Vec<u8>) -> (CallTranscri
 }
 
 fn longest_digit_run(text: &str) -> usize {
-    text.split(|c: char| !c.is_ascii_digit() && !matches!(c, ' ' | '-' | ',')).map(|s| s.chars().filter(char::is_ascii_digit).count()).max().unwrap_or(0)
+    text.split(|c: char| !c.is_ascii_digit() && !matches!(c, ' ' | '-' | ','))
+        .map(|s| s.chars().filter(char::is_ascii_digit).count())
+        .max()
+        .unwrap_or(0)
 }
 
 async fn personal_data_is_counted_and_masked_when_the_project_asks(backend: Backend) {

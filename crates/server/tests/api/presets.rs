@@ -13,7 +13,11 @@ async fn presets_are_listed_by_name_with_one_default(backend: Backend) {
     let project = app.create_project("Sales").await;
     let base = format!("/v1/projects/{}/speaker-presets", project["id"].as_str().unwrap());
     let mut ids = Vec::new();
-    for (name, speakers) in [("outbound", json!(["Rep", "Prospect"])), ("Inbound", json!(["Agent", "Customer"])), ("Escalation", json!(["Agent", "Supervisor", "Customer"]))] {
+    for (name, speakers) in [
+        ("outbound", json!(["Rep", "Prospect"])),
+        ("Inbound", json!(["Agent", "Customer"])),
+        ("Escalation", json!(["Agent", "Supervisor", "Customer"])),
+    ] {
         let response = app.post_json(&base, &json!({"name": name, "speakers": speakers})).await;
         assert_eq!(response.status(), 201);
         assert!(response.headers().contains_key("location"));
@@ -50,7 +54,8 @@ async fn presets_are_listed_by_name_with_one_default(backend: Backend) {
     assert_eq!(updated["name"], "Inbound");
     assert_eq!(updated["speakers"], json!(["Consultant", "Client"]));
     assert_eq!(updated["isDefault"], true);
-    let renamed: Value = app.request(Method::PUT, &format!("{base}/{}", ids[1])).json(&json!({"name": "Inbound PL"})).send().await.unwrap().json().await.unwrap();
+    let renamed: Value =
+        app.request(Method::PUT, &format!("{base}/{}", ids[1])).json(&json!({"name": "Inbound PL"})).send().await.unwrap().json().await.unwrap();
     assert_eq!(renamed["speakers"], json!(["Consultant", "Client"]));
 
     assert_eq!(app.request(Method::DELETE, &format!("{base}/{}", ids[1])).send().await.unwrap().status(), 204);

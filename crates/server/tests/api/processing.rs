@@ -77,8 +77,7 @@ async fn a_stereo_call_is_transcribed_per_channel_with_each_sentence_on_its_spea
     let call_id = CallId(job["transcriptId"].as_str().unwrap().parse().unwrap());
     let transcript = app.store.get_call_transcript(ProjectId(project_id.parse().unwrap()), call_id).await.unwrap();
 
-    let turns: Vec<(&str, String)> =
-        transcript.turns.iter().map(|t| (t.speaker_id.as_str(), t.text.to_lowercase())).collect();
+    let turns: Vec<(&str, String)> = transcript.turns.iter().map(|t| (t.speaker_id.as_str(), t.text.to_lowercase())).collect();
     assert_eq!(turns.len(), 3, "{turns:?}");
     assert_eq!(turns[0].0, "speaker_1");
     assert!(turns[0].1.contains("morning") && turns[0].1.contains("help"), "{turns:?}");

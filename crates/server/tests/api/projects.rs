@@ -42,8 +42,7 @@ async fn a_created_project_has_every_field_and_a_location(backend: Backend) {
 
     let defaults: Value = app.post_json("/v1/projects", &json!({"name": "x"})).await.json().await.unwrap();
     assert_eq!(defaults["defaultLanguage"], "en");
-    let masked: Value =
-        app.post_json("/v1/projects", &json!({"name": "y", "piiRedaction": "mask", "description": "d"})).await.json().await.unwrap();
+    let masked: Value = app.post_json("/v1/projects", &json!({"name": "y", "piiRedaction": "mask", "description": "d"})).await.json().await.unwrap();
     assert_eq!(masked["piiRedaction"], "mask");
     assert_eq!(masked["description"], "d");
 }
@@ -115,8 +114,7 @@ async fn page_bounds_are_422_and_wrong_types_400(backend: Backend) {
 
 async fn a_patch_changes_only_the_fields_it_names(backend: Backend) {
     let app = spawn_app(backend).await;
-    let created: Value =
-        app.post_json("/v1/projects", &json!({"name": "Sales", "description": "Outbound"})).await.json().await.unwrap();
+    let created: Value = app.post_json("/v1/projects", &json!({"name": "Sales", "description": "Outbound"})).await.json().await.unwrap();
     let path = format!("/v1/projects/{}", created["id"].as_str().unwrap());
     tokio::time::sleep(std::time::Duration::from_millis(5)).await;
 
@@ -129,12 +127,7 @@ async fn a_patch_changes_only_the_fields_it_names(backend: Backend) {
     assert_eq!(updated["createdAt"], created["createdAt"]);
     assert!(updated["updatedAt"].as_str() > created["updatedAt"].as_str(), "updatedAt moves");
 
-    let updated: Value = app
-        .patch_json(&path, &json!({"name": "Sales EU", "description": null, "piiRedaction": "mask"}))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let updated: Value = app.patch_json(&path, &json!({"name": "Sales EU", "description": null, "piiRedaction": "mask"})).await.json().await.unwrap();
     assert_eq!(updated["name"], "Sales EU");
     assert_eq!(updated["description"], Value::Null, "null clears the description");
     assert_eq!(updated["piiRedaction"], "mask");
@@ -152,8 +145,7 @@ async fn a_patch_is_validated(backend: Backend) {
     let path = format!("/v1/projects/{}", project["id"].as_str().unwrap());
     let problem = assert_problem(app.patch_json(&path, &json!({"name": ""})).await, 422, "validation_failed").await;
     assert_eq!(problem["errors"][0]["field"], "name");
-    let problem =
-        assert_problem(app.patch_json(&path, &json!({"defaultLanguage": "fr"})).await, 422, "validation_failed").await;
+    let problem = assert_problem(app.patch_json(&path, &json!({"defaultLanguage": "fr"})).await, 422, "validation_failed").await;
     assert_eq!(problem["errors"][0]["field"], "defaultLanguage");
     assert_problem(app.patch_json(&path, &json!({"name": null})).await, 422, "validation_failed").await;
     let fetched: Value = app.get(&path).await.json().await.unwrap();

@@ -22,7 +22,14 @@ async fn stored(app: &TestApp, project: &str, language: Language, title: &str, t
 }
 
 async fn search(app: &TestApp, project: &str, query: &str) -> Value {
-    let response = app.client.get(app.url(&format!("/v1/projects/{project}/calls/search"))).header("X-API-Key", &app.key).query(&[("q", query)]).send().await.unwrap();
+    let response = app
+        .client
+        .get(app.url(&format!("/v1/projects/{project}/calls/search")))
+        .header("X-API-Key", &app.key)
+        .query(&[("q", query)])
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), 200, "{query}");
     response.json().await.unwrap()
 }
@@ -35,25 +42,58 @@ async fn hits(app: &TestApp, project: &str, query: &str) -> Vec<String> {
 async fn search_finds_ranks_and_highlights(backend: Backend) {
     let app = spawn_app(backend).await;
     let project = app.create_project("Support").await["id"].as_str().unwrap().to_owned();
-    let kettle = stored(&app, &project, Language::En, "Refund for a broken kettle",
+    let kettle = stored(
+        &app,
+        &project,
+        Language::En,
+        "Refund for a broken kettle",
         "Hello, I bought a kettle and it broke after two days.\nI would like a refund to my credit card.\nI will process the refund today.",
-        "The customer asked for a refund of a broken kettle.").await;
-    let card = stored(&app, &project, Language::En, "Card blocked abroad",
-        "My credit card was blocked in Spain.\nWe unblocked the card, so no refund is needed.", "A blocked card was unblocked.").await;
-    let complaint = stored(&app, &project, Language::Pl, "Reklamacja czajnika",
-        "Dzień dobry, chcę złożyć reklamację czajnika.\nZwrotem pieniędzy zajmie się nasz dział w Łodzi.", "Klient składa reklamację.").await;
-    let address = stored(&app, &project, Language::Pl, "Zmiana adresu",
-        "Proszę o zmianę adresu na ul. Piotrkowską w Łodzi.\nAdres zmieniony <script>alert(1)</script> & zapisany.", "Zmiana adresu klienta.").await;
+        "The customer asked for a refund of a broken kettle.",
+    )
+    .await;
+    let card = stored(
+        &app,
+        &project,
+        Language::En,
+        "Card blocked abroad",
+        "My credit card was blocked in Spain.\nWe unblocked the card, so no refund is needed.",
+        "A blocked card was unblocked.",
+    )
+    .await;
+    let complaint = stored(
+        &app,
+        &project,
+        Language::Pl,
+        "Reklamacja czajnika",
+        "Dzień dobry, chcę złożyć reklamację czajnika.\nZwrotem pieniędzy zajmie się nasz dział w Łodzi.",
+        "Klient składa reklamację.",
+    )
+    .await;
+    let address = stored(
+        &app,
+        &project,
+        Language::Pl,
+        "Zmiana adresu",
+        "Proszę o zmianę adresu na ul. Piotrkowską w Łodzi.\nAdres zmieniony <script>alert(1)</script> & zapisany.",
+        "Zmiana adresu klienta.",
+    )
+    .await;
 
     // Words, stems and ranking: the kettle call says "refund" in its title, summary and twice in
     // the transcript; the card call once.
     let page = search(&app, &project, "refunds").await;
-    assert_eq!((page["total"].as_u64(), page["page"].as_u64(), page["pageSize"].as_u64(), page["totalPages"].as_u64()), (Some(2), Some(1), Some(25), Some(1)));
+    assert_eq!(
+        (page["total"].as_u64(), page["page"].as_u64(), page["pageSize"].as_u64(), page["totalPages"].as_u64()),
+        (Some(2), Some(1), Some(25), Some(1))
+    );
     let first = &page["data"][0];
     assert_eq!(first["id"], kettle.as_str());
     assert_eq!(page["data"][1]["id"], card.as_str());
     assert!(first["relevance"].as_f64().unwrap() > page["data"][1]["relevance"].as_f64().unwrap(), "{page}");
-    for field in ["id", "filename", "language", "durationS", "sentimentLevel", "primaryCategory", "actionItemsCount", "createdAt", "title", "snippet", "relevance"] {
+    for field in [
+        "id", "filename", "language", "durationS", "sentimentLevel", "primaryCategory", "actionItemsCount", "createdAt", "title", "snippet",
+        "relevance",
+    ] {
         assert!(first.get(field).is_some(), "{field}: {first}");
     }
     assert!(first.get("sizeBytes").is_none(), "a search hit has no sizeBytes");
@@ -63,7 +103,10 @@ async fn search_finds_ranks_and_highlights(backend: Backend) {
     // Phrases are marked as one; OR; exclusions of words and phrases.
     let phrase = search(&app, &project, "\"credit card\" spain").await;
     assert_eq!(phrase["total"], 1);
-    assert_eq!(phrase["data"][0]["snippet"], "My <mark>credit card</mark> was blocked in <mark>Spain</mark>. We unblocked the card, so no refund is needed.");
+    assert_eq!(
+        phrase["data"][0]["snippet"],
+        "My <mark>credit card</mark> was blocked in <mark>Spain</mark>. We unblocked the card, so no refund is needed."
+    );
     assert_eq!(hits(&app, &project, "refund -kettle").await, [card.as_str()]);
     assert!(hits(&app, &project, "refund -\"credit card\"").await.is_empty());
     let either = hits(&app, &project, "kettle OR spain").await;

@@ -63,12 +63,7 @@ pub fn project_routes() -> Vec<ScopedRoute> {
         route(Method::POST, "/v1/projects/{projectId}/analysis-templates/{id}/deactivate", None, Template),
         route(Method::GET, "/v1/projects/{projectId}/webhooks", None, Own),
         route(Method::POST, "/v1/projects/{projectId}/calls/upload", None, Own),
-        route(
-            Method::POST,
-            "/v1/projects/{projectId}/webhooks",
-            Some(json!({"url": "https://93.184.216.34/hook", "events": ["*"]})),
-            Own,
-        ),
+        route(Method::POST, "/v1/projects/{projectId}/webhooks", Some(json!({"url": "https://93.184.216.34/hook", "events": ["*"]})), Own),
         route(Method::GET, "/v1/projects/{projectId}/webhooks/{id}", None, Webhook),
         route(Method::PATCH, "/v1/projects/{projectId}/webhooks/{id}/toggle", None, Webhook),
         route(Method::GET, "/v1/projects/{projectId}/webhooks/{id}/deliveries", None, Webhook),
@@ -142,7 +137,8 @@ async fn fixtures(app: &TestApp, project: &str) -> Fixtures {
     let test = app.request(Method::POST, &format!("{base}/webhooks/{webhook}/test")).send().await.unwrap();
     assert_eq!(test.status(), 202);
     let delivery = test.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
-    let call = callscope_store::testing::store_call(app.store.as_ref(), callscope_domain::ProjectId(project.parse().unwrap()), &stored).await.0.to_string();
+    let call =
+        callscope_store::testing::store_call(app.store.as_ref(), callscope_domain::ProjectId(project.parse().unwrap()), &stored).await.0.to_string();
     Fixtures {
         call,
         action_item,

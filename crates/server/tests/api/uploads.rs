@@ -22,7 +22,8 @@ async fn an_upload_is_stored_and_queued(backend: Backend) {
     let project: Value = app.post_json("/v1/projects", &json!({"name": "PL", "defaultLanguage": "pl"})).await.json().await.unwrap();
     let project_id = project["id"].as_str().unwrap();
     let audio = wav_bytes(8_000, 2, 1.5);
-    let response = app.upload(project_id, "channel_roles=agent,customer&recorded_at=2026-11-20T09:30:00%2B01:00", "../rozmowa 17.wav", audio.clone()).await;
+    let response =
+        app.upload(project_id, "channel_roles=agent,customer&recorded_at=2026-11-20T09:30:00%2B01:00", "../rozmowa 17.wav", audio.clone()).await;
     assert_eq!(response.status(), 202);
     let location = response.headers()["location"].to_str().unwrap().to_owned();
     let accepted: Value = response.json().await.unwrap();

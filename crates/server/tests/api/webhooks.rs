@@ -24,7 +24,8 @@ async fn registration_returns_the_secret_once(backend: Backend) {
     let app = spawn_app(backend).await;
     let project = app.create_project("CRM").await;
     let base = format!("/v1/projects/{}/webhooks", project["id"].as_str().unwrap());
-    let body = json!({"url": "https://93.184.216.34/hooks/callscope?tenant=7", "events": ["call.completed", "action_item.created", "call.completed"]});
+    let body =
+        json!({"url": "https://93.184.216.34/hooks/callscope?tenant=7", "events": ["call.completed", "action_item.created", "call.completed"]});
     let response = app.post_json(&base, &body).await;
     assert_eq!(response.status(), 201);
     let location = response.headers()["location"].to_str().unwrap().to_owned();
@@ -52,7 +53,8 @@ async fn registration_returns_the_secret_once(backend: Backend) {
     let resumed: Value = app.request(Method::PATCH, &format!("{location}/toggle")).send().await.unwrap().json().await.unwrap();
     assert_eq!(resumed["active"], true);
 
-    let all: Value = app.post_json(&base, &json!({"url": "https://[2606:4700:4700::1111]/x", "events": ["*", "call.failed"]})).await.json().await.unwrap();
+    let all: Value =
+        app.post_json(&base, &json!({"url": "https://[2606:4700:4700::1111]/x", "events": ["*", "call.failed"]})).await.json().await.unwrap();
     assert_eq!(all["events"], json!(["*"]));
 
     assert_eq!(app.request(Method::DELETE, &location).send().await.unwrap().status(), 204);
@@ -95,11 +97,13 @@ async fn only_public_https_targets_are_accepted(backend: Backend) {
         let problem = assert_problem(response, 422, "validation_failed").await;
         assert_eq!(problem["errors"][0]["field"], "url", "{url}: {problem}");
     }
-    let problem = assert_problem(app.post_json(&base, &json!({"url": "https://127.0.0.1/", "events": ["nope"]})).await, 422, "validation_failed").await;
+    let problem =
+        assert_problem(app.post_json(&base, &json!({"url": "https://127.0.0.1/", "events": ["nope"]})).await, 422, "validation_failed").await;
     let fields: Vec<&str> = problem["errors"].as_array().unwrap().iter().map(|e| e["field"].as_str().unwrap()).collect();
     assert_eq!(fields, ["url", "events[0]"], "both problems are reported");
     for (events, field) in [(json!([]), "events"), (json!(["call.completed", "webhook.test"]), "events[1]"), (json!("*"), "events")] {
-        let problem = assert_problem(app.post_json(&base, &json!({"url": "https://93.184.216.34/", "events": events})).await, 422, "validation_failed").await;
+        let problem =
+            assert_problem(app.post_json(&base, &json!({"url": "https://93.184.216.34/", "events": events})).await, 422, "validation_failed").await;
         assert_eq!(problem["errors"][0]["field"], field, "{events}");
     }
     assert_eq!(app.get(&base).await.json::<Value>().await.unwrap(), json!([]), "nothing was registered");
