@@ -95,6 +95,15 @@ impl RulesEngine {
         Ok(Self::new(Arc::new(read("en_valence.txt")?), Arc::new(read("pl_valence.txt")?)))
     }
 
+    /// A model engine's analysis, or, when the model failed or answered something unusable,
+    /// this engine's (logged; `modelUsed` then says `rules`).
+    pub fn unless_failed(&self, model: Result<CallAnalysis, String>, input: &AnalysisInput) -> CallAnalysis {
+        model.unwrap_or_else(|error| {
+            tracing::warn!(%error, "the model's analysis failed; using the rules engine");
+            self.run(input)
+        })
+    }
+
     /// The analysis, synchronously (it takes milliseconds).
     pub fn run(&self, input: &AnalysisInput) -> CallAnalysis {
         let texts: Vec<&str> = input.turns.iter().map(|t| t.1.as_str()).collect();

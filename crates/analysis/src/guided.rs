@@ -136,18 +136,6 @@ fn parts(turns: &[(String, String)], budget: usize) -> Vec<(usize, &[(String, St
     out
 }
 
-fn overall(s: &str) -> Option<Overall> {
-    Some(match s {
-        "very_positive" => Overall::VeryPositive,
-        "positive" => Overall::Positive,
-        "neutral" => Overall::Neutral,
-        "mixed" => Overall::Mixed,
-        "negative" => Overall::Negative,
-        "very_negative" => Overall::VeryNegative,
-        _ => return None,
-    })
-}
-
 /// What the model chose for one part of the call.
 struct Choices {
     category: Option<String>,
@@ -188,7 +176,7 @@ impl GuidedEngine {
             .await
             .map_err(|e| e.to_string())?;
         tracing::debug!(%answer, candidates = candidates.len(), "the model's choices");
-        let sentiment = overall(answer["sentiment"].as_str().unwrap_or("")).ok_or("no valid sentiment")?;
+        let sentiment = Overall::parse(answer["sentiment"].as_str().unwrap_or("")).ok_or("no valid sentiment")?;
         let category = answer["category"].as_str().filter(|id| input.categories.iter().any(|c| c.id == *id)).map(str::to_owned);
         let mut kept = Vec::new();
         for (i, candidate) in candidates.into_iter().enumerate() {
@@ -267,13 +255,7 @@ impl Analyzer for GuidedEngine {
     }
 
     async fn analyze(&self, input: &AnalysisInput) -> Result<CallAnalysis, AnalysisError> {
-        match self.try_analyze(input).await {
-            Ok(analysis) => Ok(analysis),
-            Err(error) => {
-                tracing::warn!(%error, "the guided analysis failed; using the rules engine");
-                Ok(self.rules.run(input))
-            }
-        }
+        Ok(self.rules.unless_failed(self.try_analyze(input).await, input))
     }
 }
 

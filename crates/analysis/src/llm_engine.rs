@@ -17,7 +17,7 @@ use crate::engine::{AnalysisError, AnalysisInput, Analyzer, CallAnalysis, RulesE
 use crate::openai::OpenAiClient;
 use crate::sentiment::{CallSentiment, Overall};
 use crate::summary::Summary;
-use crate::template::Answer;
+use crate::template::{unanswered, Answer};
 use crate::text::{fold, given};
 
 /// The engine.
@@ -195,18 +195,6 @@ fn parts(turns: &[(String, String)], budget: usize) -> Vec<Vec<(String, String)>
     out
 }
 
-fn overall(s: &str) -> Option<Overall> {
-    Some(match s {
-        "very_positive" => Overall::VeryPositive,
-        "positive" => Overall::Positive,
-        "neutral" => Overall::Neutral,
-        "mixed" => Overall::Mixed,
-        "negative" => Overall::Negative,
-        "very_negative" => Overall::VeryNegative,
-        _ => return None,
-    })
-}
-
 /// Checks a template answer against its question's type.
 fn typed(value: &Value, answer_type: &str, options: &[String]) -> Option<Value> {
     match (answer_type, value) {
@@ -256,7 +244,7 @@ impl LlmEngine {
             ok
         };
         let sentiment = &answer["sentiment"];
-        let overall = overall(sentiment["overallSentiment"].as_str().unwrap_or("")).ok_or("no valid overallSentiment")?;
+        let overall = Overall::parse(sentiment["overallSentiment"].as_str().unwrap_or("")).ok_or("no valid overallSentiment")?;
         let evidence = s(&sentiment["evidence"]);
         let evidence_ok = keep(&evidence);
         let mut confidence = sentiment["confidence"].as_f64().unwrap_or(0.5).clamp(0.0, 1.0) as f32;
@@ -338,14 +326,7 @@ impl LlmEngine {
                 .iter()
                 .map(|q| {
                     let given = answer["templateAnswers"].as_array().into_iter().flatten().find(|a| a["label"].as_str() == Some(q.label.as_str()));
-                    let unanswered = Answer {
-                        label: q.label.clone(),
-                        value: Value::Null,
-                        answer_type: q.answer_type.clone(),
-                        confidence: "LOW",
-                        evidence: Vec::new(),
-                        answered: false,
-                    };
+                    let unanswered = unanswered(q);
                     let Some(a) = given.filter(|a| a["answered"].as_bool() == Some(true)) else { return unanswered };
                     let Some(value) = typed(&a["value"], &q.answer_type, &q.options) else { return unanswered };
                     let quotes: Vec<String> = strings(&a["evidence"]);
@@ -469,13 +450,7 @@ impl Analyzer for LlmEngine {
     }
 
     async fn analyze(&self, input: &AnalysisInput) -> Result<CallAnalysis, AnalysisError> {
-        match self.try_analyze(input).await {
-            Ok(analysis) => Ok(analysis),
-            Err(error) => {
-                tracing::warn!(%error, "the LLM analysis failed; using the rules engine");
-                Ok(self.fallback.run(input))
-            }
-        }
+        Ok(self.fallback.unless_failed(self.try_analyze(input).await, input))
     }
 }
 

@@ -147,6 +147,11 @@ impl Overall {
         }
     }
 
+    /// The value [`Self::as_str`] writes; `None` for anything else.
+    pub fn parse(s: &str) -> Option<Self> {
+        [Self::VeryPositive, Self::Positive, Self::Neutral, Self::Mixed, Self::Negative, Self::VeryNegative].into_iter().find(|o| o.as_str() == s)
+    }
+
     /// `sentimentLevel`.
     pub fn level(self) -> &'static str {
         match self {

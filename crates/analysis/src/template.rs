@@ -31,7 +31,8 @@ pub struct Answer {
 const YES: &[&str] = &["yes", "yeah", "yep", "correct", "sure", "tak", "zgadza", "oczywiscie", "owszem"];
 const NO: &[&str] = &["no", "nope", "not", "never", "nie", "nigdy"];
 
-fn unanswered(q: &Question) -> Answer {
+/// The answer to a question the call does not answer.
+pub(crate) fn unanswered(q: &Question) -> Answer {
     Answer {
         label: q.label.clone(),
         value: Value::Null,

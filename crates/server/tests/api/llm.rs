@@ -19,6 +19,14 @@ both_backends!(the_guided_mode_asks_the_endpoint_for_closed_choices_only);
 
 type Seen = Arc<Mutex<Vec<Value>>>;
 
+/// Serves a chat-completions stand-in on a loopback port; its base URL, up to `/v1`.
+async fn stand_in(router: axum::Router) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    base_url
+}
+
 async fn completions(State(seen): State<Seen>, Json(body): Json<Value>) -> Json<Value> {
     seen.lock().unwrap().push(body);
     let analysis = json!({
@@ -35,10 +43,7 @@ async fn completions(State(seen): State<Seen>, Json(body): Json<Value>) -> Json<
 
 async fn text_sent_to_an_external_llm_is_masked_and_its_analysis_stored(backend: Backend) {
     let seen: Seen = Arc::default();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
-    let router = axum::Router::new().route("/v1/chat/completions", post(completions)).with_state(seen.clone());
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    let base_url = stand_in(axum::Router::new().route("/v1/chat/completions", post(completions)).with_state(seen.clone())).await;
 
     let app = spawn_app_with(backend, |c| {
         c.workers = 1;
@@ -99,10 +104,7 @@ async fn choices(State(seen): State<Seen>, Json(body): Json<Value>) -> Json<Valu
 
 async fn the_guided_mode_asks_the_endpoint_for_closed_choices_only(backend: Backend) {
     let seen: Seen = Arc::default();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
-    let router = axum::Router::new().route("/v1/chat/completions", post(choices)).with_state(seen.clone());
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    let base_url = stand_in(axum::Router::new().route("/v1/chat/completions", post(choices)).with_state(seen.clone())).await;
 
     let app = spawn_app_with(backend, |c| {
         c.workers = 1;
