@@ -103,8 +103,8 @@ impl AppState {
 /// The whole HTTP application: `/v1` behind the key and the rate limit, plus the open
 /// operational routes (`/healthz`, `/readyz`, `/openapi.json`, `/docs`).
 pub fn router(state: AppState) -> Router {
-    let (v1, _) = openapi::v1_routes().split_for_parts();
-    let (open, _) = openapi::open_routes().split_for_parts();
+    let (v1, _) = routes::v1_routes().split_for_parts();
+    let (open, _) = routes::open_routes().split_for_parts();
     let v1 = v1.layer(middleware::from_fn_with_state(state.clone(), rate_limit::enforce));
     Router::new()
         .merge(v1)

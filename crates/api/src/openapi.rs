@@ -1,16 +1,13 @@
-//! The OpenAPI 3.1 document, generated from the handlers' annotations. Routes are registered
-//! through `utoipa_axum`'s `routes!`, so a route cannot be served without being documented.
+//! The OpenAPI 3.1 document, generated from the handlers' annotations and the route table in
+//! [`crate::routes`] (registered through `utoipa_axum`'s `routes!`, so a route cannot be served
+//! without being documented).
 
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityRequirement, SecurityScheme};
 use utoipa::OpenApi;
-use utoipa_axum::router::OpenApiRouter;
-use utoipa_axum::routes;
 
 use crate::error::{ErrorCode, FieldErrorView, Problem};
-use axum::extract::DefaultBodyLimit;
 
-use crate::routes::{action_items, audio, call_records, calls, categories, dashboard, ops, presets, projects, search, templates, webhooks};
-use crate::{docs, AppState};
+use crate::routes::{open_routes, v1_routes};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -38,7 +35,7 @@ per key (429 `rate_limited` with `Retry-After`).",
         (name = "Operations", description = "Probes and this document; no key needed."),
     )
 )]
-struct ApiDoc;
+pub(crate) struct ApiDoc;
 
 /// Declares the `X-API-Key` scheme and requires it everywhere unless a route says otherwise.
 struct KeyAuth;
@@ -73,53 +70,6 @@ project's `piiRedaction: mask` the stored transcript shows `[NAME]` in place of 
         let description = doc.info.description.get_or_insert_with(String::new);
         description.push_str(&section);
     }
-}
-
-/// The `/v1` routes, each documented.
-pub(crate) fn v1_routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::with_openapi(ApiDoc::openapi())
-        .routes(routes!(projects::create_project, projects::list_projects))
-        .routes(routes!(projects::get_project, projects::update_project))
-        .routes(routes!(categories::get_category_tree, categories::create_category, categories::clear_categories))
-        .routes(routes!(categories::get_category, categories::update_category, categories::delete_category))
-        .routes(routes!(categories::move_category))
-        .routes(routes!(presets::list_presets, presets::create_preset))
-        .routes(routes!(presets::get_preset, presets::update_preset, presets::delete_preset))
-        .routes(routes!(presets::set_default_preset))
-        .routes(routes!(templates::list_templates, templates::create_template))
-        .routes(routes!(templates::get_template, templates::replace_template, templates::delete_template))
-        .routes(routes!(templates::activate_template))
-        .routes(routes!(templates::deactivate_template))
-        .routes(routes!(webhooks::list_webhooks, webhooks::create_webhook))
-        .routes(routes!(webhooks::get_webhook, webhooks::delete_webhook))
-        .routes(routes!(webhooks::toggle_webhook))
-        .routes(routes!(webhooks::list_deliveries))
-        .routes(routes!(webhooks::test_webhook))
-        .routes(routes!(webhooks::redeliver))
-        // The upload enforces its own, much larger limit while it streams.
-        .merge(OpenApiRouter::new().routes(routes!(calls::upload_call)).layer(DefaultBodyLimit::disable()))
-        .routes(routes!(calls::get_job))
-        .routes(routes!(call_records::list_calls))
-        .routes(routes!(search::search_calls))
-        .routes(routes!(dashboard::sentiment_dashboard))
-        .routes(routes!(call_records::get_call, call_records::delete_call))
-        .routes(routes!(call_records::set_call_category))
-        .routes(routes!(call_records::reanalyze_call))
-        .routes(routes!(action_items::list_action_items))
-        .routes(routes!(action_items::responsible_parties))
-        .routes(routes!(action_items::pending_action_items))
-        .routes(routes!(action_items::get_action_item, action_items::update_action_item, action_items::delete_action_item))
-        .routes(routes!(audio::get_audio_info))
-        .routes(routes!(audio::get_audio_content))
-}
-
-/// The open routes: probes and the documentation.
-pub(crate) fn open_routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(ops::healthz))
-        .routes(routes!(ops::readyz))
-        .routes(routes!(docs::openapi_json))
-        .routes(routes!(docs::docs_page))
 }
 
 /// The whole document, as served at `/openapi.json`.

@@ -14,7 +14,7 @@ use uuid::Uuid;
 
 use crate::error::Problem;
 use crate::extract::{ApiJson, ApiPath, ApiQuery, IdPath, ProjectScope};
-use crate::routes::call_records::time_bounds;
+use crate::routes::calls::time_bounds;
 use crate::views::nullable;
 use crate::{ApiError, AppState};
 

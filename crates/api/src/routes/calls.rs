@@ -1,268 +1,423 @@
-//! Uploads and their jobs (decisions §4). The upload streams the `file` part to the object store
-//! while hashing and counting it: memory stays flat whatever the size, the first bytes decide
-//! whether it is audio at all, and nothing is kept of a refused upload.
+//! Stored calls: the list (newest first), one call's detail, erasing a call, setting its category
+//! by hand (decisions §4) and queueing a re-analysis (decisions §6).
 
-use axum::body::Bytes;
-use axum::extract::{FromRequest, Multipart, Request, State};
+use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::Json;
-use callscope_audio::sniff;
-use callscope_domain::{parse_channel_roles, Job, JobId, JobStatus, Language, NewJob, Timestamp, Validator};
+use callscope_domain::{CallId, Category, CategoryId, Job, Page, PageRequest, SpeakerStats, TemplateId, Timestamp, Turn};
+use callscope_store::CallSummary;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
+use serde_json::{json, Value};
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use crate::error::Problem;
-use crate::extract::{ApiPath, ApiQuery, IdPath, ProjectScope};
-use crate::views::rfc3339;
+use crate::extract::{ApiJson, ApiPath, ApiQuery, IdPath, OptionalApiJson, ProjectScope};
+use crate::views::{nullable, rfc3339, PageQuery};
 use crate::{ApiError, AppState};
 
-/// Bytes needed to recognise a container.
-const SNIFF_BYTES: usize = 16;
-/// Multipart framing allowed on top of the file itself before the early size check refuses.
-const MULTIPART_SLACK: u64 = 64 * 1024;
-/// Longest kept file name.
-const FILENAME_MAX: usize = 255;
-
-/// Query of an upload.
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct UploadQuery {
-    /// Speaker roles in channel order, comma-separated (`agent,customer`). Each channel is then
-    /// transcribed on its own and named by its role; the count must match the file's channels.
-    /// Files of more than two channels are mixed down to one signal (speakers told apart by
-    /// voice), so they take no roles.
-    pub channel_roles: Option<String>,
-    /// `pl` or `en`; omitted: the project's default language.
-    pub language: Option<String>,
-    /// Process bytes that were uploaded to this project before as a new call.
-    pub force: Option<bool>,
-    /// When the call took place (RFC 3339); deadlines in it are resolved against this date.
-    pub recorded_at: Option<String>,
-}
-
-/// Multipart body of an upload.
-#[derive(ToSchema)]
-#[allow(dead_code)] // documents the body; the handler reads it as a stream
-pub struct UploadForm {
-    /// The audio: WAV (PCM, float, µ-law, A-law), MP3, FLAC, OGG/Vorbis or M4A/AAC.
-    #[schema(format = Binary, content_media_type = "application/octet-stream")]
-    file: String,
-}
-
-/// Answer to an accepted upload.
+/// A call as lists and search hits show it (everything of the call summary but its size).
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct UploadAccepted {
-    /// The job that processes it.
-    pub job_id: Uuid,
-    /// `PENDING`.
-    pub status: JobStatus,
-    /// When it was accepted.
+pub struct CallFieldsView {
+    /// The call's id.
+    pub id: Uuid,
+    /// The uploaded file's name.
+    pub filename: String,
+    /// `pl` or `en`.
+    pub language: String,
+    /// Length in seconds.
+    pub duration_s: Option<f64>,
+    /// `positive`, `neutral`, `negative` or `unknown`.
+    pub sentiment_level: String,
+    /// The primary category's name; null when uncategorized.
+    pub primary_category: Option<String>,
+    /// Action items extracted from the call.
+    pub action_items_count: i64,
+    /// When the call was stored.
     #[serde(serialize_with = "rfc3339")]
     #[schema(value_type = String, format = DateTime)]
-    pub submitted_at: Timestamp,
+    pub created_at: Timestamp,
+    /// A short generated title (the filename when none could be made).
+    pub title: String,
 }
 
-/// What the query of an upload says, checked.
-struct UploadOptions {
-    language: Language,
-    channel_roles: Option<Vec<String>>,
-    recorded_at: Option<Timestamp>,
-    force: bool,
-}
-
-fn check_query(query: UploadQuery, default_language: Language) -> Result<UploadOptions, ApiError> {
-    let mut v = Validator::default();
-    let language = match query.language.as_deref() {
-        None => default_language,
-        Some(raw) => raw.parse().unwrap_or_else(|_| {
-            v.error("language", "must be pl or en");
-            default_language
-        }),
-    };
-    let channel_roles = match query.channel_roles.as_deref().map(parse_channel_roles) {
-        Some(Ok(roles)) => Some(roles),
-        Some(Err(errors)) => {
-            errors.0.into_iter().for_each(|e| v.error(e.field, e.message));
-            None
+impl From<CallSummary> for CallFieldsView {
+    fn from(c: CallSummary) -> Self {
+        Self {
+            id: c.id.0,
+            title: c.title.filter(|t| !t.trim().is_empty()).unwrap_or_else(|| c.filename.clone()),
+            filename: c.filename,
+            language: c.language.as_str().to_owned(),
+            duration_s: c.duration_s,
+            sentiment_level: c.sentiment_level,
+            primary_category: c.primary_category,
+            action_items_count: c.action_items_count,
+            created_at: c.created_at,
         }
-        None => None,
-    };
-    let recorded_at = query.recorded_at.as_deref().and_then(|raw| match chrono::DateTime::parse_from_rfc3339(raw) {
-        Ok(t) => Some(t.to_utc()),
-        Err(_) => {
-            v.error("recorded_at", "must be an RFC 3339 date-time, e.g. 2026-11-21T09:30:00Z");
-            None
-        }
-    });
-    v.finish()?;
-    Ok(UploadOptions { language, channel_roles, recorded_at, force: query.force.unwrap_or(false) })
-}
-
-fn clean_filename(raw: Option<&str>) -> String {
-    let base = raw.unwrap_or_default().rsplit(['/', '\\']).next().unwrap_or_default().trim();
-    let cleaned: String = base.chars().filter(|c| !c.is_control()).take(FILENAME_MAX).collect();
-    if cleaned.is_empty() {
-        "upload".into()
-    } else {
-        cleaned
     }
 }
 
-/// Upload a call recording.
-#[utoipa::path(post, path = "/v1/projects/{projectId}/calls/upload", tag = "Calls",
-    params(("projectId" = Uuid, Path, description = "The project"), UploadQuery),
-    request_body(content = UploadForm, content_type = "multipart/form-data"),
+/// A call in a list.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CallSummaryView {
+    /// The call's fields.
+    #[serde(flatten)]
+    pub call: CallFieldsView,
+    /// Bytes of the stored audio.
+    pub size_bytes: i64,
+}
+
+impl From<CallSummary> for CallSummaryView {
+    fn from(c: CallSummary) -> Self {
+        let size_bytes = c.size_bytes;
+        Self { call: c.into(), size_bytes }
+    }
+}
+
+/// A page of calls.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CallPage {
+    /// The calls of this page, newest first.
+    pub data: Vec<CallSummaryView>,
+    /// Matching calls in all pages.
+    pub total: u64,
+    /// This page, from 1.
+    pub page: u32,
+    /// Page size.
+    pub page_size: u32,
+    /// `ceil(total / pageSize)`.
+    pub total_pages: u64,
+}
+
+impl CallPage {
+    fn new(page: Page<CallSummary>, request: PageRequest) -> Self {
+        Self {
+            total_pages: page.total_pages(request.page_size),
+            total: page.total,
+            page: request.page,
+            page_size: request.page_size,
+            data: page.items.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+/// Query of the calls list.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct CallListQuery {
+    /// Page number, from 1. Default 1.
+    #[param(minimum = 1, default = 1)]
+    pub page: Option<i64>,
+    /// Items per page, 1–100. Default 25.
+    #[param(minimum = 1, maximum = 100, default = 25)]
+    pub page_size: Option<i64>,
+    /// Calls created at or after this instant (RFC 3339).
+    #[param(value_type = Option<String>, format = DateTime)]
+    pub from: Option<String>,
+    /// Calls created at or before this instant (RFC 3339).
+    #[param(value_type = Option<String>, format = DateTime)]
+    pub to: Option<String>,
+}
+
+/// Parses the inclusive `from`/`to` bounds.
+///
+/// # Errors
+/// 400 for a value that is not an RFC 3339 date-time; 422 when `from` is after `to`.
+pub fn time_bounds(from: Option<&str>, to: Option<&str>) -> Result<(Option<Timestamp>, Option<Timestamp>), ApiError> {
+    let parse = |name: &str, raw: Option<&str>| {
+        raw.map(|r| {
+            chrono::DateTime::parse_from_rfc3339(r.trim())
+                .map(|t| t.with_timezone(&chrono::Utc))
+                .map_err(|_| ApiError::BadRequest(format!("{name}: expected an RFC 3339 date-time such as 2026-11-21T00:00:00Z, got {r:?}")))
+        })
+        .transpose()
+    };
+    let (from, to) = (parse("from", from)?, parse("to", to)?);
+    if let (Some(f), Some(t)) = (from, to) {
+        if f > t {
+            return Err(ApiError::invalid("from", "must not be after to"));
+        }
+    }
+    Ok((from, to))
+}
+
+/// List the project's calls, newest first.
+#[utoipa::path(get, path = "/v1/projects/{projectId}/calls", tag = "Calls",
+    params(("projectId" = Uuid, Path, description = "The project"), CallListQuery),
     responses(
-        (status = 202, description = "Accepted and queued", body = UploadAccepted,
-            headers(("Location" = String, description = "Path of the job"))),
-        (status = 400, description = "Not a multipart body with a `file` part", body = Problem),
+        (status = 200, description = "A page of calls", body = CallPage),
+        (status = 400, description = "A parameter of the wrong type", body = Problem),
         (status = 404, description = "No such project", body = Problem),
-        (status = 409, description = "`duplicate_upload`: these bytes were uploaded before (`existingJobId`, `transcriptId`)", body = Problem),
-        (status = 413, description = "Over the size limit", body = Problem),
-        (status = 415, description = "Not audio in a format the service decodes", body = Problem),
-        (status = 422, description = "A bad `language`, `channel_roles` or `recorded_at`", body = Problem),
-        (status = 429, description = "Upload budget of the key spent", body = Problem),
+        (status = 422, description = "Page bounds, or from after to", body = Problem),
     ))]
-pub async fn upload_call(
+pub async fn list_calls(
     State(state): State<AppState>,
     scope: ProjectScope,
-    ApiQuery(query): ApiQuery<UploadQuery>,
-    request: Request,
-) -> Result<(StatusCode, [(header::HeaderName, String); 1], Json<UploadAccepted>), ApiError> {
-    let options = check_query(query, scope.project.default_language)?;
-    let limit = state.max_upload_bytes;
-    let too_large = || ApiError::PayloadTooLarge(format!("uploads are limited to {limit} bytes"));
-    let declared = request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > limit + MULTIPART_SLACK) {
-        return Err(too_large());
-    }
-    let mut multipart = Multipart::from_request(request, &state)
-        .await
-        .map_err(|e| ApiError::BadRequest(format!("expected a multipart/form-data body with a part named file ({})", e.body_text())))?;
-    let bad_body = |e: axum::extract::multipart::MultipartError| ApiError::BadRequest(format!("could not read the upload: {}", e.body_text()));
-
-    let mut field = loop {
-        match multipart.next_field().await.map_err(bad_body)? {
-            Some(field) if field.name() == Some("file") => break field,
-            Some(_) => continue, // other parts are ignored
-            None => return Err(ApiError::BadRequest("the multipart body has no part named file".into())),
-        }
-    };
-    let filename = clean_filename(field.file_name());
-    let job_id = JobId::new();
-
-    // Collect enough bytes to recognise the format before anything is stored.
-    let mut head = Vec::with_capacity(SNIFF_BYTES);
-    let mut rest = Vec::new();
-    while head.len() < SNIFF_BYTES {
-        match field.chunk().await.map_err(bad_body)? {
-            Some(chunk) => {
-                let take = (SNIFF_BYTES - head.len()).min(chunk.len());
-                head.extend_from_slice(&chunk[..take]);
-                rest.extend_from_slice(&chunk[take..]);
-            }
-            None => break,
-        }
-    }
-    let container = sniff(&head).ok_or_else(|| {
-        ApiError::UnsupportedMediaType("the file is not audio in a format callscope decodes (WAV, MP3, FLAC, OGG/Vorbis, M4A/AAC)".into())
-    })?;
-    let storage_path = format!("projects/{}/{}.{}", scope.id(), job_id, container.extension());
-    let mut writer = state.storage.writer(&storage_path).await.map_err(storage_error)?;
-    let mut hasher = Sha256::new();
-    let mut size: u64 = 0;
-    let mut pending: Vec<Bytes> = vec![Bytes::from(head), Bytes::from(rest)];
-    loop {
-        for chunk in pending.drain(..) {
-            size += chunk.len() as u64;
-            if size > limit {
-                writer.abort().await;
-                return Err(too_large());
-            }
-            hasher.update(&chunk);
-            if let Err(e) = writer.write(&chunk).await {
-                writer.abort().await;
-                return Err(storage_error(e));
-            }
-        }
-        match field.chunk().await {
-            Ok(Some(chunk)) => pending.push(chunk),
-            Ok(None) => break,
-            Err(e) => {
-                writer.abort().await;
-                return Err(bad_body(e));
-            }
-        }
-    }
-    writer.finish().await.map_err(storage_error)?;
-    let sha256 = hex::encode(hasher.finalize());
-
-    let keep_or_discard = async {
-        if !options.force {
-            if let Some(existing) = state.store.find_duplicate_job(scope.id(), &sha256).await? {
-                return Err(ApiError::DuplicateUpload { existing_job: existing.id.0, transcript_id: existing.transcript_id.map(|c| c.0) });
-            }
-        }
-        let new = NewJob {
-            id: job_id,
-            original_filename: filename,
-            content_type: container.media_type().to_owned(),
-            size_bytes: i64::try_from(size).unwrap_or(i64::MAX),
-            sha256,
-            storage_path: storage_path.clone(),
-            language: options.language,
-            channel_roles: options.channel_roles,
-            recorded_at: options.recorded_at,
-        };
-        Ok(state.store.create_job(scope.id(), &new).await?)
-    };
-    let job = match keep_or_discard.await {
-        Ok(job) => job,
-        Err(e) => {
-            // Nothing is kept of a refused upload.
-            let _ = state.storage.delete(&storage_path).await;
-            return Err(e);
-        }
-    };
-    tracing::info!(job_id = %job.id, size, container = container.extension(), "upload accepted");
-    let location = format!("/v1/projects/{}/calls/jobs/{}", scope.id(), job.id);
-    let body = UploadAccepted { job_id: job.id.0, status: job.status, submitted_at: job.submitted_at };
-    Ok((StatusCode::ACCEPTED, [(header::LOCATION, location)], Json(body)))
+    ApiQuery(query): ApiQuery<CallListQuery>,
+) -> Result<Json<CallPage>, ApiError> {
+    let request = PageQuery { page: query.page, page_size: query.page_size }.validate()?;
+    let (from, to) = time_bounds(query.from.as_deref(), query.to.as_deref())?;
+    let page = state.store.list_calls(scope.id(), from, to, request).await?;
+    Ok(Json(CallPage::new(page, request)))
 }
 
-/// Get an upload job.
-#[utoipa::path(get, path = "/v1/projects/{projectId}/calls/jobs/{id}", tag = "Calls",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The job")),
+/// Erase a call: its audio, transcript, analysis, action items and jobs (beyond the spec; the
+/// right to erasure).
+#[utoipa::path(delete, path = "/v1/projects/{projectId}/calls/{id}", tag = "Calls",
+    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The call")),
     responses(
-        (status = 200, description = "The job", body = Job),
-        (status = 404, description = "No such project or job", body = Problem),
+        (status = 204, description = "Erased"),
+        (status = 404, description = "No such project or call", body = Problem),
+        (status = 503, description = "The audio could not be deleted; nothing was", body = Problem),
     ))]
-pub async fn get_job(
+pub async fn delete_call(
     State(state): State<AppState>,
     scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<JobId>>,
-) -> Result<Json<Job>, ApiError> {
-    Ok(Json(state.store.get_job(scope.id(), id).await?))
+    ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
+) -> Result<StatusCode, ApiError> {
+    let summary = state.store.get_call_summary(scope.id(), id).await?;
+    // The audio first: if it cannot go, the call stays whole and the client can retry.
+    match state.storage.delete(&summary.storage_path).await {
+        Ok(()) | Err(callscope_storage::StorageError::NotFound(_)) => {}
+        Err(error) => {
+            tracing::warn!(%error, key = %summary.storage_path, "could not delete a call's audio");
+            return Err(ApiError::Unavailable);
+        }
+    }
+    state.store.delete_call(scope.id(), id).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
-fn storage_error(error: callscope_storage::StorageError) -> ApiError {
-    tracing::warn!(%error, "object storage failed");
-    ApiError::Unavailable
+/// A call with its transcript and analysis.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CallDetailView {
+    /// Everything the list shows.
+    #[serde(flatten)]
+    pub call: CallSummaryView,
+    /// When the call last changed (re-analysis, recategorisation).
+    #[serde(serialize_with = "rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub updated_at: Timestamp,
+    /// The transcript as one text.
+    pub full_text: String,
+    /// Who spoke, and how much.
+    pub speakers: Vec<SpeakerStats>,
+    /// The turns in order, with times in milliseconds.
+    pub turns: Vec<Turn>,
+    /// The object-store key of the audio, relative to the store's root.
+    pub storage_path: String,
+    /// `totalDetected` and counts per PII type.
+    #[schema(value_type = Object)]
+    pub pii_statistics: Value,
+    /// `primary`, `secondary`, `overallConfidence`, `reasoning`, `modelUsed`; null when the
+    /// project has no categories.
+    #[schema(value_type = Option<Object>)]
+    pub classification: Option<Value>,
+    /// `summary`, `sentiment`, `sentimentLevel`, `actionItems` (the action item records),
+    /// `modelUsed`.
+    #[schema(value_type = Option<Object>)]
+    pub summary: Option<Value>,
+    /// `templateName`, `results`, `modelUsed`, `analyzedAt`; null when no template applied.
+    #[schema(value_type = Option<Object>)]
+    pub template_analysis: Option<Value>,
+}
+
+async fn detail(state: &AppState, project: callscope_domain::ProjectId, id: CallId) -> Result<CallDetailView, ApiError> {
+    let call = state.store.get_call_summary(project, id).await?;
+    let (updated_at, storage_path) = (call.updated_at, call.storage_path.clone());
+    let transcript = state.store.get_call_transcript(project, id).await?;
+    let analysis = state.store.get_call_analysis(project, id).await?;
+    let now = state.clock.now();
+    let summary = analysis.summary.map(|mut block| {
+        if let Some(object) = block.as_object_mut() {
+            object.insert("actionItems".into(), Value::Array(analysis.action_items.iter().map(|i| i.to_json(now)).collect()));
+        }
+        block
+    });
+    Ok(CallDetailView {
+        call: call.into(),
+        updated_at,
+        full_text: transcript.full_text,
+        speakers: transcript.speakers,
+        turns: transcript.turns,
+        storage_path,
+        pii_statistics: serde_json::to_value(&transcript.pii_statistics).unwrap_or_else(|_| json!({"totalDetected": 0, "types": {}})),
+        classification: analysis.classification.filter(|c| !c.is_null()),
+        summary,
+        template_analysis: analysis.template_analysis.filter(|t| !t.is_null()),
+    })
+}
+
+/// Get a call: transcript, speakers, PII statistics, classification, summary with its action
+/// items, template answers.
+#[utoipa::path(get, path = "/v1/projects/{projectId}/calls/{id}", tag = "Calls",
+    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The call")),
+    responses(
+        (status = 200, description = "The call", body = CallDetailView),
+        (status = 404, description = "No such project or call", body = Problem),
+    ))]
+pub async fn get_call(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
+) -> Result<Json<CallDetailView>, ApiError> {
+    Ok(Json(detail(&state, scope.id(), id).await?))
+}
+
+/// Body of a recategorisation.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"categoryId": "0193a3c1-7f2e-7c61-9d3b-5f0f1b2c3d4e"}))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SetCategoryRequest {
+    /// A category of this project, or null to leave the call uncategorized.
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<Uuid>)]
+    pub category_id: Option<Option<Uuid>>,
+}
+
+/// The classification a manual choice stands for: the category as the primary match with
+/// confidence 1, nothing secondary.
+fn manual_classification(categories: &[Category], chosen: Option<CategoryId>) -> Value {
+    let primary = chosen.and_then(|id| {
+        let mut chain = Vec::new();
+        let mut at = categories.iter().find(|c| c.id == id);
+        while let Some(node) = at {
+            chain.push(node);
+            // A tree has no cycles; the bound keeps a corrupt one from looping.
+            if chain.len() > categories.len() {
+                break;
+            }
+            at = node.parent_id.and_then(|p| categories.iter().find(|c| c.id == p));
+        }
+        chain.reverse();
+        (!chain.is_empty()).then(|| {
+            json!({
+                "categoryId": id,
+                "categoryPath": chain.iter().map(|c| c.id).collect::<Vec<_>>(),
+                "categoryNames": chain.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
+                "confidence": 1.0,
+                "evidence": "set manually",
+                "depth": chain.len() - 1,
+            })
+        })
+    });
+    json!({
+        "primary": primary,
+        "secondary": [],
+        "overallConfidence": if chosen.is_some() { 1.0 } else { 0.0 },
+        "reasoning": if chosen.is_some() { "set manually" } else { "cleared manually" },
+        "modelUsed": "manual",
+    })
+}
+
+/// Set or clear a call's category by hand. The choice replaces the primary match (`modelUsed`
+/// `manual`), is never overwritten by re-analysis, and raises `call.category_changed`.
+#[utoipa::path(patch, path = "/v1/projects/{projectId}/calls/{id}/category", tag = "Calls",
+    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The call")),
+    request_body = SetCategoryRequest,
+    responses(
+        (status = 200, description = "The call, recategorised", body = CallDetailView),
+        (status = 404, description = "No such project or call", body = Problem),
+        (status = 422, description = "categoryId missing, or not a category of this project", body = Problem),
+    ))]
+pub async fn set_call_category(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
+    ApiJson(body): ApiJson<SetCategoryRequest>,
+) -> Result<Json<CallDetailView>, ApiError> {
+    let Some(chosen) = body.category_id else {
+        return Err(ApiError::invalid("categoryId", "is required (null clears the category)"));
+    };
+    let chosen = chosen.map(CategoryId);
+    let categories = state.store.list_categories(scope.id()).await?;
+    if chosen.is_some_and(|c| !categories.iter().any(|k| k.id == c)) {
+        // Checked again in the store's transaction, in case the category goes meanwhile.
+        return Err(ApiError::invalid("categoryId", "is not a category of this project"));
+    }
+    let classification = manual_classification(&categories, chosen);
+    state.store.set_call_category(scope.id(), id, chosen, Some(&classification)).await?;
+    Ok(Json(detail(&state, scope.id(), id).await?))
+}
+
+/// Body of a re-analysis (optional).
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"templateId": "0193a3c1-8a40-7d12-b6f1-2c9e8d7a6b5c"}))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ReanalyzeRequest {
+    /// The template to answer; omitted: the one active when the job runs.
+    #[schema(value_type = Option<Uuid>)]
+    pub template_id: Option<Uuid>,
+}
+
+/// Re-run the analysis of a stored call (classification, summary, sentiment, action items,
+/// template answers) with the current engine, categories and template. Queues a job (kind
+/// `REANALYZE`); a category set by hand is kept; the call's action items are replaced.
+#[utoipa::path(post, path = "/v1/projects/{projectId}/calls/{id}/reanalyze", tag = "Calls",
+    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The call")),
+    request_body(content = Option<ReanalyzeRequest>, description = "Optional: the template to use",
+        example = json!({"templateId": "0193a3c1-8a40-7d12-b6f1-2c9e8d7a6b5c"})),
+    responses(
+        (status = 202, description = "Queued; poll the job", body = Job),
+        (status = 404, description = "No such project or call", body = Problem),
+        (status = 422, description = "templateId is not a template of this project", body = Problem),
+    ))]
+pub async fn reanalyze_call(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
+    OptionalApiJson(body): OptionalApiJson<ReanalyzeRequest>,
+) -> Result<(StatusCode, [(header::HeaderName, String); 1], Json<Job>), ApiError> {
+    let template = body.and_then(|b| b.template_id).map(TemplateId);
+    if let Some(template) = template {
+        match state.store.get_template(scope.id(), template).await {
+            Ok(_) => {}
+            Err(callscope_store::StoreError::NotFound(_)) => return Err(ApiError::invalid("templateId", "is not a template of this project")),
+            Err(other) => return Err(other.into()),
+        }
+    }
+    let job = state.store.create_reanalysis_job(scope.id(), id, template).await?;
+    let location = format!("/v1/projects/{}/calls/jobs/{}", scope.id(), job.id);
+    Ok((StatusCode::ACCEPTED, [(header::LOCATION, location)], Json(job)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn category(name: &str, parent: Option<&Category>) -> Category {
+        Category {
+            id: CategoryId::new(),
+            project_id: callscope_domain::ProjectId::new(),
+            taxonomy_id: callscope_domain::TaxonomyId::new(),
+            parent_id: parent.map(|p| p.id),
+            name: name.into(),
+            description: None,
+            display_order: 0,
+            created_at: chrono::Utc::now(),
+            updated_at: chrono::Utc::now(),
+        }
+    }
+
     #[test]
-    fn file_names_lose_their_directories_and_control_characters() {
-        assert_eq!(clean_filename(Some("../../etc/passwd")), "passwd");
-        assert_eq!(clean_filename(Some("C:\\calls\\rozmowa 1.wav")), "rozmowa 1.wav");
-        assert_eq!(clean_filename(Some("a\u{0}b\nc.mp3")), "abc.mp3");
-        assert_eq!(clean_filename(None), "upload");
-        assert_eq!(clean_filename(Some(&"x".repeat(400))).len(), 255);
+    fn a_manual_choice_is_the_primary_match_with_its_path() {
+        let root = category("Billing", None);
+        let leaf = category("Refunds", Some(&root));
+        let all = [root.clone(), leaf.clone()];
+        let c = manual_classification(&all, Some(leaf.id));
+        assert_eq!(c["primary"]["categoryNames"], json!(["Billing", "Refunds"]));
+        assert_eq!(c["primary"]["categoryPath"], json!([root.id, leaf.id]));
+        assert_eq!(c["primary"]["depth"], 1);
+        assert_eq!(c["primary"]["confidence"], 1.0);
+        assert_eq!(c["primary"]["evidence"], "set manually");
+        assert_eq!(c["modelUsed"], "manual");
+        let cleared = manual_classification(&all, None);
+        assert!(cleared["primary"].is_null());
+        assert_eq!(cleared["secondary"], json!([]));
     }
 }

@@ -12,7 +12,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::error::Problem;
 use crate::extract::{ApiQuery, ProjectScope};
-use crate::routes::call_records::time_bounds;
+use crate::routes::calls::time_bounds;
 use crate::{ApiError, AppState};
 
 /// Query of the dashboard.

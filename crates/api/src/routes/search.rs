@@ -12,7 +12,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::error::Problem;
 use crate::extract::{ApiQuery, ProjectScope};
-use crate::routes::call_records::{time_bounds, CallFieldsView};
+use crate::routes::calls::{time_bounds, CallFieldsView};
 use crate::views::PageQuery;
 use crate::{ApiError, AppState};
 
