@@ -7,7 +7,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::deadline::resolve_deadline;
-use crate::text::{capitalise, fold};
+use crate::text::{capitalise, fold, parties};
 
 /// `LOW`, `MEDIUM`, `HIGH` (decisions §5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -331,12 +331,7 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: DateTime<Utc>, reach: Reach) -> 
     let wide = reach == Reach::Wide;
     // In a wide search a promise needs any verb after it, not one from the list.
     let is_action = |word: &str| EN_VERBS.contains(&word) || (wide && !NOT_ACTIONS.contains(&word) && !ADVERBS.contains(&word));
-    let mut speakers: Vec<&str> = Vec::new();
-    for t in turns {
-        if !speakers.contains(&t.speaker) {
-            speakers.push(t.speaker);
-        }
-    }
+    let speakers = parties(turns.iter().map(|t| t.speaker));
     let other = |me: &str| {
         if speakers.len() == 2 {
             speakers.iter().find(|s| **s != me).copied()

@@ -130,27 +130,18 @@ pub fn classify(categories: &[CategoryInfo], turns: &[&str]) -> Option<Classific
     Some(Classification { overall_confidence: primary.confidence, primary: Some(primary), secondary, reasoning })
 }
 
-/// The match for a category chosen elsewhere (by a model), with `confidence`: its path and names,
-/// and as evidence the call's sentence with the most words of it or its ancestors. `None` for an
-/// id not in `categories`.
-pub fn match_for(categories: &[CategoryInfo], turns: &[&str], id: &str, confidence: f32) -> Option<CategoryMatch> {
+/// The match for a category chosen elsewhere (by a model, when no category's words occur in the
+/// call, so there is no sentence to quote), with `confidence`. `None` for an id not in
+/// `categories`.
+pub fn match_for(categories: &[CategoryInfo], id: &str, confidence: f32) -> Option<CategoryMatch> {
     let by_id: HashMap<&str, &CategoryInfo> = categories.iter().map(|c| (c.id.as_str(), c)).collect();
     let path = chain(&by_id, by_id.get(id)?);
-    let words: Vec<String> = path.iter().flat_map(|c| keywords(c).into_keys()).collect();
-    let text = turns.join("\n");
-    let evidence = sentences(&text)
-        .into_iter()
-        .map(|s| (stems(s).iter().filter(|x| words.contains(x)).count(), s))
-        .filter(|(hits, _)| *hits > 0)
-        .max_by_key(|(hits, _)| *hits)
-        .map(|(_, s)| s.to_owned())
-        .unwrap_or_default();
     Some(CategoryMatch {
         category_id: id.to_owned(),
         category_path: path.iter().map(|a| a.id.clone()).collect(),
         category_names: path.iter().map(|a| a.name.clone()).collect(),
         confidence,
-        evidence,
+        evidence: String::new(),
         depth: path.len() - 1,
     })
 }

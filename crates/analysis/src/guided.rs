@@ -22,6 +22,7 @@ use crate::engine::{AnalysisError, AnalysisInput, Analyzer, CallAnalysis, RulesE
 use crate::openai::OpenAiClient;
 use crate::sentiment::Overall;
 use crate::summary::summarise;
+use crate::text::parties;
 
 /// The engine.
 #[derive(Debug, Clone)]
@@ -68,17 +69,6 @@ fn system_prompt(categories: &[CategoryInfo]) -> String {
 /// properties reach the grammar in sorted order).
 fn key(index: usize) -> String {
     format!("{:02}", index + 1)
-}
-
-/// The parties of the call, in order of first speaking.
-fn parties(turns: &[(String, String)]) -> Vec<&str> {
-    let mut out: Vec<&str> = Vec::new();
-    for (speaker, _) in turns {
-        if !out.contains(&speaker.as_str()) {
-            out.push(speaker);
-        }
-    }
-    out
 }
 
 /// The answer's schema: every field a closed choice.
@@ -167,7 +157,7 @@ impl GuidedEngine {
         sure: &[(usize, String)],
         ask_category: bool,
     ) -> Result<Choices, String> {
-        let parties = parties(&input.turns);
+        let parties = parties(input.turns.iter().map(|t| t.0.as_str()));
         let asked: &[CategoryInfo] = if ask_category { &input.categories } else { &[] };
         let schema = schema(asked, candidates.len(), &parties);
         let answer = self
@@ -226,8 +216,7 @@ impl GuidedEngine {
             }
         }
         if let Some(&(chosen, _)) = votes.iter().rev().max_by_key(|v| v.1) {
-            let texts: Vec<&str> = input.turns.iter().map(|t| t.1.as_str()).collect();
-            if let Some(primary) = match_for(&input.categories, &texts, chosen, 0.5) {
+            if let Some(primary) = match_for(&input.categories, chosen, 0.5) {
                 analysis.classification = Some(Classification {
                     overall_confidence: primary.confidence,
                     reasoning: format!(

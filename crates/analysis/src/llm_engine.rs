@@ -18,7 +18,7 @@ use crate::openai::OpenAiClient;
 use crate::sentiment::{CallSentiment, Overall};
 use crate::summary::Summary;
 use crate::template::{unanswered, Answer};
-use crate::text::{fold, given};
+use crate::text::{fold, given, parties};
 
 /// The engine.
 #[derive(Debug, Clone)]
@@ -112,12 +112,7 @@ fn item_deadline(said: Option<&str>, evidence: &str, call: DateTime<Utc>) -> (Op
 /// who said the item's words, "you" the other party of a two-party call; so every owner is a
 /// party of the call. A non-answer ("N/A") is no owner.
 fn speaker_named(name: &str, said_in: Option<usize>, turns: &[(String, String)]) -> String {
-    let mut parties: Vec<&str> = Vec::new();
-    for (speaker, _) in turns {
-        if !parties.contains(&speaker.as_str()) {
-            parties.push(speaker);
-        }
-    }
+    let parties = parties(turns.iter().map(|t| t.0.as_str()));
     let wanted = fold(name.trim());
     if given(name).is_none() {
         // No owner said is no owner (stored as none), not a guess.

@@ -72,6 +72,17 @@ pub fn sentences(text: &str) -> Vec<&str> {
     text.split_inclusive(['.', '!', '?', '\n']).map(str::trim).filter(|s| !s.is_empty()).collect()
 }
 
+/// The parties of a call, in the order they first speak, each once.
+pub fn parties<'a>(speakers: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut out: Vec<&str> = Vec::new();
+    for speaker in speakers {
+        if !out.contains(&speaker) {
+            out.push(speaker);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
