@@ -22,7 +22,14 @@ const CLAIM_LOCK: &str = "";
 const ROW_LOCK: &str = "";
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 
-include!("sql_common.rs");
+include!("sql/store.rs");
+include!("sql/tenancy.rs");
+include!("sql/resources.rs");
+include!("sql/jobs.rs");
+include!("sql/calls.rs");
+include!("sql/search_sync.rs");
+include!("sql/action_items.rs");
+include!("sql/webhooks.rs");
 
 pub(crate) async fn connect(options: &StoreOptions, clock: Arc<dyn Clock>) -> StoreResult<SqlStore> {
     let connect = SqliteConnectOptions::from_str(&options.url)

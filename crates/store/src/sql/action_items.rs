@@ -1,0 +1,344 @@
+// Action items: the SQL of `ActionItemStore` (`src/action_items.rs`). Included by both backends after
+// `sql/store.rs`, which holds the imports and the `SqlStore` every area implements.
+
+#[async_trait]
+impl ActionItemStore for SqlStore {
+    async fn list_action_items(&self, project: ProjectId, query: &ActionItemQuery, now: Timestamp) -> StoreResult<ActionItemList> {
+        // Counters, filters, search, sort and page from the project's items in memory, brought
+        // up to date first; then the page's rows, by id.
+        let slot = self.items.slot(project.0);
+        self.refresh_items(project.0, &slot).await?;
+        let Some((mut list, page)) = slot.list(query, now) else {
+            return Err(StoreError::Corrupt("the action item index was not read".into()));
+        };
+        if page.is_empty() {
+            return Ok(list);
+        }
+        // By id alone: with the project in the WHERE clause SQLite walks the project's index
+        // instead of seeking the ids. The project is checked below.
+        let mut select = sqlx::QueryBuilder::<Db>::new(format!("select {ACTION_ITEM_COLUMNS} from action_items where id in ("));
+        let mut ids = select.separated(", ");
+        for id in &page {
+            ids.push_bind(*id);
+        }
+        select.push(")");
+        let rows: Vec<ActionItemRow> = select.build_query_as().fetch_all(&self.pool).await?;
+        let mut by_id: HashMap<Uuid, ActionItemRow> =
+            rows.into_iter().filter(|row| row.project_id == project.0).map(|row| (row.id, row)).collect();
+        // An item deleted since the index was read is left out of the page.
+        list.items = page.iter().filter_map(|id| by_id.remove(id)).map(ActionItemRow::into_item).collect();
+        Ok(list)
+    }
+
+    async fn get_action_item(&self, project: ProjectId, id: ActionItemId) -> StoreResult<ActionItem> {
+        let row: Option<ActionItemRow> =
+            sqlx::query_as(&format!("select {ACTION_ITEM_COLUMNS} from action_items where id = $1 and project_id = $2"))
+                .bind(id.0)
+                .bind(project.0)
+                .fetch_optional(&self.pool)
+                .await?;
+        row.map(ActionItemRow::into_item).ok_or(StoreError::NotFound("action item"))
+    }
+
+    async fn update_action_item(&self, project: ProjectId, id: ActionItemId, patch: &ActionItemPatch) -> StoreResult<ActionItem> {
+        let now = self.clock.now();
+        let mut tx = self.pool.begin().await?;
+        // A write first: it takes the row's lock (the database's, on SQLite) before the read.
+        let touched = sqlx::query("update action_items set updated_at = updated_at where id = $1 and project_id = $2")
+            .bind(id.0)
+            .bind(project.0)
+            .execute(&mut *tx)
+            .await?;
+        if touched.rows_affected() == 0 {
+            return Err(StoreError::NotFound("action item"));
+        }
+        let row: ActionItemRow = sqlx::query_as(&format!("select {ACTION_ITEM_COLUMNS} from action_items where id = $1"))
+            .bind(id.0)
+            .fetch_one(&mut *tx)
+            .await?;
+        let item = patch.apply(&row.into_item(), now);
+        let (party_key, search_text) = action_item_keys(
+            &item.description,
+            item.responsible_party.as_deref(),
+            item.notes.as_deref(),
+            item.evidence.as_deref(),
+            &item.call_filename,
+        );
+        sqlx::query(
+            "update action_items set status = $2, priority = $3, description = $4, responsible_party = $5, notes = $6, \
+             deadline_mentioned = $7, due_at = $8, completed_at = $9, updated_at = $10, responsible_key = $11, search_text = $12, \
+             priority_rank = $13, status_rank = $14 where id = $1",
+        )
+        .bind(id.0)
+        .bind(&item.status)
+        .bind(&item.priority)
+        .bind(&item.description)
+        .bind(&item.responsible_party)
+        .bind(&item.notes)
+        .bind(&item.deadline_mentioned)
+        .bind(item.due_at)
+        .bind(item.completed_at)
+        .bind(item.updated_at)
+        .bind(party_key)
+        .bind(search_text)
+        .bind(i32::from(crate::rank(&ACTION_ITEM_PRIORITIES, &item.priority)))
+        .bind(i32::from(crate::rank(&ACTION_ITEM_STATUSES, &item.status)))
+        .execute(&mut *tx)
+        .await?;
+        let event = NewEvent { kind: "action_item.updated", payload: item.to_json(now) };
+        insert_event(&mut tx, project.0, &event, now).await?;
+        tx.commit().await?;
+        Ok(item)
+    }
+
+    async fn delete_action_item(&self, project: ProjectId, id: ActionItemId) -> StoreResult<()> {
+        let now = self.clock.now();
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query("delete from action_items where id = $1 and project_id = $2").bind(id.0).bind(project.0).execute(&mut *tx).await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound("action item"));
+        }
+        let event = NewEvent { kind: "action_item.deleted", payload: serde_json::json!({ "id": id }) };
+        insert_event(&mut tx, project.0, &event, now).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn responsible_parties(&self, project: ProjectId) -> StoreResult<Vec<String>> {
+        let rows: Vec<(String,)> =
+            sqlx::query_as("select distinct responsible_party from action_items where project_id = $1 and responsible_party is not null")
+                .bind(project.0)
+                .fetch_all(&self.pool)
+                .await?;
+        let mut parties: Vec<String> = rows.into_iter().map(|(p,)| p).filter(|p| !p.trim().is_empty()).collect();
+        parties.sort();
+        parties.dedup();
+        Ok(parties)
+    }
+
+    async fn pending_action_items(
+        &self,
+        project: ProjectId,
+        from: Option<Timestamp>,
+        to: Option<Timestamp>,
+        now: Timestamp,
+    ) -> StoreResult<Vec<ActionItem>> {
+        let rows: Vec<ActionItemRow> = sqlx::query_as(&format!(
+            "select {ACTION_ITEM_COLUMNS} from action_items where project_id = $1 and status in ('PENDING', 'IN_PROGRESS') \
+             and ($2 is null or call_date >= $2) and ($3 is null or call_date <= $3) \
+             order by case when due_at < $4 then 0 else 1 end, case when due_at is null then 1 else 0 end, due_at, call_date, id"
+        ))
+        .bind(project.0)
+        .bind(from)
+        .bind(to)
+        .bind(now)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.into_iter().map(ActionItemRow::into_item).collect())
+    }
+}
+
+impl SqlStore {
+    /// Brings the project's item index up to the database's change log: every item on first
+    /// use, after that only the items changed since the version the index holds.
+    async fn refresh_items(&self, project: Uuid, slot: &crate::item_index::Slot) -> StoreResult<()> {
+        // Read before the items, so the items are at least this new; a change read early is
+        // read again with the next version, and applying it twice is harmless.
+        let version: Option<(i64,)> = sqlx::query_as("select version from action_item_versions where project_id = $1")
+            .bind(project)
+            .fetch_optional(&self.pool)
+            .await?;
+        let version = version.map_or(0, |(v,)| v);
+        if slot.version().is_some_and(|held| held >= version) {
+            return Ok(());
+        }
+        // One request at a time reads the changes; the others then find the index current.
+        let _reading = slot.refresh.lock().await;
+        let held = slot.version();
+        if held.is_some_and(|held| held >= version) {
+            return Ok(());
+        }
+        let columns = "a.call_id, a.status, a.priority, a.responsible_key, a.call_date, a.due_at, a.created_at, a.search_text";
+        match held {
+            None => {
+                let started = std::time::Instant::now();
+                let rows: Vec<IndexedItemRow> =
+                    sqlx::query_as(&format!("select a.id as item_id, {columns} from action_items a where a.project_id = $1"))
+                        .bind(project)
+                        .fetch_all(&self.pool)
+                        .await?;
+                let items: Vec<_> = rows.into_iter().filter_map(|row| row.into_change().1).collect();
+                tracing::info!(project = %project, items = items.len(), ms = started.elapsed().as_millis() as u64, "action item index read");
+                slot.install(crate::item_index::ProjectItems::new(version, items));
+                self.items.evict(project);
+            }
+            Some(held) => {
+                let rows: Vec<IndexedItemRow> = sqlx::query_as(&format!(
+                    "select c.item_id, {columns} from action_item_changes c \
+                     left join action_items a on a.id = c.item_id and a.project_id = c.project_id \
+                     where c.project_id = $1 and c.version > $2"
+                ))
+                .bind(project)
+                .bind(held)
+                .fetch_all(&self.pool)
+                .await?;
+                slot.apply(version, rows.into_iter().map(IndexedItemRow::into_change).collect());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// An action item's columns the list index holds; all but the id are empty for a changed item
+/// that was deleted.
+#[derive(sqlx::FromRow)]
+struct IndexedItemRow {
+    item_id: Uuid,
+    call_id: Option<Uuid>,
+    status: Option<String>,
+    priority: Option<String>,
+    responsible_key: Option<String>,
+    call_date: Option<Timestamp>,
+    due_at: Option<Timestamp>,
+    created_at: Option<Timestamp>,
+    search_text: Option<String>,
+}
+
+impl IndexedItemRow {
+    /// The item's id, and the item unless it was deleted.
+    fn into_change(self) -> (Uuid, Option<crate::item_index::IndexedItem>) {
+        let item = match (self.call_id, self.status, self.priority, self.call_date, self.created_at) {
+            (Some(call_id), Some(status), Some(priority), Some(call_date), Some(created_at)) => Some(
+                crate::item_index::IndexedItem::new(
+                    self.item_id,
+                    call_id,
+                    &status,
+                    &priority,
+                    self.responsible_key,
+                    call_date,
+                    self.due_at,
+                    created_at,
+                    self.search_text,
+                ),
+            ),
+            _ => None,
+        };
+        (self.item_id, item)
+    }
+}
+
+/// The columns an action item is read from.
+const ACTION_ITEM_COLUMNS: &str = "id, project_id, call_id, transcript_index, call_date, call_filename, description, responsible_party, \
+     deadline_mentioned, due_at, evidence, status, priority, notes, completed_at, created_at, updated_at";
+
+#[derive(sqlx::FromRow)]
+struct ActionItemRow {
+    id: Uuid,
+    project_id: Uuid,
+    call_id: Uuid,
+    transcript_index: i32,
+    call_date: Timestamp,
+    call_filename: String,
+    description: String,
+    responsible_party: Option<String>,
+    deadline_mentioned: Option<String>,
+    due_at: Option<Timestamp>,
+    evidence: Option<String>,
+    status: String,
+    priority: String,
+    notes: Option<String>,
+    completed_at: Option<Timestamp>,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+}
+
+impl ActionItemRow {
+    fn into_item(self) -> ActionItem {
+        ActionItem {
+            id: ActionItemId(self.id),
+            project_id: ProjectId(self.project_id),
+            call_id: CallId(self.call_id),
+            transcript_index: self.transcript_index,
+            call_date: self.call_date,
+            call_filename: self.call_filename,
+            description: self.description,
+            responsible_party: self.responsible_party,
+            deadline_mentioned: self.deadline_mentioned,
+            due_at: self.due_at,
+            evidence: self.evidence,
+            status: self.status,
+            priority: self.priority,
+            notes: self.notes,
+            completed_at: self.completed_at,
+            created_at: self.created_at,
+            updated_at: self.updated_at,
+        }
+    }
+}
+
+/// Fills the filter keys of items written before they existed, in Rust (SQLite's lower() knows
+/// only ASCII).
+async fn backfill_action_item_keys(pool: &sqlx::Pool<Db>) -> StoreResult<()> {
+    type Row = (Uuid, String, Option<String>, Option<String>, Option<String>, String);
+    loop {
+        let rows: Vec<Row> = sqlx::query_as(
+            "select id, description, responsible_party, notes, evidence, call_filename from action_items \
+             where search_text is null limit 500",
+        )
+        .fetch_all(pool)
+        .await?;
+        if rows.is_empty() {
+            return Ok(());
+        }
+        for (id, description, party, notes, evidence, filename) in rows {
+            let (key, text) = action_item_keys(&description, party.as_deref(), notes.as_deref(), evidence.as_deref(), &filename);
+            sqlx::query("update action_items set responsible_key = $2, search_text = $3 where id = $1")
+                .bind(id)
+                .bind(key)
+                .bind(text)
+                .execute(pool)
+                .await?;
+        }
+    }
+}
+
+/// Writes a call's action items, numbered in order, all PENDING.
+async fn insert_action_items(
+    tx: &mut Tx<'_>,
+    project: Uuid,
+    call: Uuid,
+    call_date: Timestamp,
+    filename: &str,
+    items: &[crate::NewActionItem],
+    now: Timestamp,
+) -> StoreResult<()> {
+    for (index, item) in items.iter().enumerate() {
+        let keys = action_item_keys(&item.description, item.responsible_party.as_deref(), None, item.evidence.as_deref(), filename);
+        sqlx::query(
+            "insert into action_items (id, project_id, call_id, transcript_index, call_date, call_filename, \
+             description, responsible_party, deadline_mentioned, due_at, evidence, status, priority, \
+             created_at, updated_at, responsible_key, search_text, priority_rank, status_rank) \
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'PENDING', $12, $13, $14, $15, $16, $17, 0)",
+        )
+        .bind(item.id.0)
+        .bind(project)
+        .bind(call)
+        .bind(i32::try_from(index).unwrap_or(i32::MAX))
+        .bind(call_date)
+        .bind(filename)
+        .bind(&item.description)
+        .bind(&item.responsible_party)
+        .bind(&item.deadline_mentioned)
+        .bind(item.due_at)
+        .bind(&item.evidence)
+        .bind(&item.priority)
+        .bind(now)
+        .bind(now)
+        .bind(keys.0)
+        .bind(keys.1)
+        .bind(i32::from(crate::rank(&ACTION_ITEM_PRIORITIES, &item.priority)))
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}

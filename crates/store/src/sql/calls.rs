@@ -1,0 +1,309 @@
+// Calls, their transcripts and analyses: the SQL of `CallStore` (`src/calls.rs`). Included by both backends after
+// `sql/store.rs`, which holds the imports and the `SqlStore` every area implements.
+
+#[async_trait]
+impl CallStore for SqlStore {
+    async fn set_call_category(
+        &self,
+        project: ProjectId,
+        call: CallId,
+        category: Option<CategoryId>,
+        classification: Option<&serde_json::Value>,
+    ) -> StoreResult<Option<CategoryId>> {
+        let now = self.clock.now();
+        let mut tx = self.pool.begin().await?;
+        // The chosen category cannot be deleted between the check below and the commit.
+        hold_taxonomy(&mut tx, project.0).await?;
+        // A write first: it takes the row's lock (the database's, on SQLite) before the read.
+        let touched = sqlx::query("update calls set updated_at = $3 where id = $1 and project_id = $2")
+            .bind(call.0)
+            .bind(project.0)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        if touched.rows_affected() == 0 {
+            return Err(StoreError::NotFound("call"));
+        }
+        let (previous,): (Option<Uuid>,) = sqlx::query_as("select primary_category_id from calls where id = $1")
+            .bind(call.0)
+            .fetch_one(&mut *tx)
+            .await?;
+        if let Some(category) = category {
+            let known: Option<(Uuid,)> = sqlx::query_as("select id from categories where id = $1 and project_id = $2")
+                .bind(category.0)
+                .bind(project.0)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if known.is_none() {
+                return Err(StoreError::Rejected(Rejection::UnknownCategory));
+            }
+        }
+        sqlx::query(
+            "update calls set primary_category_id = $3, classification = $4, category_manual = true, updated_at = $5 \
+             where id = $1 and project_id = $2",
+        )
+        .bind(call.0)
+        .bind(project.0)
+        .bind(category.map(|c| c.0))
+        .bind(classification.map(Json))
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        let event = NewEvent {
+            kind: "call.category_changed",
+            payload: serde_json::json!({ "callId": call.0, "previousCategoryId": previous, "categoryId": category.map(|c| c.0) }),
+        };
+        insert_event(&mut tx, project.0, &event, now).await?;
+        tx.commit().await?;
+        Ok(previous.map(CategoryId))
+    }
+
+    async fn call_sentiments(
+        &self,
+        project: ProjectId,
+        from: Option<Timestamp>,
+        to: Option<Timestamp>,
+    ) -> StoreResult<Vec<(Timestamp, String, Option<f64>)>> {
+        Ok(sqlx::query_as(
+            "select created_at, sentiment_level, sentiment_confidence from calls \
+             where project_id = $1 and ($2 is null or created_at >= $2) and ($3 is null or created_at <= $3)",
+        )
+        .bind(project.0)
+        .bind(from)
+        .bind(to)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    async fn list_calls(
+        &self,
+        project: ProjectId,
+        from: Option<Timestamp>,
+        to: Option<Timestamp>,
+        page: PageRequest,
+    ) -> StoreResult<Page<CallSummary>> {
+        let (total,): (i64,) = sqlx::query_as(
+            "select count(*) from calls where project_id = $1 and ($2 is null or created_at >= $2) and ($3 is null or created_at <= $3)",
+        )
+        .bind(project.0)
+        .bind(from)
+        .bind(to)
+        .fetch_one(&self.pool)
+        .await?;
+        let rows: Vec<CallSummaryRow> = sqlx::query_as(&format!(
+            "select {CALL_SUMMARY_COLUMNS} where c.project_id = $1 and ($2 is null or c.created_at >= $2) \
+             and ($3 is null or c.created_at <= $3) order by c.created_at desc, c.id desc limit $4 offset $5"
+        ))
+        .bind(project.0)
+        .bind(from)
+        .bind(to)
+        .bind(i64::from(page.page_size))
+        .bind(i64::try_from(page.offset()).unwrap_or(i64::MAX))
+        .fetch_all(&self.pool)
+        .await?;
+        let items = rows.into_iter().map(call_summary).collect::<StoreResult<_>>()?;
+        Ok(Page { items, total: u64::try_from(total).unwrap_or_default() })
+    }
+
+    async fn delete_call(&self, project: ProjectId, call: CallId) -> StoreResult<()> {
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query("delete from calls where id = $1 and project_id = $2").bind(call.0).bind(project.0).execute(&mut *tx).await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound("call"));
+        }
+        // Action items go with the call (foreign key); the jobs name it by id only.
+        sqlx::query("delete from action_items where call_id = $1").bind(call.0).execute(&mut *tx).await?;
+        sqlx::query("delete from jobs where transcript_id = $1 and project_id = $2").bind(call.0).bind(project.0).execute(&mut *tx).await?;
+        // Tells every search index to drop the call.
+        sqlx::query("insert into call_deletions (call_id, project_id, deleted_at) values ($1, $2, $3)")
+            .bind(call.0)
+            .bind(project.0)
+            .bind(self.clock.now())
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn call_summaries(&self, project: ProjectId, ids: &[CallId]) -> StoreResult<Vec<CallSummary>> {
+        let mut summaries = Vec::with_capacity(ids.len());
+        for chunk in ids.chunks(500) {
+            let placeholders = (0..chunk.len()).map(|i| format!("${}", i + 1)).collect::<Vec<_>>().join(", ");
+            // By primary key, keeping the project's: with `project_id = $1` in the WHERE clause,
+            // SQLite would walk the project's index instead.
+            let sql = format!("select c.project_id, {CALL_SUMMARY_COLUMNS} where c.id in ({placeholders})");
+            type Row = (Uuid, Uuid, String, String, i64, Option<f64>, String, Option<String>, i64, Timestamp, Timestamp, Option<String>, String);
+            let mut query = sqlx::query_as::<_, Row>(&sql);
+            for id in chunk {
+                query = query.bind(id.0);
+            }
+            for r in query.fetch_all(&self.pool).await? {
+                if r.0 == project.0 {
+                    summaries.push(call_summary((r.1, r.2, r.3, r.4, r.5, r.6, r.7, r.8, r.9, r.10, r.11, r.12))?);
+                }
+            }
+        }
+        Ok(summaries)
+    }
+
+    async fn get_call_summary(&self, project: ProjectId, call: CallId) -> StoreResult<CallSummary> {
+        let row: Option<CallSummaryRow> = sqlx::query_as(&format!("select {CALL_SUMMARY_COLUMNS} where c.id = $1 and c.project_id = $2"))
+            .bind(call.0)
+            .bind(project.0)
+            .fetch_optional(&self.pool)
+            .await?;
+        call_summary(row.ok_or(StoreError::NotFound("call"))?)
+    }
+
+    async fn get_call_audio(&self, project: ProjectId, call: CallId) -> StoreResult<CallAudio> {
+        type Row = (String, String, i64, Option<f64>, Option<i32>, Option<i32>, Option<String>, String, String);
+        let row: Option<Row> = sqlx::query_as(
+            "select filename, content_type, size_bytes, duration_s, sample_rate, channels, codec, sha256, storage_path \
+             from calls where id = $1 and project_id = $2",
+        )
+        .bind(call.0)
+        .bind(project.0)
+        .fetch_optional(&self.pool)
+        .await?;
+        let (filename, content_type, size_bytes, duration_s, sample_rate, channels, codec, sha256, storage_path) =
+            row.ok_or(StoreError::NotFound("call"))?;
+        Ok(CallAudio { filename, content_type, size_bytes, duration_s, sample_rate, channels, codec, sha256, storage_path })
+    }
+
+    async fn get_call_transcript(&self, project: ProjectId, call: CallId) -> StoreResult<CallTranscript> {
+        type Row = (
+            String,
+            Json<Vec<Turn>>,
+            Json<Vec<SpeakerStats>>,
+            Json<Vec<TimedWord>>,
+            Option<String>,
+            Json<PiiStatistics>,
+            Json<Vec<PiiSpan>>,
+        );
+        let row: Option<Row> = sqlx::query_as(
+            "select full_text, turns, speakers, words, speech_model, pii_statistics, pii_spans \
+             from calls where id = $1 and project_id = $2",
+        )
+        .bind(call.0)
+        .bind(project.0)
+        .fetch_optional(&self.pool)
+        .await?;
+        let (full_text, turns, speakers, words, speech_model, pii_statistics, pii_spans) =
+            row.ok_or(StoreError::NotFound("call"))?;
+        Ok(CallTranscript {
+            full_text,
+            turns: turns.0,
+            speakers: speakers.0,
+            words: words.0,
+            speech_model,
+            pii_statistics: pii_statistics.0,
+            pii_spans: pii_spans.0,
+        })
+    }
+
+    async fn get_call_analysis(&self, project: ProjectId, call: CallId) -> StoreResult<StoredAnalysis> {
+        type Row = (Option<String>, String, Option<Uuid>, Option<Json<serde_json::Value>>, Option<Json<serde_json::Value>>, Option<Json<serde_json::Value>>);
+        let row: Option<Row> = sqlx::query_as(
+            "select title, sentiment_level, primary_category_id, classification, summary, template_analysis \
+             from calls where id = $1 and project_id = $2",
+        )
+        .bind(call.0)
+        .bind(project.0)
+        .fetch_optional(&self.pool)
+        .await?;
+        let (title, sentiment_level, primary, classification, summary, template_analysis) = row.ok_or(StoreError::NotFound("call"))?;
+        type ItemRow = (
+            Uuid,
+            i32,
+            Timestamp,
+            String,
+            String,
+            Option<String>,
+            Option<String>,
+            Option<Timestamp>,
+            Option<String>,
+            String,
+            String,
+            Option<String>,
+            Option<Timestamp>,
+            Timestamp,
+            Timestamp,
+        );
+        let items: Vec<ItemRow> = sqlx::query_as(
+            "select id, transcript_index, call_date, call_filename, description, responsible_party, deadline_mentioned, \
+             due_at, evidence, status, priority, notes, completed_at, created_at, updated_at \
+             from action_items where call_id = $1 and project_id = $2 order by transcript_index",
+        )
+        .bind(call.0)
+        .bind(project.0)
+        .fetch_all(&self.pool)
+        .await?;
+        let action_items = items
+            .into_iter()
+            .map(|r| crate::ActionItem {
+                id: callscope_domain::ActionItemId(r.0),
+                project_id: project,
+                call_id: call,
+                transcript_index: r.1,
+                call_date: r.2,
+                call_filename: r.3,
+                description: r.4,
+                responsible_party: r.5,
+                deadline_mentioned: r.6,
+                due_at: r.7,
+                evidence: r.8,
+                status: r.9,
+                priority: r.10,
+                notes: r.11,
+                completed_at: r.12,
+                created_at: r.13,
+                updated_at: r.14,
+            })
+            .collect();
+        Ok(StoredAnalysis {
+            title,
+            sentiment_level,
+            primary_category: primary.map(CategoryId),
+            classification: classification.map(|j| j.0),
+            summary: summary.map(|j| j.0),
+            template_analysis: template_analysis.map(|j| j.0),
+            action_items,
+        })
+    }
+}
+
+/// What the call lists read: the call, its category's name and its action item count.
+const CALL_SUMMARY_COLUMNS: &str = "c.id, c.filename, c.language, c.size_bytes, c.duration_s, c.sentiment_level, k.name, \
+     (select count(*) from action_items a where a.call_id = c.id), c.created_at, c.updated_at, c.title, c.storage_path \
+     from calls c left join categories k on k.id = c.primary_category_id";
+
+type CallSummaryRow = (Uuid, String, String, i64, Option<f64>, String, Option<String>, i64, Timestamp, Timestamp, Option<String>, String);
+
+fn call_summary(row: CallSummaryRow) -> StoreResult<CallSummary> {
+    let (id, filename, language, size_bytes, duration_s, sentiment_level, primary_category, action_items_count, created_at, updated_at, title, storage_path) = row;
+    Ok(CallSummary {
+        id: CallId(id),
+        filename,
+        language: crate::parse_stored("calls.language", &language)?,
+        size_bytes,
+        duration_s,
+        sentiment_level,
+        primary_category,
+        action_items_count,
+        created_at,
+        updated_at,
+        title,
+        storage_path,
+    })
+}
+
+/// The classification an analysis made, without the matches of categories deleted since.
+async fn current_classification(
+    tx: &mut Tx<'_>,
+    project: Uuid,
+    classification: Option<&serde_json::Value>,
+) -> StoreResult<Option<serde_json::Value>> {
+    let Some(classification) = classification else { return Ok(None) };
+    let exist = categories_held(tx, project).await?;
+    Ok(Some(crate::classification::within(classification, &exist).unwrap_or_else(|| classification.clone())))
+}

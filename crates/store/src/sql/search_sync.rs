@@ -1,0 +1,77 @@
+// What the search index reads: the SQL of `SearchSyncStore` (`src/search_sync.rs`). Included by both backends after
+// `sql/store.rs`, which holds the imports and the `SqlStore` every area implements.
+
+#[async_trait]
+impl SearchSyncStore for SqlStore {
+    async fn changed_calls(&self, after: (Timestamp, CallId), limit: u32) -> StoreResult<Vec<(CallId, Timestamp)>> {
+        let rows: Vec<(Uuid, Timestamp)> = sqlx::query_as(
+            "select id, updated_at from calls where updated_at >= $1 and (updated_at > $1 or id > $2) \
+             order by updated_at, id limit $3",
+        )
+        .bind(after.0)
+        .bind(after.1 .0)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.into_iter().map(|(id, at)| (CallId(id), at)).collect())
+    }
+
+    async fn deleted_calls(&self, since: Timestamp) -> StoreResult<Vec<(CallId, Timestamp)>> {
+        let rows: Vec<(Uuid, Timestamp)> =
+            sqlx::query_as("select call_id, deleted_at from call_deletions where deleted_at >= $1 order by deleted_at, call_id")
+                .bind(since)
+                .fetch_all(&self.pool)
+                .await?;
+        Ok(rows.into_iter().map(|(id, at)| (CallId(id), at)).collect())
+    }
+
+    async fn search_documents(&self, project: Option<ProjectId>, ids: &[CallId]) -> StoreResult<Vec<SearchDocument>> {
+        type Row = (Uuid, Uuid, String, Timestamp, Timestamp, Option<String>, String, Option<Json<serde_json::Value>>);
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut documents = Vec::with_capacity(ids.len());
+        for chunk in ids.chunks(500) {
+            let placeholders = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect::<Vec<_>>().join(", ");
+            let sql = format!(
+                "select id, project_id, language, created_at, updated_at, title, full_text, summary from calls \
+                 where ($1 is null or project_id = $1) and id in ({placeholders})"
+            );
+            let mut query = sqlx::query_as::<_, Row>(&sql).bind(project.map(|p| p.0));
+            for id in chunk {
+                query = query.bind(id.0);
+            }
+            for (id, project_id, language, created_at, updated_at, title, full_text, summary) in query.fetch_all(&self.pool).await? {
+                documents.push(SearchDocument {
+                    id: CallId(id),
+                    project_id: ProjectId(project_id),
+                    language: crate::parse_stored("calls.language", &language)?,
+                    created_at,
+                    updated_at,
+                    title: title.unwrap_or_default(),
+                    full_text,
+                    summary: summary.map(|s| summary_text(&s.0)).unwrap_or_default(),
+                });
+            }
+        }
+        Ok(documents)
+    }
+}
+
+/// The searchable text of a summary block: the executive summary, the key points, the
+/// resolution and the next steps, one per line.
+fn summary_text(summary: &serde_json::Value) -> String {
+    let inner = &summary["summary"];
+    let mut lines: Vec<&str> = Vec::new();
+    lines.extend(inner["executiveSummary"].as_str());
+    for list in ["keyDiscussionPoints", "nextSteps"] {
+        if let Some(items) = inner[list].as_array() {
+            lines.extend(items.iter().filter_map(serde_json::Value::as_str));
+        }
+        if list == "keyDiscussionPoints" {
+            lines.extend(inner["resolutionProvided"].as_str());
+        }
+    }
+    lines.retain(|l| !l.trim().is_empty());
+    lines.join("\n")
+}

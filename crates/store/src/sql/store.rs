@@ -1,0 +1,84 @@
+// The store's SQL, written once and compiled into both backend modules with `include!`: each
+// includer defines `Db` (the sqlx database), `BACKEND`, `BOOTSTRAP_LOCK`, `CLAIM_LOCK`,
+// `ROW_LOCK` and `MIGRATOR`, which are all the backends differ in, and then includes this file
+// and one file per area (`sql/jobs.rs` for `JobStore`, and so on). Placeholders are `$N`, which
+// both PostgreSQL and sqlx's SQLite driver understand. The imports below serve every area.
+
+use std::collections::HashMap;
+
+use async_trait::async_trait;
+use callscope_domain::{
+    insert_at, name_key, would_cycle, ActionItemId, AnalysisTemplate, ApiKey, ApiKeyId, CallId, Category, CategoryId, CategoryMove, CategoryPatch,
+    Job, JobId, JobKind, JobStage, JobStatus, KeyDigest, NewCategory, NewJob, NewProject, OrgId, Organization, Page, PageRequest, PiiSpan,
+    PiiStatistics, PresetInput, Principal, Project, ProjectId, ProjectPatch, SpeakerPreset, SpeakerPresetId, SpeakerStats, TemplateId,
+    TemplateInput, TimedWord, Timestamp, Turn, Webhook, WebhookDeliveryId, WebhookId,
+};
+use sqlx::types::Json;
+use uuid::Uuid;
+
+use crate::rows::{
+    ApiKeyRow, CategoryRow, JobRow, OrganizationRow, PresetRow, PrincipalRow, ProjectRow, TemplateRow, WebhookRow, CATEGORY_COLUMNS, JOB_COLUMNS,
+    PRESET_COLUMNS, PROJECT_COLUMNS, TEMPLATE_COLUMNS, WEBHOOK_COLUMNS,
+};
+use crate::{
+    action_item_keys, ActionItem, ActionItemList, ActionItemPatch, ActionItemQuery, ActionItemStore, CallAnalysisRecord, CallAudio, CallStore,
+    CallSummary, CallTranscript, JobStore, NewCall, NewEvent, Rejection, ResourceStore, SearchDocument, SearchSyncStore, Store, StoreError,
+    StoredAnalysis, TenancyStore, WebhookStore, ACTION_ITEM_PRIORITIES, ACTION_ITEM_STATUSES,
+};
+
+type Tx<'a> = sqlx::Transaction<'a, Db>;
+
+/// The store over one database pool.
+pub struct SqlStore {
+    pool: sqlx::Pool<Db>,
+    clock: Arc<dyn Clock>,
+    /// The action item list's index, per project (see `item_index`).
+    items: crate::item_index::ItemIndex,
+}
+
+impl SqlStore {
+    fn new(pool: sqlx::Pool<Db>, clock: Arc<dyn Clock>) -> Self {
+        Self { pool, clock, items: crate::item_index::ItemIndex::new(crate::item_index::DEFAULT_CAPACITY) }
+    }
+}
+
+#[async_trait]
+impl Store for SqlStore {
+    fn backend(&self) -> Backend {
+        BACKEND
+    }
+
+    async fn migrate(&self) -> StoreResult<()> {
+        MIGRATOR.run(&self.pool).await?;
+        backfill_action_item_keys(&self.pool).await?;
+        Ok(())
+    }
+
+    async fn ping(&self) -> StoreResult<()> {
+        sqlx::query("select 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// Deletes one row of a project-scoped table.
+async fn delete_scoped(
+    pool: &sqlx::Pool<Db>,
+    table: &'static str,
+    project: ProjectId,
+    id: Uuid,
+    what: &'static str,
+) -> StoreResult<()> {
+    let done = sqlx::query(&format!("delete from {table} where id = $1 and project_id = $2"))
+        .bind(id)
+        .bind(project.0)
+        .execute(pool)
+        .await?;
+    if done.rows_affected() == 0 {
+        return Err(StoreError::NotFound(what));
+    }
+    Ok(())
+}

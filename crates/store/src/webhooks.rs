@@ -1,0 +1,110 @@
+//! Webhooks, the outbox of events, and the deliveries made from it for the dispatcher.
+
+use uuid::Uuid;
+
+use async_trait::async_trait;
+use callscope_domain::{ProjectId, Timestamp, Webhook, WebhookDeliveryId, WebhookId};
+
+use crate::StoreResult;
+
+/// Webhooks, the event outbox and deliveries. The SQL is in `sql/webhooks.rs`.
+#[async_trait]
+pub trait WebhookStore: Send + Sync {
+    /// Registers a webhook with its signing secret.
+    async fn create_webhook(&self, project: ProjectId, url: &str, events: &[String], secret: &str) -> StoreResult<Webhook>;
+
+    /// The project's webhooks, oldest first.
+    async fn list_webhooks(&self, project: ProjectId) -> StoreResult<Vec<Webhook>>;
+
+    /// Pauses an active webhook or resumes a paused one.
+    async fn toggle_webhook(&self, project: ProjectId, id: WebhookId) -> StoreResult<Webhook>;
+
+    /// Deletes a webhook.
+    async fn delete_webhook(&self, project: ProjectId, id: WebhookId) -> StoreResult<()>;
+
+    /// A webhook's deliveries, most recent first, at most `limit`.
+    async fn list_deliveries(&self, project: ProjectId, webhook: WebhookId, limit: u32) -> StoreResult<Vec<WebhookDelivery>>;
+
+    /// Writes a `webhook.test` event with `data` and one delivery of it to this webhook only,
+    /// whether the webhook is paused or subscribed or not.
+    async fn create_test_delivery(&self, project: ProjectId, webhook: WebhookId, data: &serde_json::Value) -> StoreResult<WebhookDelivery>;
+
+    /// Sends a delivery again: back to PENDING, due now, at the start of the retry schedule
+    /// (its attempts keep counting).
+    async fn redeliver(&self, project: ProjectId, webhook: WebhookId, id: WebhookDeliveryId) -> StoreResult<WebhookDelivery>;
+
+    /// Takes up to `limit` due deliveries (PENDING or RETRYING, due, not leased by a live
+    /// dispatcher) for `worker` until the lease runs out, oldest due first.
+    async fn claim_deliveries(&self, worker: &str, lease: std::time::Duration, limit: u32) -> StoreResult<Vec<ClaimedDelivery>>;
+
+    /// Records an attempt of a delivery `worker` holds; false when it no longer holds it.
+    async fn finish_delivery(&self, id: WebhookDeliveryId, worker: &str, attempt: &DeliveryAttempt) -> StoreResult<bool>;
+
+    /// The outbox, oldest first (for the dispatcher and tests).
+    async fn list_events(&self, project: ProjectId) -> StoreResult<Vec<(String, serde_json::Value)>>;
+}
+
+/// An event to put in the outbox.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewEvent {
+    /// Event name (`call.completed`, …).
+    pub kind: &'static str,
+    /// The event's `data`.
+    pub payload: serde_json::Value,
+}
+
+/// Delivery statuses (decisions §9): waiting for its first attempt, delivered, waiting for a
+/// retry, given up.
+pub const DELIVERY_STATUSES: [&str; 4] = ["PENDING", "SUCCEEDED", "RETRYING", "FAILED"];
+
+/// One event's delivery to one webhook, as the deliveries log shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WebhookDelivery {
+    pub id: WebhookDeliveryId,
+    pub webhook_id: WebhookId,
+    pub event_id: Uuid,
+    pub event_type: String,
+    /// One of [`DELIVERY_STATUSES`].
+    pub status: String,
+    pub attempts: i32,
+    /// HTTP status of the last attempt, when it got one.
+    pub response_code: Option<i32>,
+    /// Why the last attempt failed, in words.
+    pub error_message: Option<String>,
+    pub last_attempt_at: Option<Timestamp>,
+    /// When the next attempt is due (PENDING and RETRYING only).
+    pub next_attempt_at: Option<Timestamp>,
+    pub created_at: Timestamp,
+}
+
+/// A delivery a dispatcher holds, with what sending it takes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClaimedDelivery {
+    pub delivery: WebhookDelivery,
+    /// Failed attempts since it was made or redelivered.
+    pub retry_step: i32,
+    pub url: String,
+    /// The webhook's `whsec_…` secret.
+    pub secret: String,
+    pub project_id: ProjectId,
+    /// When the event happened.
+    pub event_created_at: Timestamp,
+    /// The event's `data`.
+    pub data: serde_json::Value,
+}
+
+/// What one attempt of a delivery came to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeliveryAttempt {
+    /// SUCCEEDED, RETRYING or FAILED.
+    pub status: &'static str,
+    pub response_code: Option<i32>,
+    pub error_message: Option<String>,
+    /// When the attempt's outcome was known (stored as `lastAttemptAt`): the same reading of the
+    /// clock that `next_attempt_at` is counted from, so the two lie exactly one delay apart.
+    pub attempted_at: Timestamp,
+    /// When to try again (RETRYING only).
+    pub next_attempt_at: Option<Timestamp>,
+    /// Failed attempts since it was made or redelivered, this one included.
+    pub retry_step: i32,
+}
