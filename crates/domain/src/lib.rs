@@ -3,6 +3,7 @@
 
 mod category;
 mod clock;
+mod event;
 mod health;
 mod ids;
 mod job;
@@ -17,6 +18,7 @@ mod webhook;
 
 pub use category::{build_tree, insert_at, name_key, subtree, would_cycle, Category, CategoryMove, CategoryNode, CategoryPatch, NewCategory};
 pub use clock::{rfc3339_millis, rfc3339_millis_opt, Clock, ManualClock, SystemClock, Timestamp};
+pub use event::{CallCompleted, CategoryChange, Event};
 pub use health::WorkerHealth;
 pub use ids::{
     ActionItemId, ApiKeyId, CallId, CategoryId, JobId, OrgId, ProjectId, SpeakerPresetId, TaxonomyId, TemplateFieldId, TemplateId, WebhookDeliveryId,

@@ -177,7 +177,7 @@ async fn a_worker_killed_between_delivery_attempts_loses_no_event_and_sends_none
 
     // Events written with the change that raises them (a job that fails), before any process
     // runs; the worker processes below have no jobs to take.
-    let raise = |n: u32| raise_event(store.as_ref(), project.id, "call.failed", n);
+    let raise = |n: u32| raise_event(store.as_ref(), project.id, n);
     raise(1).await;
 
     let mut first = spawn_worker_with(&db, &data_dir, &db.dir().join("first.log"), &settings);
@@ -208,9 +208,9 @@ async fn a_worker_killed_between_delivery_attempts_loses_no_event_and_sends_none
     tokio::time::sleep(Duration::from_millis(300)).await;
     let got_now = receiver.received();
     assert_eq!(got_now.len(), 3, "a failed attempt and two deliveries, nothing twice");
-    let numbers: Vec<i64> = got.iter().map(|r| r.json()["data"]["n"].as_i64().unwrap()).collect();
-    assert_eq!(numbers.iter().filter(|n| **n == 1).count(), 2, "the first event: the 500 and its retry");
-    assert_eq!(numbers.iter().filter(|n| **n == 2).count(), 1);
+    let files: Vec<String> = got.iter().map(|r| r.json()["data"]["originalFilename"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(files.iter().filter(|f| *f == "call-1.wav").count(), 2, "the first event: the 500 and its retry");
+    assert_eq!(files.iter().filter(|f| *f == "call-2.wav").count(), 1);
     verify_independently(&secret, &got).expect("signed");
 
     assert!(Command::new("kill").args(["-TERM", &second.id().to_string()]).status().unwrap().success());

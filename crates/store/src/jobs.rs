@@ -4,9 +4,9 @@
 //! analysis) and its events in one transaction.
 
 use async_trait::async_trait;
-use callscope_domain::{CallId, CategoryId, Job, JobId, JobStage, NewJob, ProjectId, TemplateId, Timestamp};
+use callscope_domain::{CallId, CategoryId, Event, Job, JobId, JobStage, NewJob, ProjectId, TemplateId, Timestamp};
 
-use crate::{CallTranscript, NewEvent, StoreResult};
+use crate::{CallTranscript, StoreResult};
 
 /// Jobs and their queue. The SQL is in `sql/jobs.rs`.
 #[async_trait]
@@ -31,10 +31,10 @@ pub trait JobStore: Send + Sync {
     async fn retry_job(&self, id: JobId, worker: &str, error: &str, run_at: Timestamp) -> StoreResult<bool>;
 
     /// Fails the job for good and writes `event` to the outbox, in one transaction.
-    async fn fail_job(&self, id: JobId, worker: &str, error: &str, event: &NewEvent) -> StoreResult<bool>;
+    async fn fail_job(&self, id: JobId, worker: &str, error: &str, event: &Event) -> StoreResult<bool>;
 
     /// Creates the call, completes the job and writes `events` to the outbox, in one transaction.
-    async fn complete_job(&self, id: JobId, worker: &str, call: &NewCall, events: &[NewEvent]) -> StoreResult<bool>;
+    async fn complete_job(&self, id: JobId, worker: &str, call: &NewCall, events: &[Event]) -> StoreResult<bool>;
 
     /// Queues a re-analysis of the project's call (a `REANALYZE` job with the call's file facts,
     /// its language and its date), with `template` or else the template active when it runs.
@@ -44,7 +44,7 @@ pub trait JobStore: Send + Sync {
     /// replaced, and its classification too unless it was chosen by hand; its action items are
     /// replaced (an `action_item.deleted` event for each old one); `events` go to the outbox. One
     /// transaction.
-    async fn complete_reanalysis(&self, id: JobId, worker: &str, analysis: &CallAnalysisRecord, events: &[NewEvent]) -> StoreResult<bool>;
+    async fn complete_reanalysis(&self, id: JobId, worker: &str, analysis: &CallAnalysisRecord, events: &[Event]) -> StoreResult<bool>;
 }
 
 /// The call a completed job creates (its audio facts; later stages add the analysis).

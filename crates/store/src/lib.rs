@@ -41,7 +41,7 @@ pub use jobs::{CallAnalysisRecord, JobStore, NewActionItem, NewCall};
 pub use resources::ResourceStore;
 pub use search_sync::{SearchDocument, SearchSyncStore};
 pub use tenancy::TenancyStore;
-pub use webhooks::{ClaimedDelivery, DeliveryAttempt, NewEvent, WebhookDelivery, WebhookStore, DELIVERY_STATUSES};
+pub use webhooks::{ClaimedDelivery, DeliveryAttempt, WebhookDelivery, WebhookStore, DELIVERY_STATUSES};
 
 /// Result of every store operation.
 pub type StoreResult<T> = Result<T, StoreError>;

@@ -44,15 +44,6 @@ pub trait WebhookStore: Send + Sync {
     async fn list_events(&self, project: ProjectId) -> StoreResult<Vec<(String, serde_json::Value)>>;
 }
 
-/// An event to put in the outbox.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NewEvent {
-    /// Event name (`call.completed`, …).
-    pub kind: &'static str,
-    /// The event's `data`.
-    pub payload: serde_json::Value,
-}
-
 /// Delivery statuses (decisions §9): waiting for its first attempt, delivered, waiting for a
 /// retry, given up.
 pub const DELIVERY_STATUSES: [&str; 4] = ["PENDING", "SUCCEEDED", "RETRYING", "FAILED"];

@@ -251,9 +251,21 @@ async fn a_job_whose_worker_stopped_is_taken_over_and_completes_once(backend: Ba
     let taken = store.claim_job("worker-b", lease).await.unwrap().expect("expired lease");
     assert_eq!((taken.id, taken.attempts), (job.id, 2));
     assert!(!store.heartbeat_job(job.id, "worker-a", lease, JobStage::Transcribing, 0.5).await.unwrap(), "the old worker lost it");
-    let completed_event = callscope_store::NewEvent { kind: "call.completed", payload: serde_json::json!({"jobId": job.id.to_string()}) };
-    assert!(!store.complete_job(job.id, "worker-a", &new_call(), std::slice::from_ref(&completed_event)).await.unwrap());
     let call = new_call();
+    let completed_event = callscope_domain::Event::CallCompleted(callscope_domain::CallCompleted {
+        id: call.id,
+        filename: call.filename.clone(),
+        language: call.language,
+        size_bytes: call.size_bytes,
+        duration_s: call.duration_s,
+        sentiment_level: "neutral".into(),
+        primary_category: None,
+        action_items_count: 0,
+        created_at: clock.now(),
+        title: call.filename.clone(),
+        job_id: job.id,
+    });
+    assert!(!store.complete_job(job.id, "worker-a", &new_call(), std::slice::from_ref(&completed_event)).await.unwrap());
     assert!(store.complete_job(job.id, "worker-b", &call, std::slice::from_ref(&completed_event)).await.unwrap());
     assert!(!store.complete_job(job.id, "worker-b", &new_call(), &[completed_event]).await.unwrap(), "once only");
 
@@ -305,14 +317,14 @@ async fn retries_and_failures_keep_the_reason(backend: Backend) {
     let again = store.claim_job("w", lease).await.unwrap().expect("due now");
     assert_eq!(again.attempts, 2);
 
-    let failed_event = callscope_store::NewEvent { kind: "call.failed", payload: serde_json::json!({"status": "FAILED"}) };
+    let failed_event = callscope_domain::Event::CallFailed(Box::new(again.clone()));
     assert!(!store.fail_job(job.id, "someone-else", "x", &failed_event).await.unwrap());
     assert!(store.fail_job(job.id, "w", "the file is not audio", &failed_event).await.unwrap());
     let failed = store.get_job(project.id, job.id).await.unwrap();
     assert_eq!(failed.status, JobStatus::Failed);
     assert_eq!(failed.error_message.as_deref(), Some("the file is not audio"));
     assert!(failed.completed_at.is_some());
-    assert_eq!(store.list_events(project.id).await.unwrap(), vec![("call.failed".to_owned(), serde_json::json!({"status": "FAILED"}))]);
+    assert_eq!(store.list_events(project.id).await.unwrap(), vec![("call.failed".to_owned(), failed_event.data())]);
     assert!(store.claim_job("w", lease).await.unwrap().is_none(), "failed jobs stay failed");
     assert!(store.find_duplicate_job(project.id, "bb").await.unwrap().is_none(), "a failed upload may be sent again");
 }

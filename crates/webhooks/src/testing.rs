@@ -204,12 +204,13 @@ pub fn verify_independently(secret: &str, received: &[Received]) -> Result<(), S
     }
 }
 
-/// Writes one `kind` event the way the service does: with the change that raises it (here a job
-/// queued, taken and failed at once, so no worker finds it afterwards).
+/// Writes one `call.failed` event the way the service does: with the change that raises it (a
+/// job queued, taken and failed at once, so no worker finds it afterwards). The job's file is
+/// `call-{n}.wav`, which tells the events apart.
 ///
 /// # Panics
 /// When the store refuses any step.
-pub async fn raise_event(store: &dyn callscope_store::Store, project: callscope_domain::ProjectId, kind: &'static str, n: u32) {
+pub async fn raise_event(store: &dyn callscope_store::Store, project: callscope_domain::ProjectId, n: u32) {
     let job = callscope_domain::NewJob {
         id: callscope_domain::JobId::new(),
         original_filename: format!("call-{n}.wav"),
@@ -223,6 +224,6 @@ pub async fn raise_event(store: &dyn callscope_store::Store, project: callscope_
     };
     store.create_job(project, &job).await.expect("queue the job");
     let claimed = store.claim_job("raiser", Duration::from_secs(60)).await.expect("claim").expect("the job just queued");
-    let event = callscope_store::NewEvent { kind, payload: serde_json::json!({"n": n}) };
+    let event = callscope_domain::Event::CallFailed(Box::new(claimed.clone()));
     assert!(store.fail_job(claimed.id, "raiser", "test", &event).await.expect("fail the job"));
 }

@@ -86,7 +86,7 @@ async fn a_delivery_is_signed_and_an_independent_verifier_accepts_it(backend: Ba
     let secret = callscope_domain::generate_secret();
     let hook = s.store.create_webhook(s.project, &receiver.url("localhost"), &["call.failed".into()], &secret).await.unwrap();
     let other = s.store.create_webhook(s.project, &receiver.url("localhost"), &["action_item.created".into()], &secret).await.unwrap();
-    raise_event(s.store.as_ref(), s.project, "call.failed", 1).await;
+    raise_event(s.store.as_ref(), s.project, 1).await;
     assert!(s.store.list_deliveries(s.project, other.id, 100).await.unwrap().is_empty(), "not subscribed: no delivery");
 
     let queued = only_delivery(&s, hook.id).await;
@@ -108,7 +108,7 @@ async fn a_delivery_is_signed_and_an_independent_verifier_accepts_it(backend: Ba
     assert_eq!(body["id"], queued.event_id.to_string());
     assert_eq!(body["type"], "call.failed");
     assert_eq!(body["projectId"], s.project.0.to_string());
-    assert_eq!(body["data"], serde_json::json!({"n": 1}));
+    assert_eq!(body["data"]["originalFilename"], "call-1.wav");
     assert!(body["createdAt"].as_str().unwrap().ends_with('Z'));
 
     verify_independently(&secret, &got).expect("standardwebhooks verifies our signature");
@@ -129,7 +129,7 @@ async fn a_500_is_retried_on_the_schedule_until_it_succeeds(backend: Backend) {
     receiver.reply_with([Reply::Status(500), Reply::Status(503)]);
     let secret = callscope_domain::generate_secret();
     let hook = s.store.create_webhook(s.project, &receiver.url("localhost"), &["*".into()], &secret).await.unwrap();
-    raise_event(s.store.as_ref(), s.project, "call.failed", 1).await;
+    raise_event(s.store.as_ref(), s.project, 1).await;
     let d = dispatcher(&s.store, sender(&receiver, Duration::from_secs(10), true, None), "300ms,300ms", Duration::from_secs(60));
 
     d.run_once().await.unwrap();
@@ -167,7 +167,7 @@ async fn timeouts_refusals_and_redirects_fail_in_words_until_given_up(backend: B
     };
     let refused_url = format!("https://127.0.0.1:{refused_port}/hook");
     let refused = s.store.create_webhook(s.project, &refused_url, &["call.failed".into()], &secret).await.unwrap();
-    raise_event(s.store.as_ref(), s.project, "call.failed", 1).await;
+    raise_event(s.store.as_ref(), s.project, 1).await;
     let d = dispatcher(&s.store, sender(&receiver, Duration::from_millis(500), true, None), "100ms", Duration::from_secs(60));
 
     d.run_once().await.unwrap();
@@ -195,7 +195,7 @@ async fn a_dispatcher_that_dies_between_attempts_loses_nothing_and_sends_nothing
     let secret = callscope_domain::generate_secret();
     let hook = s.store.create_webhook(s.project, &receiver.url("localhost"), &["*".into()], &secret).await.unwrap();
     let send = sender(&receiver, Duration::from_secs(10), true, None);
-    raise_event(s.store.as_ref(), s.project, "call.failed", 0).await;
+    raise_event(s.store.as_ref(), s.project, 0).await;
 
     // The first dispatcher makes the first attempt (500) and dies before the retry.
     let (_stop, stopped) = tokio::sync::watch::channel(false);
@@ -205,7 +205,7 @@ async fn a_dispatcher_that_dies_between_attempts_loses_nothing_and_sends_nothing
     let _ = first.await;
     // Events raised while no dispatcher runs wait in the database.
     for n in 1..=4 {
-        raise_event(s.store.as_ref(), s.project, "call.failed", n).await;
+        raise_event(s.store.as_ref(), s.project, n).await;
     }
     // A process that took a delivery and died before sending it holds it only until its lease
     // runs out.
@@ -242,7 +242,7 @@ async fn addresses_that_are_not_public_are_refused_at_delivery_time(backend: Bac
     let loopback = s.store.create_webhook(s.project, &receiver.url("127.0.0.1"), &["*".into()], &secret).await.unwrap();
     let rebound = s.store.create_webhook(s.project, "https://hooks.example.com/in", &["*".into()], &secret).await.unwrap();
     let mixed = s.store.create_webhook(s.project, "https://mixed.example.com/in", &["*".into()], &secret).await.unwrap();
-    raise_event(s.store.as_ref(), s.project, "call.failed", 1).await;
+    raise_event(s.store.as_ref(), s.project, 1).await;
     let table = Table(vec![
         ("hooks.example.com", vec!["10.0.0.5".parse().unwrap()]),
         ("mixed.example.com", vec!["93.184.216.34".parse().unwrap(), "169.254.169.254".parse().unwrap()]),
@@ -268,7 +268,7 @@ async fn addresses_that_are_not_public_are_refused_at_delivery_time(backend: Bac
         assert!(s.store.list_deliveries(s.project, hook, 100).await.is_err());
     }
     let named = s.store.create_webhook(s.project, &receiver.url("receiver.test"), &["*".into()], &secret).await.unwrap();
-    raise_event(s.store.as_ref(), s.project, "call.failed", 2).await;
+    raise_event(s.store.as_ref(), s.project, 2).await;
     let table = Table(vec![("receiver.test", vec!["127.0.0.1".parse().unwrap()])]);
     let d = dispatcher(&s.store, sender(&receiver, Duration::from_secs(10), true, Some(Box::new(table))), "5s", Duration::from_secs(60));
     d.run_once().await.unwrap();
@@ -281,18 +281,18 @@ async fn paused_webhooks_get_nothing_raised_while_paused_and_redelivery_sends_ag
     let receiver = Receiver::start().await;
     let secret = callscope_domain::generate_secret();
     let hook = s.store.create_webhook(s.project, &receiver.url("localhost"), &["call.failed".into()], &secret).await.unwrap();
-    raise_event(s.store.as_ref(), s.project, "call.failed", 1).await;
+    raise_event(s.store.as_ref(), s.project, 1).await;
     assert!(!s.store.toggle_webhook(s.project, hook.id).await.unwrap().active);
-    raise_event(s.store.as_ref(), s.project, "call.failed", 2).await;
+    raise_event(s.store.as_ref(), s.project, 2).await;
     assert!(s.store.toggle_webhook(s.project, hook.id).await.unwrap().active);
-    raise_event(s.store.as_ref(), s.project, "call.failed", 3).await;
+    raise_event(s.store.as_ref(), s.project, 3).await;
 
     let d = dispatcher(&s.store, sender(&receiver, Duration::from_secs(10), true, None), "5s", Duration::from_secs(60));
     d.run_once().await.unwrap();
     let got = receiver.received();
-    let numbers: Vec<i64> = got.iter().map(|r| r.json()["data"]["n"].as_i64().unwrap()).collect();
-    assert_eq!(numbers.len(), 2);
-    assert!(numbers.contains(&1) && numbers.contains(&3), "the event raised while paused never goes out: {numbers:?}");
+    let files: Vec<String> = got.iter().map(|r| r.json()["data"]["originalFilename"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(files.len(), 2);
+    assert!(files.contains(&"call-1.wav".into()) && files.contains(&"call-3.wav".into()), "the event raised while paused never goes out: {files:?}");
 
     // A test event goes to a paused webhook too, and only to it.
     let also = s.store.create_webhook(s.project, &receiver.url("localhost"), &["*".into()], &secret).await.unwrap();

@@ -13,12 +13,11 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use callscope_domain::{ActionItemId, CallId, CategoryId, Clock, Job, JobId, JobKind, JobStage, ProjectId, Timestamp};
+use callscope_domain::{ActionItemId, CallCompleted, CallId, CategoryId, Clock, Event, Job, JobId, JobKind, JobStage, ProjectId, Timestamp};
 use callscope_pipeline::{CallAnalysis, CallContext, CallResult, CategoryInfo, Pipeline, Progress, Question, StageError, TemplateSpec};
 use callscope_storage::{Storage, StorageError};
-use callscope_store::{ActionItem, CallAnalysisRecord, CallTranscript, NewActionItem, NewCall, NewEvent, Store, StoreError, StoreResult};
+use callscope_store::{ActionItem, CallAnalysisRecord, CallTranscript, NewActionItem, NewCall, Store, StoreError, StoreResult};
 use futures::FutureExt;
-use serde_json::json;
 use tokio::sync::watch;
 
 mod redact;
@@ -329,23 +328,19 @@ impl Worker {
             call.channels = u32::try_from(result.audio.channels.len()).unwrap_or(u32::MAX);
         }
         // The call summary, as the calls list shows it, plus the job.
-        let event = NewEvent {
-            kind: "call.completed",
-            payload: json!({
-                "id": call.id,
-                "filename": call.filename,
-                "language": call.language,
-                "sizeBytes": call.size_bytes,
-                "durationS": call.duration_s,
-                "sentimentLevel": analysis.sentiment.overall.level(),
-                // The list's `primaryCategory` is a string: the category's name.
-                "primaryCategory": primary.and_then(|p| p.category_names.last()),
-                "actionItemsCount": action_items.len(),
-                "createdAt": now.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
-                "title": analysis.title.clone().unwrap_or_else(|| call.filename.clone()),
-                "jobId": job.id,
-            }),
-        };
+        let event = Event::CallCompleted(CallCompleted {
+            id: call.id,
+            filename: call.filename.clone(),
+            language: call.language,
+            size_bytes: call.size_bytes,
+            duration_s: call.duration_s,
+            sentiment_level: analysis.sentiment.overall.level().to_owned(),
+            primary_category: primary.and_then(|p| p.category_names.last()).cloned(),
+            action_items_count: action_items.len(),
+            created_at: now,
+            title: analysis.title.clone().unwrap_or_else(|| call.filename.clone()),
+            job_id: job.id,
+        });
         let mut events = vec![event];
         events.extend(item_events(job.project_id, call.id, &call.filename, job.recorded_at.unwrap_or(now), &action_items, now));
         let completed = self.store.complete_job(job.id, &self.id, &call, &events).await;
@@ -374,7 +369,7 @@ impl Worker {
         failed.status = callscope_domain::JobStatus::Failed;
         failed.error_message = Some(message.to_owned());
         failed.completed_at = Some(self.clock.now());
-        let event = NewEvent { kind: "call.failed", payload: serde_json::to_value(&failed).unwrap_or_default() };
+        let event = Event::CallFailed(Box::new(failed));
         if self.store.fail_job(job.id, &self.id, message, &event).await? {
             Ok(JobEnd::Failed)
         } else {
@@ -413,14 +408,11 @@ fn analysis_record(analysis: &CallAnalysis, now: Timestamp) -> CallAnalysisRecor
 }
 
 /// An `action_item.created` event for each new item, with the item as the API shows it.
-fn item_events(project: ProjectId, call: CallId, filename: &str, call_date: Timestamp, items: &[NewActionItem], now: Timestamp) -> Vec<NewEvent> {
+fn item_events(project: ProjectId, call: CallId, filename: &str, call_date: Timestamp, items: &[NewActionItem], now: Timestamp) -> Vec<Event> {
     items
         .iter()
         .enumerate()
-        .map(|(index, item)| NewEvent {
-            kind: "action_item.created",
-            payload: ActionItem::extracted(project, call, index, call_date, filename, item, now).to_json(now),
-        })
+        .map(|(index, item)| Event::ActionItemCreated(ActionItem::extracted(project, call, index, call_date, filename, item, now).to_json(now)))
         .collect()
 }
 

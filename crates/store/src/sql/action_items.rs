@@ -85,7 +85,7 @@ impl ActionItemStore for SqlStore {
         .bind(i32::from(crate::rank(&ACTION_ITEM_STATUSES, &item.status)))
         .execute(&mut *tx)
         .await?;
-        let event = NewEvent { kind: "action_item.updated", payload: item.to_json(now) };
+        let event = Event::ActionItemUpdated(item.to_json(now));
         insert_event(&mut tx, project.0, &event, now).await?;
         tx.commit().await?;
         Ok(item)
@@ -98,7 +98,7 @@ impl ActionItemStore for SqlStore {
         if done.rows_affected() == 0 {
             return Err(StoreError::NotFound("action item"));
         }
-        let event = NewEvent { kind: "action_item.deleted", payload: serde_json::json!({ "id": id }) };
+        let event = Event::ActionItemDeleted(id);
         insert_event(&mut tx, project.0, &event, now).await?;
         tx.commit().await?;
         Ok(())

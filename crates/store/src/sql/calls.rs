@@ -49,10 +49,8 @@ impl CallStore for SqlStore {
         .bind(now)
         .execute(&mut *tx)
         .await?;
-        let event = NewEvent {
-            kind: "call.category_changed",
-            payload: serde_json::json!({ "callId": call.0, "previousCategoryId": previous, "categoryId": category.map(|c| c.0) }),
-        };
+        let event =
+            Event::CallCategoryChanged(CategoryChange { call_id: call, previous_category_id: previous.map(CategoryId), category_id: category });
         insert_event(&mut tx, project.0, &event, now).await?;
         tx.commit().await?;
         Ok(previous.map(CategoryId))

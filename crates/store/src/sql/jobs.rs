@@ -125,7 +125,7 @@ impl JobStore for SqlStore {
         Ok(done.rows_affected() == 1)
     }
 
-    async fn fail_job(&self, id: JobId, worker: &str, error: &str, event: &NewEvent) -> StoreResult<bool> {
+    async fn fail_job(&self, id: JobId, worker: &str, error: &str, event: &Event) -> StoreResult<bool> {
         let now = self.clock.now();
         let mut tx = self.pool.begin().await?;
         let row: Option<(Uuid,)> = sqlx::query_as(
@@ -149,7 +149,7 @@ impl JobStore for SqlStore {
         Ok(true)
     }
 
-    async fn complete_job(&self, id: JobId, worker: &str, call: &NewCall, events: &[NewEvent]) -> StoreResult<bool> {
+    async fn complete_job(&self, id: JobId, worker: &str, call: &NewCall, events: &[Event]) -> StoreResult<bool> {
         let now = self.clock.now();
         let mut tx = self.pool.begin().await?;
         let row: Option<(Uuid,)> = sqlx::query_as(
@@ -253,7 +253,7 @@ impl JobStore for SqlStore {
         row.ok_or(StoreError::NotFound("call"))?.into_domain()
     }
 
-    async fn complete_reanalysis(&self, id: JobId, worker: &str, analysis: &CallAnalysisRecord, events: &[NewEvent]) -> StoreResult<bool> {
+    async fn complete_reanalysis(&self, id: JobId, worker: &str, analysis: &CallAnalysisRecord, events: &[Event]) -> StoreResult<bool> {
         let now = self.clock.now();
         let mut tx = self.pool.begin().await?;
         let row: Option<(Uuid, Option<Uuid>)> = sqlx::query_as(
@@ -310,7 +310,7 @@ impl JobStore for SqlStore {
             .fetch_all(&mut *tx)
             .await?;
         for (item,) in old {
-            let event = NewEvent { kind: "action_item.deleted", payload: serde_json::json!({ "id": item }) };
+            let event = Event::ActionItemDeleted(ActionItemId(item));
             insert_event(&mut tx, project, &event, now).await?;
         }
         insert_action_items(&mut tx, project, call, recorded_at.unwrap_or(created_at), &filename, &analysis.action_items, now).await?;

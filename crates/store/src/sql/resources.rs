@@ -425,10 +425,11 @@ async fn uncategorize_calls(
         .execute(&mut **tx)
         .await?;
         if let (Some(previous), 1) = (lost_primary, changed.rows_affected()) {
-            let event = NewEvent {
-                kind: "call.category_changed",
-                payload: serde_json::json!({ "callId": call, "previousCategoryId": previous, "categoryId": null }),
-            };
+            let event = Event::CallCategoryChanged(CategoryChange {
+                call_id: CallId(call),
+                previous_category_id: Some(CategoryId(previous)),
+                category_id: None,
+            });
             insert_event(tx, project.0, &event, now).await?;
         }
     }

@@ -68,7 +68,7 @@ impl WebhookStore for SqlStore {
         // A write first: on SQLite a transaction that reads first cannot become the writer while
         // another one writes (the dispatcher, say), and fails at once instead of waiting. An
         // event of a webhook that is not the project's is rolled back with the transaction.
-        let event = insert_event_row(&mut tx, project.0, "webhook.test", data, now).await?;
+        let event = insert_event_row(&mut tx, project.0, &Event::WebhookTest(data.clone()), now).await?;
         webhook_in_project(&mut *tx, project, webhook).await?;
         let id = insert_delivery(&mut tx, webhook.0, event, now).await?;
         tx.commit().await?;
@@ -166,8 +166,8 @@ impl WebhookStore for SqlStore {
     }
 }
 
-async fn insert_event(tx: &mut Tx<'_>, project: Uuid, event: &NewEvent, now: Timestamp) -> StoreResult<()> {
-    let id = insert_event_row(tx, project, event.kind, &event.payload, now).await?;
+async fn insert_event(tx: &mut Tx<'_>, project: Uuid, event: &Event, now: Timestamp) -> StoreResult<()> {
+    let id = insert_event_row(tx, project, event, now).await?;
     // A delivery for every webhook active now and subscribed: in this transaction, so that a
     // webhook paused at this moment never gets the event and a crash loses none.
     let hooks: Vec<(Uuid, Json<Vec<String>>)> =
@@ -176,7 +176,7 @@ async fn insert_event(tx: &mut Tx<'_>, project: Uuid, event: &NewEvent, now: Tim
             .fetch_all(&mut **tx)
             .await?;
     for (webhook, events) in hooks {
-        if events.0.iter().any(|e| e == callscope_domain::ALL_EVENTS || e == event.kind) {
+        if events.0.iter().any(|e| e == callscope_domain::ALL_EVENTS || e == event.kind()) {
             insert_delivery(tx, webhook, id, now).await?;
         }
     }
@@ -184,13 +184,13 @@ async fn insert_event(tx: &mut Tx<'_>, project: Uuid, event: &NewEvent, now: Tim
 }
 
 /// Writes an event to the outbox, and nothing else; returns its id.
-async fn insert_event_row(tx: &mut Tx<'_>, project: Uuid, kind: &str, data: &serde_json::Value, now: Timestamp) -> StoreResult<Uuid> {
+async fn insert_event_row(tx: &mut Tx<'_>, project: Uuid, event: &Event, now: Timestamp) -> StoreResult<Uuid> {
     let id = Uuid::now_v7();
     sqlx::query("insert into events (id, project_id, type, payload, created_at) values ($1, $2, $3, $4, $5)")
         .bind(id)
         .bind(project)
-        .bind(kind)
-        .bind(Json(data))
+        .bind(event.kind())
+        .bind(Json(event.data()))
         .bind(now)
         .execute(&mut **tx)
         .await?;
