@@ -9,23 +9,9 @@ use chrono::{DateTime, Utc};
 use crate::deadline::resolve_deadline;
 use crate::text::{capitalise, fold, parties};
 
-/// `LOW`, `MEDIUM`, `HIGH` (decisions §5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Priority {
-    Low,
-    Medium,
-    High,
-}
-
-impl Priority {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Low => "LOW",
-            Self::Medium => "MEDIUM",
-            Self::High => "HIGH",
-        }
-    }
-}
+/// `LOW`, `MEDIUM`, `HIGH` (decisions §5): the domain's, so that what the analysis sets is
+/// what the store keeps.
+pub use callscope_domain::ActionItemPriority as Priority;
 
 /// An action item found in the call.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,9 +1,6 @@
 //! Upload jobs (decisions §4): one per accepted upload, processed asynchronously by workers and
 //! kept in the database so that none is lost when a process stops.
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde::{Deserialize, Serialize};
 
 use crate::{CallId, JobId, Language, ProjectId, TemplateId, Timestamp, ValidationErrors, Validator};
@@ -58,28 +55,6 @@ pub enum JobStage {
     Indexing,
     /// Finished.
     Done,
-}
-
-macro_rules! text_enum {
-    ($ty:ident { $($variant:ident = $text:literal),* $(,)? }) => {
-        impl $ty {
-            /// The value in the API and the database.
-            pub fn as_str(self) -> &'static str {
-                match self { $($ty::$variant => $text),* }
-            }
-        }
-        impl FromStr for $ty {
-            type Err = String;
-            fn from_str(s: &str) -> Result<Self, String> {
-                match s { $($text => Ok($ty::$variant),)* _ => Err(format!("unknown {} {s:?}", stringify!($ty))) }
-            }
-        }
-        impl fmt::Display for $ty {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
 }
 
 text_enum!(JobKind { Transcribe = "TRANSCRIBE", Reanalyze = "REANALYZE" });

@@ -15,6 +15,21 @@ pub const WEBHOOK_URL_MAX: usize = 2048;
 pub const EVENT_TYPES: [&str; 6] =
     ["call.completed", "call.failed", "call.category_changed", "action_item.created", "action_item.updated", "action_item.deleted"];
 
+/// Where one event's delivery to one webhook is (decisions §9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DeliveryStatus {
+    /// No attempt yet, or sent again by hand.
+    Pending,
+    /// A 2xx answer.
+    Succeeded,
+    /// Failed; tried again at `next_attempt_at`.
+    Retrying,
+    /// Gave up.
+    Failed,
+}
+
+text_enum!(DeliveryStatus { Pending = "PENDING", Succeeded = "SUCCEEDED", Retrying = "RETRYING", Failed = "FAILED" });
+
 /// Subscribes to every event.
 pub const ALL_EVENTS: &str = "*";
 

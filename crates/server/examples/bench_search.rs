@@ -208,14 +208,14 @@ fn synthetic_call(rng: &mut StdRng) -> callscope_store::NewCall {
         for _ in 0..rng.gen_range(1..=3) {
             let topic = chosen[rng.gen_range(0..chosen.len())];
             let due = chrono::Utc::now() + chrono::TimeDelta::days(rng.gen_range(-30..30));
-            analysis.action_items.push(callscope_store::NewActionItem {
+            analysis.action_items.push(callscope_domain::NewActionItem {
                 id: callscope_domain::ActionItemId::new(),
                 description: fill(topic[3], rng, language),
                 responsible_party: Some(if rng.gen_bool(0.7) { "agent".into() } else { "customer".into() }),
                 deadline_mentioned: Some(if language == Language::En { "by Friday".into() } else { "do piątku".into() }),
                 due_at: rng.gen_bool(0.8).then_some(due),
                 evidence: Some(fill(topic[3], rng, language)),
-                priority: ["LOW", "MEDIUM", "HIGH"][rng.gen_range(0..3)].into(),
+                priority: callscope_domain::ActionItemPriority::ALL[rng.gen_range(0..3)],
             });
         }
     }

@@ -183,7 +183,7 @@ async fn a_worker_killed_between_delivery_attempts_loses_no_event_and_sends_none
     let mut first = spawn_worker_with(&db, &data_dir, &db.dir().join("first.log"), &settings);
     receiver.wait_for(1, Duration::from_secs(60)).await;
     let deadline = Instant::now() + Duration::from_secs(10);
-    while store.list_deliveries(project.id, hook.id, 10).await.unwrap()[0].status != "RETRYING" {
+    while store.list_deliveries(project.id, hook.id, 10).await.unwrap()[0].status.as_str() != "RETRYING" {
         assert!(Instant::now() < deadline, "the failed attempt was not recorded");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
@@ -197,7 +197,7 @@ async fn a_worker_killed_between_delivery_attempts_loses_no_event_and_sends_none
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         let log = store.list_deliveries(project.id, hook.id, 10).await.unwrap();
-        if log.iter().all(|d| d.status == "SUCCEEDED") {
+        if log.iter().all(|d| d.status.as_str() == "SUCCEEDED") {
             let attempts: Vec<i32> = log.iter().map(|d| d.attempts).collect();
             assert_eq!(attempts, [1, 2], "newest first: the second event once, the first after its retry");
             break;

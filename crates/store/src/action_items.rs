@@ -2,9 +2,9 @@
 //! sorts, and edits and deletes, each written with its outbox event.
 
 use async_trait::async_trait;
-use callscope_domain::{CallId, ProjectId, Timestamp};
+use callscope_domain::{ActionItem, ActionItemPriority, ActionItemStatus, CallId, ProjectId, Timestamp};
 
-use crate::{NewActionItem, StoreResult};
+use crate::StoreResult;
 
 /// Action items. The SQL is in `sql/action_items.rs`.
 #[async_trait]
@@ -36,92 +36,6 @@ pub trait ActionItemStore: Send + Sync {
     ) -> StoreResult<Vec<ActionItem>>;
 }
 
-/// A stored action item.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ActionItem {
-    pub id: callscope_domain::ActionItemId,
-    pub project_id: ProjectId,
-    pub call_id: CallId,
-    pub transcript_index: i32,
-    pub call_date: Timestamp,
-    pub call_filename: String,
-    pub description: String,
-    pub responsible_party: Option<String>,
-    pub deadline_mentioned: Option<String>,
-    pub due_at: Option<Timestamp>,
-    pub evidence: Option<String>,
-    pub status: String,
-    pub priority: String,
-    pub notes: Option<String>,
-    pub completed_at: Option<Timestamp>,
-    pub created_at: Timestamp,
-    pub updated_at: Timestamp,
-}
-
-impl ActionItem {
-    /// A new item of `call` as extraction makes it: PENDING, no notes, made `now`.
-    pub fn extracted(
-        project: ProjectId,
-        call: CallId,
-        index: usize,
-        call_date: Timestamp,
-        call_filename: &str,
-        new: &NewActionItem,
-        now: Timestamp,
-    ) -> Self {
-        Self {
-            id: new.id,
-            project_id: project,
-            call_id: call,
-            transcript_index: i32::try_from(index).unwrap_or(i32::MAX),
-            call_date,
-            call_filename: call_filename.to_owned(),
-            description: new.description.clone(),
-            responsible_party: new.responsible_party.clone(),
-            deadline_mentioned: new.deadline_mentioned.clone(),
-            due_at: new.due_at,
-            evidence: new.evidence.clone(),
-            status: "PENDING".into(),
-            priority: new.priority.clone(),
-            notes: None,
-            completed_at: None,
-            created_at: now,
-            updated_at: now,
-        }
-    }
-
-    /// The item as the API shows it and the `action_item.*` events carry it.
-    pub fn to_json(&self, now: Timestamp) -> serde_json::Value {
-        let stamp = |t: Timestamp| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
-        serde_json::json!({
-            "id": self.id,
-            "projectId": self.project_id,
-            "transcriptId": self.call_id,
-            "transcriptIndex": self.transcript_index,
-            "callDate": stamp(self.call_date),
-            "callFilename": self.call_filename,
-            "description": self.description,
-            "responsibleParty": self.responsible_party,
-            "deadlineMentioned": self.deadline_mentioned,
-            "dueAt": self.due_at.map(stamp),
-            "evidence": self.evidence,
-            "status": self.status,
-            "priority": self.priority,
-            "notes": self.notes,
-            "completedAt": self.completed_at.map(stamp),
-            "createdAt": stamp(self.created_at),
-            "updatedAt": stamp(self.updated_at),
-            "isOverdue": self.due_at.is_some_and(|d| d < now) && matches!(self.status.as_str(), "PENDING" | "IN_PROGRESS"),
-        })
-    }
-}
-
-/// Statuses of an action item, in their sort order.
-pub const ACTION_ITEM_STATUSES: [&str; 4] = ["PENDING", "IN_PROGRESS", "DONE", "CANCELLED"];
-
-/// Priorities of an action item, in their sort order.
-pub const ACTION_ITEM_PRIORITIES: [&str; 3] = ["LOW", "MEDIUM", "HIGH"];
-
 /// What the action item list sorts by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ActionItemSort {
@@ -140,9 +54,9 @@ pub enum ActionItemSort {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ActionItemQuery {
     /// Any of these statuses (none: all).
-    pub statuses: Vec<String>,
+    pub statuses: Vec<ActionItemStatus>,
     /// Any of these priorities (none: all).
-    pub priorities: Vec<String>,
+    pub priorities: Vec<ActionItemPriority>,
     /// Exactly this responsible party, ignoring case.
     pub responsible_party: Option<String>,
     /// Items of this call.
@@ -183,8 +97,8 @@ pub struct ActionItemList {
 /// A change to an action item; `None` leaves a field as it is.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ActionItemPatch {
-    pub status: Option<String>,
-    pub priority: Option<String>,
+    pub status: Option<ActionItemStatus>,
+    pub priority: Option<ActionItemPriority>,
     pub description: Option<String>,
     /// `Some(None)` clears it.
     pub responsible_party: Option<Option<String>>,
@@ -202,14 +116,14 @@ impl ActionItemPatch {
     /// clears it; `updated_at` moves.
     pub fn apply(&self, item: &ActionItem, now: Timestamp) -> ActionItem {
         let mut next = item.clone();
-        if let Some(status) = &self.status {
-            if status != &item.status {
-                next.completed_at = (status == "DONE").then_some(now);
+        if let Some(status) = self.status {
+            if status != item.status {
+                next.completed_at = (status == ActionItemStatus::Done).then_some(now);
             }
-            next.status.clone_from(status);
+            next.status = status;
         }
-        if let Some(priority) = &self.priority {
-            next.priority.clone_from(priority);
+        if let Some(priority) = self.priority {
+            next.priority = priority;
         }
         if let Some(description) = &self.description {
             next.description.clone_from(description);

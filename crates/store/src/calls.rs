@@ -2,9 +2,9 @@
 //! category chosen by hand, and erasure.
 
 use async_trait::async_trait;
-use callscope_domain::{CallId, CategoryId, Page, PageRequest, ProjectId, Timestamp};
+use callscope_domain::{ActionItem, CallId, CategoryId, Page, PageRequest, ProjectId, Timestamp};
 
-use crate::{ActionItem, StoreResult};
+use crate::StoreResult;
 
 /// Calls, their transcripts and analyses. The SQL is in `sql/calls.rs`.
 #[async_trait]

@@ -17,11 +17,11 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
-use callscope_domain::Timestamp;
+use callscope_domain::{ActionItemPriority, ActionItemStatus, Timestamp};
 use memchr::memmem;
 use uuid::Uuid;
 
-use crate::{rank, ActionItemList, ActionItemQuery, ActionItemSort, ACTION_ITEM_PRIORITIES, ACTION_ITEM_STATUSES};
+use crate::{ActionItemList, ActionItemQuery, ActionItemSort};
 
 /// How many items all projects' indexes may hold together before the least recently listed
 /// projects are dropped (to be read again when next listed). About 300 bytes an item, with the
@@ -33,9 +33,9 @@ pub(crate) const DEFAULT_CAPACITY: usize = 1_000_000;
 pub(crate) struct IndexedItem {
     pub id: Uuid,
     pub call_id: Uuid,
-    /// Place in [`ACTION_ITEM_STATUSES`] (its length for a value not in it).
+    /// Place in [`ActionItemStatus::ALL`] (its length for a value not in it).
     pub status: u8,
-    /// Place in [`ACTION_ITEM_PRIORITIES`] (its length for a value not in it).
+    /// Place in [`ActionItemPriority::ALL`] (its length for a value not in it).
     pub priority: u8,
     pub responsible_key: Option<Box<str>>,
     pub call_date: Timestamp,
@@ -61,8 +61,8 @@ impl IndexedItem {
         Self {
             id,
             call_id,
-            status: rank(&ACTION_ITEM_STATUSES, status),
-            priority: rank(&ACTION_ITEM_PRIORITIES, priority),
+            status: status.parse::<ActionItemStatus>().map_or(ActionItemStatus::ALL.len() as u8, |s| s as u8),
+            priority: priority.parse::<ActionItemPriority>().map_or(ActionItemPriority::ALL.len() as u8, |p| p as u8),
             responsible_key: responsible_key.map(String::into_boxed_str),
             call_date,
             due_at,
@@ -139,13 +139,13 @@ impl ProjectItems {
 
     /// The list's counters, and the ids of the requested page in order.
     pub fn list(&self, query: &ActionItemQuery, now: Timestamp) -> (ActionItemList, Vec<Uuid>) {
-        let statuses = allowed(&ACTION_ITEM_STATUSES, &query.statuses);
-        let priorities = allowed(&ACTION_ITEM_PRIORITIES, &query.priorities);
+        let statuses = allowed(ActionItemStatus::ALL.len(), query.statuses.iter().map(|s| *s as usize));
+        let priorities = allowed(ActionItemPriority::ALL.len(), query.priorities.iter().map(|p| *p as usize));
         let party = query.responsible_party.as_deref().map(str::to_lowercase);
         let search = query.search.as_deref().filter(|s| !s.is_empty()).map(str::to_lowercase);
         let finder = search.as_deref().map(|s| memmem::Finder::new(s.as_bytes()));
 
-        let mut per_status = [0u64; ACTION_ITEM_STATUSES.len() + 1];
+        let mut per_status = [0u64; ActionItemStatus::ALL.len() + 1];
         let mut overdue = 0;
         let mut matches: Vec<((i64, u32), Uuid)> = Vec::new();
         for item in &self.items {
@@ -192,16 +192,15 @@ impl ProjectItems {
     }
 }
 
-/// Which places of `order` a filter lets through; `None` when the filter is empty (all).
-fn allowed(order: &[&str], wanted: &[String]) -> Option<Vec<bool>> {
-    if wanted.is_empty() {
+/// Which of `values` places a filter lets through (the place after them, of values the build
+/// does not know, never); `None` when the filter is empty (all).
+fn allowed(values: usize, wanted: impl ExactSizeIterator<Item = usize>) -> Option<Vec<bool>> {
+    if wanted.len() == 0 {
         return None;
     }
-    let mut allowed = vec![false; order.len() + 1];
-    for value in wanted {
-        if let Some(at) = order.iter().position(|v| v == value) {
-            allowed[at] = true;
-        }
+    let mut allowed = vec![false; values + 1];
+    for at in wanted {
+        allowed[at] = true;
     }
     Some(allowed)
 }
@@ -336,7 +335,7 @@ mod tests {
     #[test]
     fn counters_ignore_the_status_filter_and_the_total_does_not() {
         let items = sample();
-        let q = ActionItemQuery { statuses: vec!["PENDING".into()], ..query() };
+        let q = ActionItemQuery { statuses: vec![ActionItemStatus::Pending], ..query() };
         let (list, page) = items.list(&q, at(10));
         assert_eq!((list.total, list.pending, list.in_progress, list.done, list.cancelled), (2, 2, 1, 1, 1));
         // Open and due before day 10: items 1, 2 and 5 (items 3 and 4 are closed).
@@ -355,10 +354,19 @@ mod tests {
         assert_eq!(run(ActionItemQuery { search: Some("GĘŚLĄ".into()), ..query() }), vec![5]);
         assert_eq!(run(ActionItemQuery { search: Some("xylophone".into()), ..query() }), Vec::<u128>::new());
         assert_eq!(run(ActionItemQuery { responsible_party: Some("aNNa".into()), ..query() }), vec![1, 3, 5]);
-        assert_eq!(run(ActionItemQuery { priorities: vec!["HIGH".into(), "LOW".into()], ..query() }), vec![1, 2, 4, 5]);
+        assert_eq!(run(ActionItemQuery { priorities: vec![ActionItemPriority::High, ActionItemPriority::Low], ..query() }), vec![1, 2, 4, 5]);
         assert_eq!(run(ActionItemQuery { call: Some(CallId(Uuid::from_u128(1001))), ..query() }), vec![1, 4]);
         assert_eq!(run(ActionItemQuery { from: Some(at(2)), to: Some(at(3)), ..query() }), vec![2, 3]);
-        assert_eq!(run(ActionItemQuery { statuses: vec!["NOPE".into()], ..query() }), Vec::<u128>::new());
+    }
+
+    #[test]
+    fn a_stored_status_this_build_does_not_know_passes_no_status_filter() {
+        let items = ProjectItems::new(1, vec![item(1, "ARCHIVED", "SOMEDAY", None, "from a newer version")]);
+        let (_, page) = items.list(&ActionItemQuery { statuses: ActionItemStatus::ALL.to_vec(), ..query() }, at(0));
+        assert!(page.is_empty());
+        let (_, page) = items.list(&ActionItemQuery { priorities: ActionItemPriority::ALL.to_vec(), ..query() }, at(0));
+        assert!(page.is_empty());
+        assert_eq!(ids(&items.list(&query(), at(0)).1), vec![1], "unfiltered, it is listed");
     }
 
     #[test]

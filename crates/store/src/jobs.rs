@@ -4,7 +4,7 @@
 //! analysis) and its events in one transaction.
 
 use async_trait::async_trait;
-use callscope_domain::{CallId, CategoryId, Event, Job, JobId, JobStage, NewJob, ProjectId, TemplateId, Timestamp};
+use callscope_domain::{CallId, CategoryId, Event, Job, JobId, JobStage, NewActionItem, NewJob, ProjectId, TemplateId, Timestamp};
 
 use crate::{CallTranscript, StoreResult};
 
@@ -102,17 +102,4 @@ pub struct CallAnalysisRecord {
     pub template_analysis: Option<serde_json::Value>,
     /// Action items, in the order of the call's `summary.actionItems`.
     pub action_items: Vec<NewActionItem>,
-}
-
-/// An action item found by analysis.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NewActionItem {
-    pub id: callscope_domain::ActionItemId,
-    pub description: String,
-    pub responsible_party: Option<String>,
-    pub deadline_mentioned: Option<String>,
-    pub due_at: Option<Timestamp>,
-    pub evidence: Option<String>,
-    /// `LOW`, `MEDIUM`, `HIGH`.
-    pub priority: String,
 }

@@ -32,16 +32,13 @@ mod sqlite;
 mod tenancy;
 mod webhooks;
 
-pub use action_items::{
-    action_item_keys, ActionItem, ActionItemList, ActionItemPatch, ActionItemQuery, ActionItemSort, ActionItemStore, ACTION_ITEM_PRIORITIES,
-    ACTION_ITEM_STATUSES,
-};
+pub use action_items::{action_item_keys, ActionItemList, ActionItemPatch, ActionItemQuery, ActionItemSort, ActionItemStore};
 pub use calls::{CallAudio, CallStore, CallSummary, CallTranscript, StoredAnalysis};
-pub use jobs::{CallAnalysisRecord, JobStore, NewActionItem, NewCall};
+pub use jobs::{CallAnalysisRecord, JobStore, NewCall};
 pub use resources::ResourceStore;
 pub use search_sync::{SearchDocument, SearchSyncStore};
 pub use tenancy::TenancyStore;
-pub use webhooks::{ClaimedDelivery, DeliveryAttempt, WebhookDelivery, WebhookStore, DELIVERY_STATUSES};
+pub use webhooks::{ClaimedDelivery, DeliveryAttempt, WebhookDelivery, WebhookStore};
 
 /// Result of every store operation.
 pub type StoreResult<T> = Result<T, StoreError>;
@@ -102,11 +99,6 @@ pub enum Rejection {
     /// `categoryId` is not a category of the project.
     #[error("categoryId is not a category of this project")]
     UnknownCategory,
-}
-
-/// A value's place in its sort order (the last place for an unknown one).
-pub(crate) fn rank(order: &[&str], value: &str) -> u8 {
-    order.iter().position(|v| *v == value).unwrap_or(order.len()) as u8
 }
 
 /// Which database a store talks to.

@@ -3,7 +3,7 @@
 use uuid::Uuid;
 
 use async_trait::async_trait;
-use callscope_domain::{ProjectId, Timestamp, Webhook, WebhookDeliveryId, WebhookId};
+use callscope_domain::{DeliveryStatus, ProjectId, Timestamp, Webhook, WebhookDeliveryId, WebhookId};
 
 use crate::StoreResult;
 
@@ -44,10 +44,6 @@ pub trait WebhookStore: Send + Sync {
     async fn list_events(&self, project: ProjectId) -> StoreResult<Vec<(String, serde_json::Value)>>;
 }
 
-/// Delivery statuses (decisions §9): waiting for its first attempt, delivered, waiting for a
-/// retry, given up.
-pub const DELIVERY_STATUSES: [&str; 4] = ["PENDING", "SUCCEEDED", "RETRYING", "FAILED"];
-
 /// One event's delivery to one webhook, as the deliveries log shows it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WebhookDelivery {
@@ -55,8 +51,7 @@ pub struct WebhookDelivery {
     pub webhook_id: WebhookId,
     pub event_id: Uuid,
     pub event_type: String,
-    /// One of [`DELIVERY_STATUSES`].
-    pub status: String,
+    pub status: DeliveryStatus,
     pub attempts: i32,
     /// HTTP status of the last attempt, when it got one.
     pub response_code: Option<i32>,
@@ -87,8 +82,8 @@ pub struct ClaimedDelivery {
 /// What one attempt of a delivery came to.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeliveryAttempt {
-    /// SUCCEEDED, RETRYING or FAILED.
-    pub status: &'static str,
+    /// Succeeded, retrying or failed.
+    pub status: DeliveryStatus,
     pub response_code: Option<i32>,
     pub error_message: Option<String>,
     /// When the attempt's outcome was known (stored as `lastAttemptAt`): the same reading of the

@@ -3,7 +3,8 @@
 use std::sync::Arc;
 
 use callscope_domain::{
-    ApiKeySecret, Clock, KeyDigest, Language, ManualClock, NewProject, OrgId, PageRequest, PiiRedaction, ProjectId, ProjectPatch,
+    ActionItemPriority, ActionItemStatus, ApiKeySecret, Clock, KeyDigest, Language, ManualClock, NewProject, OrgId, PageRequest, PiiRedaction,
+    ProjectId, ProjectPatch,
 };
 use callscope_store::both_backends;
 use callscope_store::testing::TestDatabase;
@@ -214,14 +215,14 @@ fn new_call() -> callscope_store::NewCall {
             template_analysis: None,
             action_items: ["Wyślę formularz", "Zadzwonię jutro"]
                 .into_iter()
-                .map(|d| callscope_store::NewActionItem {
+                .map(|d| callscope_domain::NewActionItem {
                     id: callscope_domain::ActionItemId::new(),
                     description: d.into(),
                     responsible_party: Some("agent".into()),
                     deadline_mentioned: Some("jutro".into()),
                     due_at: Some(chrono::Utc::now()),
                     evidence: Some(format!("{d}.")),
-                    priority: "HIGH".into(),
+                    priority: ActionItemPriority::High,
                 })
                 .collect(),
         }),
@@ -335,7 +336,8 @@ both_backends!(action_item_lists_agree_with_every_item_after_changes_made_elsewh
 /// stays so while another store over the same database (another process) changes, adds and
 /// deletes items: each process answers lists from its own index in memory, which must follow.
 async fn action_item_lists_agree_with_every_item_after_changes_made_elsewhere(backend: Backend) {
-    use callscope_store::{ActionItem, ActionItemPatch, ActionItemQuery, ActionItemSort};
+    use callscope_domain::ActionItem;
+    use callscope_store::{ActionItemPatch, ActionItemQuery, ActionItemSort};
 
     let (db, store, clock) = open(backend).await;
     let org = store.create_organization("acme").await.unwrap();
@@ -350,14 +352,14 @@ async fn action_item_lists_agree_with_every_item_after_changes_made_elsewhere(ba
         call.recorded_at = Some(start - TimeDelta::days(c));
         let analysis = call.analysis.as_mut().unwrap();
         analysis.action_items = (0..100)
-            .map(|i| callscope_store::NewActionItem {
+            .map(|i| callscope_domain::NewActionItem {
                 id: callscope_domain::ActionItemId::new(),
                 description: format!("task {i}: {}", if i % 7 == 0 { "send the INVOICE" } else { "call back" }),
                 responsible_party: Some(if i % 5 == 0 { "Łukasz".into() } else { "agent".into() }),
                 deadline_mentioned: None,
                 due_at: None,
                 evidence: None,
-                priority: ["LOW", "MEDIUM", "HIGH"][(i + c as usize) % 3].into(),
+                priority: ActionItemPriority::ALL[(i + c as usize) % 3],
             })
             .collect();
         ids.extend(analysis.action_items.iter().map(|i| i.id));
@@ -396,8 +398,8 @@ async fn action_item_lists_agree_with_every_item_after_changes_made_elsewhere(ba
         // Per status, then overdue: open and due before now.
         let mut per_status = [0u64; 5];
         for hit in &hits {
-            per_status[status_rank(&hit.status)] += 1;
-            if status_rank(&hit.status) < 2 && hit.due_at.is_some_and(|d| d < now) {
+            per_status[status_rank(hit.status.as_str())] += 1;
+            if status_rank(hit.status.as_str()) < 2 && hit.due_at.is_some_and(|d| d < now) {
                 per_status[4] += 1;
             }
         }
@@ -406,8 +408,8 @@ async fn action_item_lists_agree_with_every_item_after_changes_made_elsewhere(ba
             let order = match q.sort {
                 ActionItemSort::CreatedAt => a.created_at.cmp(&b.created_at),
                 ActionItemSort::CallDate => a.call_date.cmp(&b.call_date),
-                ActionItemSort::Priority => rank(&a.priority).cmp(&rank(&b.priority)),
-                ActionItemSort::Status => status_rank(&a.status).cmp(&status_rank(&b.status)),
+                ActionItemSort::Priority => rank(a.priority.as_str()).cmp(&rank(b.priority.as_str())),
+                ActionItemSort::Status => status_rank(a.status.as_str()).cmp(&status_rank(b.status.as_str())),
             }
             .then(a.id.0.cmp(&b.id.0));
             if q.descending {
@@ -428,7 +430,12 @@ async fn action_item_lists_agree_with_every_item_after_changes_made_elsewhere(ba
         ("wide dates (many)", ActionItemQuery { from: day(400), to: day(-400), ..query(ActionItemSort::Priority, true, 5, 100) }),
         (
             "wide dates and a priority (few)",
-            ActionItemQuery { from: day(400), to: day(-400), priorities: vec!["HIGH".into()], ..query(ActionItemSort::CreatedAt, true, 2, 100) },
+            ActionItemQuery {
+                from: day(400),
+                to: day(-400),
+                priorities: vec![ActionItemPriority::High],
+                ..query(ActionItemSort::CreatedAt, true, 2, 100)
+            },
         ),
         ("narrow dates", ActionItemQuery { from: day(12), to: day(10), ..query(ActionItemSort::CreatedAt, false, 1, 100) }),
         ("rare text (few)", ActionItemQuery { search: Some("invoice".into()), ..query(ActionItemSort::CallDate, true, 1, 100) }),
@@ -441,7 +448,10 @@ async fn action_item_lists_agree_with_every_item_after_changes_made_elsewhere(ba
         ("a party", ActionItemQuery { responsible_party: Some("łukasz".into()), ..query(ActionItemSort::CallDate, false, 2, 100) }),
         ("no match", ActionItemQuery { search: Some("xylophone".into()), ..query(ActionItemSort::CreatedAt, true, 0, 50) }),
         ("past the end", query(ActionItemSort::CreatedAt, true, 60, 50)),
-        ("two statuses", ActionItemQuery { statuses: vec!["IN_PROGRESS".into(), "DONE".into()], ..query(ActionItemSort::Status, true, 0, 100) }),
+        (
+            "two statuses",
+            ActionItemQuery { statuses: vec![ActionItemStatus::InProgress, ActionItemStatus::Done], ..query(ActionItemSort::Status, true, 0, 100) },
+        ),
     ];
     let check = |all: Vec<ActionItem>, round: &'static str| {
         let store = store.clone();
@@ -464,8 +474,8 @@ async fn action_item_lists_agree_with_every_item_after_changes_made_elsewhere(ba
     for (n, id) in ids.iter().enumerate().step_by(37) {
         clock.advance(TimeDelta::milliseconds(5));
         let patch = ActionItemPatch {
-            status: Some(["IN_PROGRESS", "DONE", "CANCELLED"][n % 3].into()),
-            priority: (n % 2 == 0).then(|| "HIGH".into()),
+            status: Some([ActionItemStatus::InProgress, ActionItemStatus::Done, ActionItemStatus::Cancelled][n % 3]),
+            priority: (n % 2 == 0).then_some(ActionItemPriority::High),
             description: (n % 4 == 0).then(|| format!("now about the invoice {n}")),
             notes: Some(format!("zażółć {n}.")),
             // Past due: overdue while open.

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use callscope_domain::{Clock, WebhookDeliveryId};
+use callscope_domain::{Clock, DeliveryStatus, WebhookDeliveryId};
 use callscope_store::{ClaimedDelivery, DeliveryAttempt, Store, StoreResult};
 use tokio::sync::watch;
 
@@ -133,7 +133,7 @@ impl Dispatcher {
             let Ok((id, outcome, retry_step)) = done else { continue };
             let record = self.record(outcome, retry_step);
             match self.store.finish_delivery(id, &self.id, &record).await {
-                Ok(true) => tracing::debug!(delivery = %id, status = record.status, "webhook attempt recorded"),
+                Ok(true) => tracing::debug!(delivery = %id, status = record.status.as_str(), "webhook attempt recorded"),
                 Ok(false) => tracing::warn!(delivery = %id, "webhook delivery was taken over before its attempt was recorded"),
                 Err(e) => tracing::warn!(delivery = %id, error = %e, "cannot record a webhook attempt; it will be made again"),
             }
@@ -145,7 +145,7 @@ impl Dispatcher {
         let now = self.clock.now();
         match outcome {
             Outcome::Delivered { status } => DeliveryAttempt {
-                status: "SUCCEEDED",
+                status: DeliveryStatus::Succeeded,
                 response_code: Some(i32::from(status)),
                 error_message: None,
                 attempted_at: now,
@@ -157,7 +157,7 @@ impl Dispatcher {
                 let wait = if permanent { None } else { self.settings.retries.after(usize::try_from(failed).unwrap_or(usize::MAX)) };
                 let next = wait.map(|w| now + chrono::TimeDelta::from_std(w).unwrap_or(chrono::TimeDelta::MAX));
                 DeliveryAttempt {
-                    status: if next.is_some() { "RETRYING" } else { "FAILED" },
+                    status: if next.is_some() { DeliveryStatus::Retrying } else { DeliveryStatus::Failed },
                     response_code: status.map(i32::from),
                     error_message: Some(message),
                     attempted_at: now,

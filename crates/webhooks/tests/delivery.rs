@@ -200,7 +200,7 @@ async fn a_dispatcher_that_dies_between_attempts_loses_nothing_and_sends_nothing
     // The first dispatcher makes the first attempt (500) and dies before the retry.
     let (_stop, stopped) = tokio::sync::watch::channel(false);
     let first = tokio::spawn(dispatcher(&s.store, send.clone(), "400ms", Duration::from_secs(60)).run(stopped));
-    wait_until(&s, hook.id, |d| d.iter().any(|d| d.status == "RETRYING")).await;
+    wait_until(&s, hook.id, |d| d.iter().any(|d| d.status.as_str() == "RETRYING")).await;
     first.abort();
     let _ = first.await;
     // Events raised while no dispatcher runs wait in the database.
@@ -216,7 +216,7 @@ async fn a_dispatcher_that_dies_between_attempts_loses_nothing_and_sends_nothing
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let a = tokio::spawn(dispatcher(&s.store, send.clone(), "400ms", Duration::from_secs(60)).run(stopped.clone()));
     let b = tokio::spawn(dispatcher(&s.store, send.clone(), "400ms", Duration::from_secs(60)).run(stopped));
-    let deliveries = wait_until(&s, hook.id, |d| d.len() == 5 && d.iter().all(|d| d.status == "SUCCEEDED")).await;
+    let deliveries = wait_until(&s, hook.id, |d| d.len() == 5 && d.iter().all(|d| d.status.as_str() == "SUCCEEDED")).await;
     stop.send(true).unwrap();
     a.await.unwrap();
     b.await.unwrap();
@@ -272,7 +272,7 @@ async fn addresses_that_are_not_public_are_refused_at_delivery_time(backend: Bac
     let table = Table(vec![("receiver.test", vec!["127.0.0.1".parse().unwrap()])]);
     let d = dispatcher(&s.store, sender(&receiver, Duration::from_secs(10), true, Some(Box::new(table))), "5s", Duration::from_secs(60));
     d.run_once().await.unwrap();
-    assert_eq!(only_delivery(&s, named.id).await.status, "SUCCEEDED");
+    assert_eq!(only_delivery(&s, named.id).await.status.as_str(), "SUCCEEDED");
     assert_eq!(receiver.received().len(), 1);
 }
 

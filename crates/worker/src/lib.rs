@@ -13,10 +13,12 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use callscope_domain::{ActionItemId, CallCompleted, CallId, CategoryId, Clock, Event, Job, JobId, JobKind, JobStage, ProjectId, Timestamp};
+use callscope_domain::{
+    ActionItem, ActionItemId, CallCompleted, CallId, CategoryId, Clock, Event, Job, JobId, JobKind, JobStage, NewActionItem, ProjectId, Timestamp,
+};
 use callscope_pipeline::{CallAnalysis, CallContext, CallResult, CategoryInfo, Pipeline, Progress, Question, StageError, TemplateSpec};
 use callscope_storage::{Storage, StorageError};
-use callscope_store::{ActionItem, CallAnalysisRecord, CallTranscript, NewActionItem, NewCall, Store, StoreError, StoreResult};
+use callscope_store::{CallAnalysisRecord, CallTranscript, NewCall, Store, StoreError, StoreResult};
 use futures::FutureExt;
 use tokio::sync::watch;
 
@@ -391,7 +393,7 @@ fn analysis_record(analysis: &CallAnalysis, now: Timestamp) -> CallAnalysisRecor
             deadline_mentioned: a.deadline_mentioned.clone(),
             due_at: a.due_at,
             evidence: Some(a.evidence.clone()).filter(|e| !e.is_empty()),
-            priority: a.priority.as_str().into(),
+            priority: a.priority,
         })
         .collect();
     let primary = analysis.classification.as_ref().and_then(|c| c.primary.as_ref());

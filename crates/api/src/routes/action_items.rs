@@ -2,11 +2,14 @@
 //! deleting, the responsible parties, and the pending view. `isOverdue` is judged at read time
 //! by the service's clock.
 
+use std::fmt::Display;
+use std::str::FromStr;
+
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use axum::Json;
-use callscope_domain::{ActionItemId, CallId, Validator};
-use callscope_store::{ActionItemPatch, ActionItemQuery, ActionItemSort, ACTION_ITEM_PRIORITIES, ACTION_ITEM_STATUSES};
+use callscope_domain::{ActionItemId, ActionItemPriority, ActionItemStatus, CallId, Validator};
+use callscope_store::{ActionItemPatch, ActionItemQuery, ActionItemSort};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
@@ -82,17 +85,29 @@ pub struct ActionItemPage {
     pub overdue_count: u64,
 }
 
-fn enum_values(v: &mut Validator, field: &str, raw: &str, allowed: &[&str], into: &mut Vec<String>) {
+fn enum_values<T: Copy + PartialEq + FromStr + Display>(v: &mut Validator, field: &str, raw: &str, allowed: &[T], into: &mut Vec<T>) {
     for value in raw.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let upper = value.to_ascii_uppercase();
-        if allowed.contains(&upper.as_str()) {
-            if !into.contains(&upper) {
-                into.push(upper);
-            }
-        } else {
-            v.error(field, format!("{value:?} is not one of {}", allowed.join(", ")));
+        match value.to_ascii_uppercase().parse::<T>() {
+            Ok(known) if !into.contains(&known) => into.push(known),
+            Ok(_) => {}
+            Err(_) => v.error(field, format!("{value:?} is not one of {}", one_of(allowed))),
         }
     }
+}
+
+/// "A, B, C": the values a field takes, for its error message.
+fn one_of<T: Display>(values: &[T]) -> String {
+    values.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+}
+
+/// One value of a text enum, as people may type it (any case, spaces around).
+fn one_value<T: FromStr + Display>(v: &mut Validator, field: &str, raw: Option<String>, allowed: &[T]) -> Option<T> {
+    let value = raw?;
+    let parsed = value.trim().to_ascii_uppercase().parse::<T>().ok();
+    if parsed.is_none() {
+        v.error(field, format!("must be one of {}", one_of(allowed)));
+    }
+    parsed
 }
 
 /// Reads the list's query string: repeated and comma-separated `status`/`priority`, the rest as
@@ -106,8 +121,8 @@ fn parse_list_query(raw: Option<&str>) -> Result<ActionItemQuery, ApiError> {
     };
     for (key, value) in url::form_urlencoded::parse(raw.unwrap_or_default().as_bytes()) {
         match key.as_ref() {
-            "status" => enum_values(&mut v, "status", &value, &ACTION_ITEM_STATUSES, &mut query.statuses),
-            "priority" => enum_values(&mut v, "priority", &value, &ACTION_ITEM_PRIORITIES, &mut query.priorities),
+            "status" => enum_values(&mut v, "status", &value, ActionItemStatus::ALL, &mut query.statuses),
+            "priority" => enum_values(&mut v, "priority", &value, ActionItemPriority::ALL, &mut query.priorities),
             "responsibleParty" => query.responsible_party = Some(value.trim().to_owned()).filter(|p| !p.is_empty()),
             "transcriptId" => {
                 let id = value
@@ -217,19 +232,8 @@ pub struct ActionItemPatchRequest {
 impl ActionItemPatchRequest {
     fn validate(self) -> Result<ActionItemPatch, ApiError> {
         let mut v = Validator::default();
-        let mut one = |field: &str, raw: Option<String>, allowed: &[&str]| {
-            raw.and_then(|value| {
-                let upper = value.trim().to_ascii_uppercase();
-                if allowed.contains(&upper.as_str()) {
-                    Some(upper)
-                } else {
-                    v.error(field, format!("must be one of {}", allowed.join(", ")));
-                    None
-                }
-            })
-        };
-        let status = one("status", self.status, &ACTION_ITEM_STATUSES);
-        let priority = one("priority", self.priority, &ACTION_ITEM_PRIORITIES);
+        let status = one_value(&mut v, "status", self.status, ActionItemStatus::ALL);
+        let priority = one_value(&mut v, "priority", self.priority, ActionItemPriority::ALL);
         let description = self.description.map(|d| v.text("description", &d, 1, TEXT_MAX));
         // "null", "N/A" and the like are no value: they clear, or leave alone, as empty text does.
         let responsible_party = self.responsible_party.map(|p| p.and_then(|p| v.optional_value("responsibleParty", &p, 200)));

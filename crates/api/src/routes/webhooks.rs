@@ -251,7 +251,7 @@ impl From<WebhookDelivery> for WebhookDeliveryView {
             id: d.id.0,
             event_id: d.event_id,
             event_type: d.event_type,
-            status: d.status,
+            status: d.status.as_str().to_owned(),
             attempts: d.attempts,
             response_code: d.response_code,
             error_message: d.error_message,

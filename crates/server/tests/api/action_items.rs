@@ -5,9 +5,9 @@
 
 use std::sync::Arc;
 
-use callscope_domain::{ActionItemId, Language, ManualClock, ProjectId};
+use callscope_domain::{ActionItemId, Language, ManualClock, NewActionItem, ProjectId};
 use callscope_store::testing::{store_call, text_call};
-use callscope_store::{Backend, NewActionItem};
+use callscope_store::Backend;
 use chrono::{TimeZone, Utc};
 use reqwest::Method;
 use serde_json::{json, Value};
@@ -28,7 +28,7 @@ fn item(description: &str, party: Option<&str>, priority: &str, due: Option<chro
         deadline_mentioned: due.map(|_| "by the end of the week".into()),
         due_at: due,
         evidence: Some(format!("\"{description}\"")),
-        priority: priority.into(),
+        priority: priority.parse().expect("a priority"),
     }
 }
 

@@ -117,14 +117,14 @@ async fn fixtures(app: &TestApp, project: &str) -> Fixtures {
     // A call with an action item, stored as a worker stores one (workers are off, so that the
     // job below stays queued), and its audio in the storage.
     let mut stored = callscope_store::testing::text_call(callscope_domain::Language::En, "A call", "Please call me back.", "");
-    let item = callscope_store::NewActionItem {
+    let item = callscope_domain::NewActionItem {
         id: callscope_domain::ActionItemId::new(),
         description: "Call the customer back".into(),
         responsible_party: Some("agent".into()),
         deadline_mentioned: None,
         due_at: None,
         evidence: None,
-        priority: "MEDIUM".into(),
+        priority: callscope_domain::ActionItemPriority::Medium,
     };
     let action_item = item.id.0.to_string();
     stored.analysis.as_mut().unwrap().action_items.push(item);

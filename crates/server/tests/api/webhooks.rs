@@ -156,14 +156,14 @@ async fn the_service_delivers_signed_events_and_logs_every_attempt(backend: Back
     let items: Vec<ActionItemId> = (0..2).map(|_| ActionItemId::new()).collect();
     call.analysis.as_mut().unwrap().action_items = items
         .iter()
-        .map(|id| callscope_store::NewActionItem {
+        .map(|id| callscope_domain::NewActionItem {
             id: *id,
             description: "Send the contract".into(),
             responsible_party: Some("agent".into()),
             deadline_mentioned: None,
             due_at: None,
             evidence: None,
-            priority: "HIGH".into(),
+            priority: callscope_domain::ActionItemPriority::High,
         })
         .collect();
     store_call(app.store.as_ref(), ProjectId(project_id.parse().unwrap()), &call).await;

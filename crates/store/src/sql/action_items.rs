@@ -26,7 +26,7 @@ impl ActionItemStore for SqlStore {
         let mut by_id: HashMap<Uuid, ActionItemRow> =
             rows.into_iter().filter(|row| row.project_id == project.0).map(|row| (row.id, row)).collect();
         // An item deleted since the index was read is left out of the page.
-        list.items = page.iter().filter_map(|id| by_id.remove(id)).map(ActionItemRow::into_item).collect();
+        list.items = page.iter().filter_map(|id| by_id.remove(id)).map(ActionItemRow::into_item).collect::<StoreResult<_>>()?;
         Ok(list)
     }
 
@@ -37,7 +37,7 @@ impl ActionItemStore for SqlStore {
                 .bind(project.0)
                 .fetch_optional(&self.pool)
                 .await?;
-        row.map(ActionItemRow::into_item).ok_or(StoreError::NotFound("action item"))
+        row.map(ActionItemRow::into_item).ok_or(StoreError::NotFound("action item"))?
     }
 
     async fn update_action_item(&self, project: ProjectId, id: ActionItemId, patch: &ActionItemPatch) -> StoreResult<ActionItem> {
@@ -56,7 +56,7 @@ impl ActionItemStore for SqlStore {
             .bind(id.0)
             .fetch_one(&mut *tx)
             .await?;
-        let item = patch.apply(&row.into_item(), now);
+        let item = patch.apply(&row.into_item()?, now);
         let (party_key, search_text) = action_item_keys(
             &item.description,
             item.responsible_party.as_deref(),
@@ -70,8 +70,8 @@ impl ActionItemStore for SqlStore {
              priority_rank = $13, status_rank = $14 where id = $1",
         )
         .bind(id.0)
-        .bind(&item.status)
-        .bind(&item.priority)
+        .bind(item.status.as_str())
+        .bind(item.priority.as_str())
         .bind(&item.description)
         .bind(&item.responsible_party)
         .bind(&item.notes)
@@ -81,8 +81,8 @@ impl ActionItemStore for SqlStore {
         .bind(item.updated_at)
         .bind(party_key)
         .bind(search_text)
-        .bind(i32::from(crate::rank(&ACTION_ITEM_PRIORITIES, &item.priority)))
-        .bind(i32::from(crate::rank(&ACTION_ITEM_STATUSES, &item.status)))
+        .bind(item.priority as i32)
+        .bind(item.status as i32)
         .execute(&mut *tx)
         .await?;
         let event = Event::ActionItemUpdated(item.to_json(now));
@@ -134,7 +134,7 @@ impl ActionItemStore for SqlStore {
         .bind(now)
         .fetch_all(&self.pool)
         .await?;
-        Ok(rows.into_iter().map(ActionItemRow::into_item).collect())
+        rows.into_iter().map(ActionItemRow::into_item).collect()
     }
 }
 
@@ -253,8 +253,8 @@ struct ActionItemRow {
 }
 
 impl ActionItemRow {
-    fn into_item(self) -> ActionItem {
-        ActionItem {
+    fn into_item(self) -> StoreResult<ActionItem> {
+        Ok(ActionItem {
             id: ActionItemId(self.id),
             project_id: ProjectId(self.project_id),
             call_id: CallId(self.call_id),
@@ -266,13 +266,13 @@ impl ActionItemRow {
             deadline_mentioned: self.deadline_mentioned,
             due_at: self.due_at,
             evidence: self.evidence,
-            status: self.status,
-            priority: self.priority,
+            status: crate::parse_stored("action_items.status", &self.status)?,
+            priority: crate::parse_stored("action_items.priority", &self.priority)?,
             notes: self.notes,
             completed_at: self.completed_at,
             created_at: self.created_at,
             updated_at: self.updated_at,
-        }
+        })
     }
 }
 
@@ -309,7 +309,7 @@ async fn insert_action_items(
     call: Uuid,
     call_date: Timestamp,
     filename: &str,
-    items: &[crate::NewActionItem],
+    items: &[NewActionItem],
     now: Timestamp,
 ) -> StoreResult<()> {
     for (index, item) in items.iter().enumerate() {
@@ -331,12 +331,12 @@ async fn insert_action_items(
         .bind(&item.deadline_mentioned)
         .bind(item.due_at)
         .bind(&item.evidence)
-        .bind(&item.priority)
+        .bind(item.priority.as_str())
         .bind(now)
         .bind(now)
         .bind(keys.0)
         .bind(keys.1)
-        .bind(i32::from(crate::rank(&ACTION_ITEM_PRIORITIES, &item.priority)))
+        .bind(item.priority as i32)
         .execute(&mut **tx)
         .await?;
     }

@@ -210,54 +210,13 @@ impl CallStore for SqlStore {
         .fetch_optional(&self.pool)
         .await?;
         let (title, sentiment_level, primary, classification, summary, template_analysis) = row.ok_or(StoreError::NotFound("call"))?;
-        type ItemRow = (
-            Uuid,
-            i32,
-            Timestamp,
-            String,
-            String,
-            Option<String>,
-            Option<String>,
-            Option<Timestamp>,
-            Option<String>,
-            String,
-            String,
-            Option<String>,
-            Option<Timestamp>,
-            Timestamp,
-            Timestamp,
-        );
-        let items: Vec<ItemRow> = sqlx::query_as(
-            "select id, transcript_index, call_date, call_filename, description, responsible_party, deadline_mentioned, \
-             due_at, evidence, status, priority, notes, completed_at, created_at, updated_at \
-             from action_items where call_id = $1 and project_id = $2 order by transcript_index",
-        )
-        .bind(call.0)
-        .bind(project.0)
-        .fetch_all(&self.pool)
-        .await?;
-        let action_items = items
-            .into_iter()
-            .map(|r| crate::ActionItem {
-                id: callscope_domain::ActionItemId(r.0),
-                project_id: project,
-                call_id: call,
-                transcript_index: r.1,
-                call_date: r.2,
-                call_filename: r.3,
-                description: r.4,
-                responsible_party: r.5,
-                deadline_mentioned: r.6,
-                due_at: r.7,
-                evidence: r.8,
-                status: r.9,
-                priority: r.10,
-                notes: r.11,
-                completed_at: r.12,
-                created_at: r.13,
-                updated_at: r.14,
-            })
-            .collect();
+        let items: Vec<ActionItemRow> =
+            sqlx::query_as(&format!("select {ACTION_ITEM_COLUMNS} from action_items where call_id = $1 and project_id = $2 order by transcript_index"))
+                .bind(call.0)
+                .bind(project.0)
+                .fetch_all(&self.pool)
+                .await?;
+        let action_items = items.into_iter().map(ActionItemRow::into_item).collect::<StoreResult<_>>()?;
         Ok(StoredAnalysis {
             title,
             sentiment_level,

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use async_trait::async_trait;
 use callscope_domain::{
-    insert_at, name_key, would_cycle, ActionItemId, CategoryChange, Event, AnalysisTemplate, ApiKey, ApiKeyId, CallId, Category, CategoryId, CategoryMove, CategoryPatch,
+    insert_at, name_key, would_cycle, ActionItem, ActionItemId, NewActionItem, CategoryChange, Event, AnalysisTemplate, ApiKey, ApiKeyId, CallId, Category, CategoryId, CategoryMove, CategoryPatch,
     Job, JobId, JobKind, JobStage, JobStatus, KeyDigest, NewCategory, NewJob, NewProject, OrgId, Organization, Page, PageRequest, PiiSpan,
     PiiStatistics, PresetInput, Principal, Project, ProjectId, ProjectPatch, SpeakerPreset, SpeakerPresetId, SpeakerStats, TemplateId,
     TemplateInput, TimedWord, Timestamp, Turn, Webhook, WebhookDeliveryId, WebhookId,
@@ -21,9 +21,9 @@ use crate::rows::{
     PRESET_COLUMNS, PROJECT_COLUMNS, TEMPLATE_COLUMNS, WEBHOOK_COLUMNS,
 };
 use crate::{
-    action_item_keys, ActionItem, ActionItemList, ActionItemPatch, ActionItemQuery, ActionItemStore, CallAnalysisRecord, CallAudio, CallStore,
+    action_item_keys, ActionItemList, ActionItemPatch, ActionItemQuery, ActionItemStore, CallAnalysisRecord, CallAudio, CallStore,
     CallSummary, CallTranscript, JobStore, NewCall, Rejection, ResourceStore, SearchDocument, SearchSyncStore, Store, StoreError,
-    StoredAnalysis, TenancyStore, WebhookStore, ACTION_ITEM_PRIORITIES, ACTION_ITEM_STATUSES,
+    StoredAnalysis, TenancyStore, WebhookStore,
 };
 
 type Tx<'a> = sqlx::Transaction<'a, Db>;

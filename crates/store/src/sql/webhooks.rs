@@ -59,7 +59,7 @@ impl WebhookStore for SqlStore {
         .bind(i64::from(limit))
         .fetch_all(&self.pool)
         .await?;
-        Ok(rows.into_iter().map(DeliveryRow::into_delivery).collect())
+        rows.into_iter().map(DeliveryRow::into_delivery).collect()
     }
 
     async fn create_test_delivery(&self, project: ProjectId, webhook: WebhookId, data: &serde_json::Value) -> StoreResult<crate::WebhookDelivery> {
@@ -124,8 +124,9 @@ impl WebhookStore for SqlStore {
         .await?;
         let claimed = rows
             .into_iter()
-            .map(|r| crate::ClaimedDelivery {
-                delivery: r.delivery.into_delivery(),
+            .map(|r| {
+                Ok(crate::ClaimedDelivery {
+                delivery: r.delivery.into_delivery()?,
                 retry_step: r.retry_step,
                 url: r.url,
                 secret: r.secret,
@@ -133,7 +134,8 @@ impl WebhookStore for SqlStore {
                 event_created_at: r.event_created_at,
                 data: r.payload.0,
             })
-            .collect();
+            })
+            .collect::<StoreResult<Vec<_>>>()?;
         Ok(claimed)
     }
 
@@ -145,7 +147,7 @@ impl WebhookStore for SqlStore {
         )
         .bind(id.0)
         .bind(worker)
-        .bind(attempt.status)
+        .bind(attempt.status.as_str())
         .bind(attempt.retry_step)
         .bind(attempt.response_code)
         .bind(attempt.error_message.as_deref())
@@ -230,7 +232,7 @@ async fn get_delivery(pool: &sqlx::Pool<Db>, id: Uuid) -> StoreResult<crate::Web
     .bind(id)
     .fetch_optional(pool)
     .await?;
-    row.map(DeliveryRow::into_delivery).ok_or(StoreError::NotFound("delivery"))
+    row.map(DeliveryRow::into_delivery).ok_or(StoreError::NotFound("delivery"))?
 }
 
 const DELIVERY_COLUMNS: &str = "d.id, d.webhook_id, d.event_id, e.type as event_type, d.status, d.attempts, d.response_code, \
@@ -252,20 +254,20 @@ struct DeliveryRow {
 }
 
 impl DeliveryRow {
-    fn into_delivery(self) -> crate::WebhookDelivery {
-        crate::WebhookDelivery {
+    fn into_delivery(self) -> StoreResult<crate::WebhookDelivery> {
+        Ok(crate::WebhookDelivery {
             id: WebhookDeliveryId(self.id),
             webhook_id: WebhookId(self.webhook_id),
             event_id: self.event_id,
             event_type: self.event_type,
-            status: self.status,
+            status: crate::parse_stored("webhook_deliveries.status", &self.status)?,
             attempts: self.attempts,
             response_code: self.response_code,
             error_message: self.error_message,
             last_attempt_at: self.last_attempt_at,
             next_attempt_at: self.next_attempt_at,
             created_at: self.created_at,
-        }
+        })
     }
 }
 
