@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use callscope_domain::{AnswerType, SentimentLevel};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
@@ -15,12 +16,8 @@ use crate::sentiment::{call_sentiment, CallSentiment, Lexicon};
 use crate::summary::{summarise, title, Summary};
 use crate::template::{answer, Answer, Question};
 
-/// The call's language, which picks the sentiment lexicon.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lang {
-    En,
-    Pl,
-}
+/// The call's language, which picks the sentiment lexicon: the domain's, as the job carries it.
+pub use callscope_domain::Language as Lang;
 
 /// The project's active analysis template.
 #[derive(Debug, Clone)]
@@ -144,7 +141,7 @@ impl Analyzer for RulesEngine {
 pub struct SummaryBlock {
     pub summary: SummaryView,
     pub sentiment: SentimentView,
-    pub sentiment_level: String,
+    pub sentiment_level: SentimentLevel,
     pub model_used: String,
 }
 
@@ -214,7 +211,7 @@ impl CallAnalysis {
             for answer in answers {
                 list(&mut answer.evidence);
                 // Only free text: "None" may well be one of a choice's options.
-                if answer.answer_type == "TEXT" && answer.value.as_str().is_some_and(is_non_answer) {
+                if answer.answer_type == AnswerType::Text && answer.value.as_str().is_some_and(is_non_answer) {
                     answer.value = serde_json::Value::Null;
                     answer.answered = false;
                 }
@@ -239,7 +236,7 @@ impl CallAnalysis {
                 confidence: round2(self.sentiment.confidence),
                 evidence: self.sentiment.evidence.clone(),
             },
-            sentiment_level: self.sentiment.overall.level().into(),
+            sentiment_level: self.sentiment.overall.level(),
             model_used: self.model_used.clone(),
         }
     }
@@ -313,7 +310,7 @@ mod tests {
                 questions: vec![Question {
                     label: "Device".into(),
                     prompt: "Which device failed?".into(),
-                    answer_type: "SINGLE_CHOICE".into(),
+                    answer_type: AnswerType::SingleChoice,
                     options: vec!["router".into(), "phone".into()],
                 }],
             }),

@@ -7,6 +7,7 @@
 //! answers something unusable, the rules engine's result is used, and `modelUsed` says so.
 
 use async_trait::async_trait;
+use callscope_domain::AnswerType;
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
@@ -191,15 +192,15 @@ fn parts(turns: &[(String, String)], budget: usize) -> Vec<Vec<(String, String)>
 }
 
 /// Checks a template answer against its question's type.
-fn typed(value: &Value, answer_type: &str, options: &[String]) -> Option<Value> {
+fn typed(value: &Value, answer_type: AnswerType, options: &[String]) -> Option<Value> {
     match (answer_type, value) {
-        ("TEXT", Value::String(s)) => given(s).map(|s| json!(s)),
-        ("NUMBER", Value::Number(_)) => Some(value.clone()),
-        ("NUMBER", Value::String(s)) => s.trim().replace(',', ".").parse::<f64>().ok().map(|n| json!(n)),
-        ("BOOLEAN", Value::Bool(_)) => Some(value.clone()),
-        ("DATE", Value::String(s)) => chrono::NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d").ok().map(|d| json!(d.to_string())),
-        ("SINGLE_CHOICE", Value::String(s)) => options.iter().find(|o| o.eq_ignore_ascii_case(s.trim())).map(|o| json!(o)),
-        ("MULTI_CHOICE", Value::Array(items)) => {
+        (AnswerType::Text, Value::String(s)) => given(s).map(|s| json!(s)),
+        (AnswerType::Number, Value::Number(_)) => Some(value.clone()),
+        (AnswerType::Number, Value::String(s)) => s.trim().replace(',', ".").parse::<f64>().ok().map(|n| json!(n)),
+        (AnswerType::Boolean, Value::Bool(_)) => Some(value.clone()),
+        (AnswerType::Date, Value::String(s)) => chrono::NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d").ok().map(|d| json!(d.to_string())),
+        (AnswerType::SingleChoice, Value::String(s)) => options.iter().find(|o| o.eq_ignore_ascii_case(s.trim())).map(|o| json!(o)),
+        (AnswerType::MultiChoice, Value::Array(items)) => {
             let chosen: Option<Vec<&String>> =
                 items.iter().map(|i| i.as_str().and_then(|s| options.iter().find(|o| o.eq_ignore_ascii_case(s.trim())))).collect();
             chosen.filter(|c| !c.is_empty()).map(|c| json!(c))
@@ -323,7 +324,7 @@ impl LlmEngine {
                     let given = answer["templateAnswers"].as_array().into_iter().flatten().find(|a| a["label"].as_str() == Some(q.label.as_str()));
                     let unanswered = unanswered(q);
                     let Some(a) = given.filter(|a| a["answered"].as_bool() == Some(true)) else { return unanswered };
-                    let Some(value) = typed(&a["value"], &q.answer_type, &q.options) else { return unanswered };
+                    let Some(value) = typed(&a["value"], q.answer_type, &q.options) else { return unanswered };
                     let quotes: Vec<String> = strings(&a["evidence"]);
                     let total = quotes.len();
                     let evidence: Vec<String> = quotes.into_iter().filter(|q| keep(q)).collect();
@@ -332,7 +333,7 @@ impl LlmEngine {
                         (Some("HIGH"), true) | (Some("MEDIUM"), false) => "MEDIUM",
                         _ => "LOW",
                     };
-                    Answer { label: q.label.clone(), value, answer_type: q.answer_type.clone(), confidence, evidence, answered: true }
+                    Answer { label: q.label.clone(), value, answer_type: q.answer_type, confidence, evidence, answered: true }
                 })
                 .collect();
             (t.name.clone(), answers)
@@ -497,14 +498,14 @@ mod tests {
     #[test]
     fn answers_are_typed_or_refused() {
         let options = vec!["Fibre".to_owned(), "Mobile".to_owned()];
-        assert_eq!(typed(&json!("fibre"), "SINGLE_CHOICE", &options), Some(json!("Fibre")));
-        assert_eq!(typed(&json!("Cable"), "SINGLE_CHOICE", &options), None);
-        assert_eq!(typed(&json!(["Mobile", "Fibre"]), "MULTI_CHOICE", &options), Some(json!(["Mobile", "Fibre"])));
-        assert_eq!(typed(&json!("12,5"), "NUMBER", &[]), Some(json!(12.5)));
-        assert_eq!(typed(&json!("yes"), "BOOLEAN", &[]), None);
-        assert_eq!(typed(&json!("2026-12-15"), "DATE", &[]), Some(json!("2026-12-15")));
-        assert_eq!(typed(&json!("15 grudnia"), "DATE", &[]), None);
-        assert_eq!(typed(&json!("  "), "TEXT", &[]), None);
+        assert_eq!(typed(&json!("fibre"), AnswerType::SingleChoice, &options), Some(json!("Fibre")));
+        assert_eq!(typed(&json!("Cable"), AnswerType::SingleChoice, &options), None);
+        assert_eq!(typed(&json!(["Mobile", "Fibre"]), AnswerType::MultiChoice, &options), Some(json!(["Mobile", "Fibre"])));
+        assert_eq!(typed(&json!("12,5"), AnswerType::Number, &[]), Some(json!(12.5)));
+        assert_eq!(typed(&json!("yes"), AnswerType::Boolean, &[]), None);
+        assert_eq!(typed(&json!("2026-12-15"), AnswerType::Date, &[]), Some(json!("2026-12-15")));
+        assert_eq!(typed(&json!("15 grudnia"), AnswerType::Date, &[]), None);
+        assert_eq!(typed(&json!("  "), AnswerType::Text, &[]), None);
     }
 
     #[test]

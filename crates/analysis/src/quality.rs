@@ -247,7 +247,7 @@ fn score(report: &mut Report, call: &CorpusCall, analysis: &crate::engine::CallA
         report.mistake(split, format!("{}: category {:?}, expected {}", call.id, got, call.category));
     }
     let level = analysis.sentiment.overall.level();
-    if level == call.sentiment {
+    if level.as_str() == call.sentiment {
         report.sentiment_right += 1;
     } else {
         report.mistake(split, format!("{}: sentiment {level}, expected {}", call.id, call.sentiment));

@@ -9,6 +9,8 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use callscope_domain::SentimentLevel;
+
 /// Word → valence (−4…4).
 #[derive(Debug, Default)]
 pub struct Lexicon {
@@ -153,11 +155,11 @@ impl Overall {
     }
 
     /// `sentimentLevel`.
-    pub fn level(self) -> &'static str {
+    pub fn level(self) -> SentimentLevel {
         match self {
-            Self::VeryPositive | Self::Positive => "positive",
-            Self::Neutral | Self::Mixed => "neutral",
-            Self::Negative | Self::VeryNegative => "negative",
+            Self::VeryPositive | Self::Positive => SentimentLevel::Positive,
+            Self::Neutral | Self::Mixed => SentimentLevel::Neutral,
+            Self::Negative | Self::VeryNegative => SentimentLevel::Negative,
         }
     }
 }
@@ -263,7 +265,7 @@ mod tests {
         assert_eq!(call.progression, "started negative, ended positive");
         assert_eq!(call.evidence, "Great, I am very happy, thank you!");
         let angry = call_sentiment(&l, &["This is terrible.", "The service is bad, very bad."]);
-        assert_eq!(angry.overall.level(), "negative");
+        assert_eq!(angry.overall.level(), SentimentLevel::Negative);
         assert_eq!(angry.progression, "negative throughout");
         let nothing = call_sentiment(&l, &["The parcel arrived on Tuesday."]);
         assert_eq!(nothing.overall, Overall::Neutral);

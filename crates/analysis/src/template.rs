@@ -2,6 +2,7 @@
 //! near the question's words, typed and validated by `answerType`; anything else is
 //! `answered: false` with `value: null` (decisions §6).
 
+use callscope_domain::AnswerType;
 use serde_json::{json, Value};
 
 use crate::text::{fold, sentences, stems};
@@ -11,8 +12,7 @@ use crate::text::{fold, sentences, stems};
 pub struct Question {
     pub label: String,
     pub prompt: String,
-    /// `TEXT`, `NUMBER`, `BOOLEAN`, `DATE`, `SINGLE_CHOICE`, `MULTI_CHOICE`.
-    pub answer_type: String,
+    pub answer_type: AnswerType,
     pub options: Vec<String>,
 }
 
@@ -21,7 +21,7 @@ pub struct Question {
 pub struct Answer {
     pub label: String,
     pub value: Value,
-    pub answer_type: String,
+    pub answer_type: AnswerType,
     /// `HIGH`, `MEDIUM`, `LOW`.
     pub confidence: &'static str,
     pub evidence: Vec<String>,
@@ -33,14 +33,7 @@ const NO: &[&str] = &["no", "nope", "not", "never", "nie", "nigdy"];
 
 /// The answer to a question the call does not answer.
 pub(crate) fn unanswered(q: &Question) -> Answer {
-    Answer {
-        label: q.label.clone(),
-        value: Value::Null,
-        answer_type: q.answer_type.clone(),
-        confidence: "LOW",
-        evidence: Vec::new(),
-        answered: false,
-    }
+    Answer { label: q.label.clone(), value: Value::Null, answer_type: q.answer_type, confidence: "LOW", evidence: Vec::new(), answered: false }
 }
 
 /// Answers `questions` from the call's turns.
@@ -55,13 +48,13 @@ pub fn answer(questions: &[Question], turns: &[&str]) -> Vec<Answer> {
             let answered = |value: Value, evidence: &str, confidence| Answer {
                 label: q.label.clone(),
                 value,
-                answer_type: q.answer_type.clone(),
+                answer_type: q.answer_type,
                 confidence,
                 evidence: vec![evidence.to_owned()],
                 answered: true,
             };
-            match q.answer_type.as_str() {
-                "SINGLE_CHOICE" | "MULTI_CHOICE" => {
+            match q.answer_type {
+                AnswerType::SingleChoice | AnswerType::MultiChoice => {
                     let mut chosen: Vec<(&String, &str)> = Vec::new();
                     for option in &q.options {
                         let option_stems = stems(option);
@@ -75,16 +68,16 @@ pub fn answer(questions: &[Question], turns: &[&str]) -> Vec<Answer> {
                             chosen.push((option, s));
                         }
                     }
-                    match (q.answer_type.as_str(), chosen.as_slice()) {
-                        ("SINGLE_CHOICE", [(option, s)]) => answered(json!(option), s, "MEDIUM"),
-                        ("MULTI_CHOICE", [first, ..]) => Answer {
+                    match (q.answer_type, chosen.as_slice()) {
+                        (AnswerType::SingleChoice, [(option, s)]) => answered(json!(option), s, "MEDIUM"),
+                        (AnswerType::MultiChoice, [first, ..]) => Answer {
                             evidence: chosen.iter().map(|c| c.1.to_owned()).collect(),
                             ..answered(json!(chosen.iter().map(|c| c.0).collect::<Vec<_>>()), first.1, "MEDIUM")
                         },
                         _ => unanswered(q),
                     }
                 }
-                "NUMBER" => near
+                AnswerType::Number => near
                     .iter()
                     .find_map(|s| {
                         s.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
@@ -92,7 +85,7 @@ pub fn answer(questions: &[Question], turns: &[&str]) -> Vec<Answer> {
                             .map(|n| answered(json!(n), s, "MEDIUM"))
                     })
                     .unwrap_or_else(|| unanswered(q)),
-                "BOOLEAN" => near
+                AnswerType::Boolean => near
                     .iter()
                     .find_map(|s| {
                         let words: Vec<String> = s.split(|c: char| !c.is_alphanumeric()).map(fold).collect();
@@ -120,7 +113,7 @@ mod tests {
         Question {
             label: label.into(),
             prompt: prompt.into(),
-            answer_type: answer_type.into(),
+            answer_type: answer_type.parse().expect("an answer type"),
             options: options.iter().map(|o| o.to_string()).collect(),
         }
     }

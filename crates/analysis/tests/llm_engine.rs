@@ -51,10 +51,15 @@ fn input() -> AnalysisInput {
                 Question {
                     label: "Device".into(),
                     prompt: "Which device?".into(),
-                    answer_type: "SINGLE_CHOICE".into(),
+                    answer_type: callscope_domain::AnswerType::SingleChoice,
                     options: vec!["Router".into(), "Phone".into()],
                 },
-                Question { label: "Visits".into(), prompt: "How many visits?".into(), answer_type: "NUMBER".into(), options: vec![] },
+                Question {
+                    label: "Visits".into(),
+                    prompt: "How many visits?".into(),
+                    answer_type: callscope_domain::AnswerType::Number,
+                    options: vec![],
+                },
             ],
         }),
     }
@@ -176,7 +181,7 @@ async fn a_models_non_answers_are_stored_as_no_value() {
     input.template.as_mut().unwrap().questions.push(Question {
         label: "Notes".into(),
         prompt: "Anything else?".into(),
-        answer_type: "TEXT".into(),
+        answer_type: callscope_domain::AnswerType::Text,
         options: vec![],
     });
     answer["templateAnswers"]
@@ -186,7 +191,7 @@ async fn a_models_non_answers_are_stored_as_no_value() {
     input.template.as_mut().unwrap().questions.push(Question {
         label: "Damage".into(),
         prompt: "What damage?".into(),
-        answer_type: "SINGLE_CHOICE".into(),
+        answer_type: callscope_domain::AnswerType::SingleChoice,
         options: vec!["None".into(), "Minor".into()],
     });
     answer["templateAnswers"]

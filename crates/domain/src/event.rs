@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::{rfc3339_millis, ActionItemId, CallId, CategoryId, Job, JobId, Language, Timestamp};
+use crate::{rfc3339_millis, ActionItemId, CallId, CategoryId, Job, JobId, Language, SentimentLevel, Timestamp};
 
 /// A change other systems hear about through webhooks.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,7 +35,7 @@ pub struct CallCompleted {
     pub language: Language,
     pub size_bytes: i64,
     pub duration_s: f64,
-    pub sentiment_level: String,
+    pub sentiment_level: SentimentLevel,
     /// The category's name: the list's `primaryCategory` is a string.
     pub primary_category: Option<String>,
     pub action_items_count: usize,

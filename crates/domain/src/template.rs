@@ -39,6 +39,15 @@ pub enum AnswerType {
     MultiChoice,
 }
 
+text_enum!(AnswerType {
+    Text = "TEXT",
+    Number = "NUMBER",
+    Boolean = "BOOLEAN",
+    Date = "DATE",
+    SingleChoice = "SINGLE_CHOICE",
+    MultiChoice = "MULTI_CHOICE",
+});
+
 impl AnswerType {
     /// Whether the type chooses among `options`.
     pub fn is_choice(self) -> bool {

@@ -275,10 +275,7 @@ impl Pipeline {
         let names: std::collections::HashMap<&str, &str> = speakers.iter().map(|s| (s.speaker_id.as_str(), s.name.as_str())).collect();
         let input = AnalysisInput {
             turns: turns.iter().map(|t| (names.get(t.speaker_id.as_str()).copied().unwrap_or("?").to_owned(), t.text.clone())).collect(),
-            language: match language {
-                Language::Pl => AnalysisLang::Pl,
-                _ => AnalysisLang::En,
-            },
+            language,
             call_date: context.call_date,
             categories: context.categories.clone(),
             template: context.template.clone(),

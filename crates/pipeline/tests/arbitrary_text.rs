@@ -54,7 +54,7 @@ fn engine_input(turns: Vec<String>, day: NaiveDate, language: Lang) -> AnalysisI
     let question = |label: &str, answer_type: &str, options: &[&str]| Question {
         label: label.into(),
         prompt: format!("{label}?"),
-        answer_type: answer_type.into(),
+        answer_type: answer_type.parse().expect("an answer type"),
         options: options.iter().map(|&o| o.to_owned()).collect(),
     };
     let template = TemplateSpec {

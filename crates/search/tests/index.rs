@@ -67,7 +67,7 @@ async fn the_index_follows_the_database(backend: Backend) {
     assert_eq!(claimed.id, job.id);
     let analysis = callscope_store::CallAnalysisRecord {
         title: Some("Chargeback dispute".into()),
-        sentiment_level: "negative".into(),
+        sentiment_level: callscope_domain::SentimentLevel::Negative,
         summary: Some(serde_json::json!({"summary": {"executiveSummary": "The customer disputes a chargeback."}})),
         ..Default::default()
     };

@@ -2,7 +2,7 @@
 //! category chosen by hand, and erasure.
 
 use async_trait::async_trait;
-use callscope_domain::{ActionItem, CallId, CategoryId, Page, PageRequest, ProjectId, Timestamp};
+use callscope_domain::{ActionItem, CallId, CategoryId, Page, PageRequest, ProjectId, SentimentLevel, Timestamp};
 
 use crate::StoreResult;
 
@@ -27,7 +27,7 @@ pub trait CallStore: Send + Sync {
         project: ProjectId,
         from: Option<Timestamp>,
         to: Option<Timestamp>,
-    ) -> StoreResult<Vec<(Timestamp, String, Option<f64>)>>;
+    ) -> StoreResult<Vec<(Timestamp, SentimentLevel, Option<f64>)>>;
 
     /// The project's calls, newest first, created within the inclusive bounds given.
     async fn list_calls(
@@ -62,7 +62,7 @@ pub trait CallStore: Send + Sync {
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredAnalysis {
     pub title: Option<String>,
-    pub sentiment_level: String,
+    pub sentiment_level: SentimentLevel,
     pub primary_category: Option<CategoryId>,
     pub classification: Option<serde_json::Value>,
     pub summary: Option<serde_json::Value>,
@@ -99,7 +99,7 @@ pub struct CallSummary {
     pub language: callscope_domain::Language,
     pub size_bytes: i64,
     pub duration_s: Option<f64>,
-    pub sentiment_level: String,
+    pub sentiment_level: SentimentLevel,
     /// The primary category's name.
     pub primary_category: Option<String>,
     pub action_items_count: i64,

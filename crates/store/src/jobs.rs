@@ -4,7 +4,7 @@
 //! analysis) and its events in one transaction.
 
 use async_trait::async_trait;
-use callscope_domain::{CallId, CategoryId, Event, Job, JobId, JobStage, NewActionItem, NewJob, ProjectId, TemplateId, Timestamp};
+use callscope_domain::{CallId, CategoryId, Event, Job, JobId, JobStage, NewActionItem, NewJob, ProjectId, SentimentLevel, TemplateId, Timestamp};
 
 use crate::{CallTranscript, StoreResult};
 
@@ -89,7 +89,7 @@ pub struct CallAnalysisRecord {
     /// A short title.
     pub title: Option<String>,
     /// `positive`, `neutral`, `negative` or `unknown`.
-    pub sentiment_level: String,
+    pub sentiment_level: SentimentLevel,
     /// The sentiment's confidence (0–1), when there is a sentiment.
     pub sentiment_confidence: Option<f64>,
     /// The classification's primary category.

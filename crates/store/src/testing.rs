@@ -132,7 +132,7 @@ pub fn text_call(language: callscope_domain::Language, title: &str, transcript: 
         transcript: crate::CallTranscript { full_text: transcript.to_owned(), turns, ..crate::CallTranscript::default() },
         analysis: Some(crate::CallAnalysisRecord {
             title: Some(title.to_owned()),
-            sentiment_level: "neutral".into(),
+            sentiment_level: callscope_domain::SentimentLevel::Neutral,
             summary: Some(serde_json::json!({"summary": {"executiveSummary": summary, "keyDiscussionPoints": [], "nextSteps": []}})),
             ..crate::CallAnalysisRecord::default()
         }),

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use callscope_domain::{
     ActionItemPriority, ActionItemStatus, ApiKeySecret, Clock, KeyDigest, Language, ManualClock, NewProject, OrgId, PageRequest, PiiRedaction,
-    ProjectId, ProjectPatch,
+    ProjectId, ProjectPatch, SentimentLevel,
 };
 use callscope_store::both_backends;
 use callscope_store::testing::TestDatabase;
@@ -206,7 +206,7 @@ fn new_call() -> callscope_store::NewCall {
         },
         analysis: Some(callscope_store::CallAnalysisRecord {
             title: Some("Zwrot za czajnik".into()),
-            sentiment_level: "negative".into(),
+            sentiment_level: SentimentLevel::Negative,
             sentiment_confidence: Some(0.8),
             // Not a category of the project: stored as none.
             primary_category: Some(callscope_domain::CategoryId::new()),
@@ -259,7 +259,7 @@ async fn a_job_whose_worker_stopped_is_taken_over_and_completes_once(backend: Ba
         language: call.language,
         size_bytes: call.size_bytes,
         duration_s: call.duration_s,
-        sentiment_level: "neutral".into(),
+        sentiment_level: SentimentLevel::Neutral,
         primary_category: None,
         action_items_count: 0,
         created_at: clock.now(),
@@ -554,7 +554,7 @@ async fn deleting_a_category_takes_it_out_of_every_call_that_names_it(backend: B
     assert_eq!(claimed.id, job.id);
     let record = callscope_store::CallAnalysisRecord {
         title: None,
-        sentiment_level: "neutral".into(),
+        sentiment_level: SentimentLevel::Neutral,
         sentiment_confidence: None,
         primary_category: Some(outages.id),
         classification: Some(serde_json::json!({

@@ -248,12 +248,7 @@ impl Worker {
                 questions: t
                     .fields
                     .into_iter()
-                    .map(|f| Question {
-                        label: f.label,
-                        prompt: f.prompt,
-                        answer_type: serde_json::to_value(f.answer_type).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default(),
-                        options: f.options,
-                    })
+                    .map(|f| Question { label: f.label, prompt: f.prompt, answer_type: f.answer_type, options: f.options })
                     .collect(),
             }),
             call_date: job.recorded_at.unwrap_or_else(|| self.clock.now()),
@@ -336,7 +331,7 @@ impl Worker {
             language: call.language,
             size_bytes: call.size_bytes,
             duration_s: call.duration_s,
-            sentiment_level: analysis.sentiment.overall.level().to_owned(),
+            sentiment_level: analysis.sentiment.overall.level(),
             primary_category: primary.and_then(|p| p.category_names.last()).cloned(),
             action_items_count: action_items.len(),
             created_at: now,
@@ -399,7 +394,7 @@ fn analysis_record(analysis: &CallAnalysis, now: Timestamp) -> CallAnalysisRecor
     let primary = analysis.classification.as_ref().and_then(|c| c.primary.as_ref());
     CallAnalysisRecord {
         title: analysis.title.clone(),
-        sentiment_level: analysis.sentiment.overall.level().into(),
+        sentiment_level: analysis.sentiment.overall.level(),
         sentiment_confidence: Some(f64::from(analysis.sentiment.confidence)),
         primary_category: primary.and_then(|p| p.category_id.parse().ok()).map(CategoryId),
         classification: analysis.classification.as_ref().map(|_| analysis.classification_json()),

@@ -50,7 +50,7 @@ impl From<CallSummary> for CallFieldsView {
             filename: c.filename,
             language: c.language.as_str().to_owned(),
             duration_s: c.duration_s,
-            sentiment_level: c.sentiment_level,
+            sentiment_level: c.sentiment_level.as_str().to_owned(),
             primary_category: c.primary_category,
             action_items_count: c.action_items_count,
             created_at: c.created_at,

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use axum::extract::State;
 use axum::Json;
+use callscope_domain::SentimentLevel;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -78,18 +79,18 @@ fn round(value: f64, places: i32) -> f64 {
 }
 
 /// Builds the dashboard from each call's creation time, level and confidence.
-pub fn dashboard(calls: &[(chrono::DateTime<chrono::Utc>, String, Option<f64>)], tz: chrono_tz::Tz) -> SentimentDashboard {
+pub fn dashboard(calls: &[(chrono::DateTime<chrono::Utc>, SentimentLevel, Option<f64>)], tz: chrono_tz::Tz) -> SentimentDashboard {
     let mut distribution = Distribution::default();
     let mut days: BTreeMap<NaiveDate, [u64; 3]> = BTreeMap::new();
     let (mut confidence_sum, mut confidence_n) = (0.0, 0u64);
     for (created, level, confidence) in calls {
         distribution.total += 1;
         let day = days.entry(created.with_timezone(&tz).date_naive()).or_default();
-        let slot = match level.as_str() {
-            "positive" => Some(0),
-            "neutral" => Some(1),
-            "negative" => Some(2),
-            _ => None,
+        let slot = match level {
+            SentimentLevel::Positive => Some(0),
+            SentimentLevel::Neutral => Some(1),
+            SentimentLevel::Negative => Some(2),
+            SentimentLevel::Unknown => None,
         };
         let Some(i) = slot else {
             distribution.unknown += 1;
@@ -144,12 +145,12 @@ mod tests {
     fn levels_are_counted_days_cut_in_the_zone_and_shares_rounded() {
         let at = |d: u32, h: u32| chrono::Utc.with_ymd_and_hms(2026, 11, d, h, 30, 0).unwrap();
         let calls = vec![
-            (at(20, 10), "positive".to_owned(), Some(0.9)),
-            (at(20, 11), "negative".to_owned(), Some(0.6)),
-            (at(20, 12), "negative".to_owned(), Some(0.6)),
-            (at(20, 13), "unknown".to_owned(), None),
+            (at(20, 10), SentimentLevel::Positive, Some(0.9)),
+            (at(20, 11), SentimentLevel::Negative, Some(0.6)),
+            (at(20, 12), SentimentLevel::Negative, Some(0.6)),
+            (at(20, 13), SentimentLevel::Unknown, None),
             // 23:30 UTC is already the 21st in Warsaw.
-            (at(20, 23), "neutral".to_owned(), Some(0.5)),
+            (at(20, 23), SentimentLevel::Neutral, Some(0.5)),
         ];
         let utc = dashboard(&calls, chrono_tz::UTC);
         assert_eq!(utc.distribution, Distribution { positive: 1, neutral: 1, negative: 2, unknown: 1, total: 5 });
@@ -161,7 +162,7 @@ mod tests {
         assert_eq!(warsaw.trend[0].negative_percent, 66.7);
         assert_eq!(warsaw.trend[1].date, NaiveDate::from_ymd_opt(2026, 11, 21).unwrap());
         assert_eq!(warsaw.trend[1].neutral_percent, 100.0);
-        let only_unknown = dashboard(&[(at(20, 1), "unknown".into(), None)], chrono_tz::UTC);
+        let only_unknown = dashboard(&[(at(20, 1), SentimentLevel::Unknown, None)], chrono_tz::UTC);
         assert_eq!(only_unknown.trend[0].positive_percent, 0.0);
         assert_eq!(only_unknown.average_confidence, 0.0);
         assert_eq!(dashboard(&[], chrono_tz::UTC).trend, Vec::new());

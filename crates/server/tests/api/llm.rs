@@ -84,7 +84,7 @@ async fn text_sent_to_an_external_llm_is_masked_and_its_analysis_stored(backend:
     assert_eq!(summary["modelUsed"], "openai:test-model");
     assert_eq!(summary["summary"]["executiveSummary"], "The caller gave their name and phone number.");
     assert_eq!(analysis.title.as_deref(), Some("Caller leaves contact details"));
-    assert_eq!(analysis.sentiment_level, "neutral");
+    assert_eq!(analysis.sentiment_level.as_str(), "neutral");
 }
 
 /// Answers a guided request the way its schema allows: the first category, every candidate
@@ -136,5 +136,5 @@ async fn the_guided_mode_asks_the_endpoint_for_closed_choices_only(backend: Back
 
     let analysis = app.store.get_call_analysis(project, call_id).await.unwrap();
     assert_eq!(analysis.summary.unwrap()["modelUsed"], "openai:test-model");
-    assert_eq!(analysis.sentiment_level, "positive", "the model's choice");
+    assert_eq!(analysis.sentiment_level.as_str(), "positive", "the model's choice");
 }

@@ -61,8 +61,8 @@ impl CallStore for SqlStore {
         project: ProjectId,
         from: Option<Timestamp>,
         to: Option<Timestamp>,
-    ) -> StoreResult<Vec<(Timestamp, String, Option<f64>)>> {
-        Ok(sqlx::query_as(
+    ) -> StoreResult<Vec<(Timestamp, SentimentLevel, Option<f64>)>> {
+        let rows: Vec<(Timestamp, String, Option<f64>)> = sqlx::query_as(
             "select created_at, sentiment_level, sentiment_confidence from calls \
              where project_id = $1 and ($2 is null or created_at >= $2) and ($3 is null or created_at <= $3)",
         )
@@ -70,7 +70,8 @@ impl CallStore for SqlStore {
         .bind(from)
         .bind(to)
         .fetch_all(&self.pool)
-        .await?)
+        .await?;
+        rows.into_iter().map(|(at, level, confidence)| Ok((at, crate::parse_stored("calls.sentiment_level", &level)?, confidence))).collect()
     }
 
     async fn list_calls(
@@ -219,7 +220,7 @@ impl CallStore for SqlStore {
         let action_items = items.into_iter().map(ActionItemRow::into_item).collect::<StoreResult<_>>()?;
         Ok(StoredAnalysis {
             title,
-            sentiment_level,
+            sentiment_level: crate::parse_stored("calls.sentiment_level", &sentiment_level)?,
             primary_category: primary.map(CategoryId),
             classification: classification.map(|j| j.0),
             summary: summary.map(|j| j.0),
@@ -244,7 +245,7 @@ fn call_summary(row: CallSummaryRow) -> StoreResult<CallSummary> {
         language: crate::parse_stored("calls.language", &language)?,
         size_bytes,
         duration_s,
-        sentiment_level,
+        sentiment_level: crate::parse_stored("calls.sentiment_level", &sentiment_level)?,
         primary_category,
         action_items_count,
         created_at,

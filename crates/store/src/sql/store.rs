@@ -10,7 +10,7 @@ use async_trait::async_trait;
 use callscope_domain::{
     insert_at, name_key, would_cycle, ActionItem, ActionItemId, NewActionItem, CategoryChange, Event, AnalysisTemplate, ApiKey, ApiKeyId, CallId, Category, CategoryId, CategoryMove, CategoryPatch,
     Job, JobId, JobKind, JobStage, JobStatus, KeyDigest, NewCategory, NewJob, NewProject, OrgId, Organization, Page, PageRequest, PiiSpan,
-    PiiStatistics, PresetInput, Principal, Project, ProjectId, ProjectPatch, SpeakerPreset, SpeakerPresetId, SpeakerStats, TemplateId,
+    PiiStatistics, PresetInput, SentimentLevel, Principal, Project, ProjectId, ProjectPatch, SpeakerPreset, SpeakerPresetId, SpeakerStats, TemplateId,
     TemplateInput, TimedWord, Timestamp, Turn, Webhook, WebhookDeliveryId, WebhookId,
 };
 use sqlx::types::Json;
