@@ -8,12 +8,12 @@ use callscope_domain::{CallId, ProjectId};
 use callscope_store::Backend;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, spawn_app_with, spoken_call, TestApp};
+use crate::helpers::{assert_problem, spawn_app, spoken_call, TestApp};
 
 both_backends!(a_processed_call_is_classified_summarised_and_its_action_items_recorded);
 
 async fn a_processed_call_is_classified_summarised_and_its_action_items_recorded(backend: Backend) {
-    let app = spawn_app_with(backend, |c| c.workers = 1).await;
+    let app = spawn_app(backend).await;
     let project = app.create_project("Support").await;
     let project_id = project["id"].as_str().unwrap();
     let categories = format!("/v1/projects/{project_id}/categories");

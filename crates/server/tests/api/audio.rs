@@ -5,12 +5,12 @@ use reqwest::header::RANGE;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::helpers::{assert_problem, spawn_app_with, wav_bytes};
+use crate::helpers::{assert_problem, spawn_app, wav_bytes};
 
 both_backends!(the_original_audio_is_served_whole_or_in_ranges);
 
 async fn the_original_audio_is_served_whole_or_in_ranges(backend: Backend) {
-    let app = spawn_app_with(backend, |c| c.workers = 1).await;
+    let app = spawn_app(backend).await;
     let project = app.create_project("Support").await;
     let project_id = project["id"].as_str().unwrap();
     let audio = wav_bytes(8_000, 2, 2.0);

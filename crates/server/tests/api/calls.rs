@@ -5,7 +5,7 @@
 use callscope_store::Backend;
 use serde_json::Value;
 
-use crate::helpers::{assert_problem, spawn_app_with, wav_bytes, TestApp};
+use crate::helpers::{assert_problem, spawn_app, wav_bytes, TestApp};
 
 both_backends!(calls_are_listed_newest_first_in_pages_within_inclusive_bounds);
 both_backends!(a_deleted_call_is_gone_with_its_audio_and_jobs);
@@ -29,7 +29,7 @@ fn ids(page: &Value) -> Vec<&str> {
 }
 
 async fn calls_are_listed_newest_first_in_pages_within_inclusive_bounds(backend: Backend) {
-    let app = spawn_app_with(backend, |c| c.workers = 1).await;
+    let app = spawn_app(backend).await;
     let project = app.create_project("Sales").await["id"].as_str().unwrap().to_owned();
     let base = format!("/v1/projects/{project}/calls");
     let empty: Value = app.get(&base).await.json().await.unwrap();
@@ -99,7 +99,7 @@ async fn calls_are_listed_newest_first_in_pages_within_inclusive_bounds(backend:
 }
 
 async fn a_deleted_call_is_gone_with_its_audio_and_jobs(backend: Backend) {
-    let app = spawn_app_with(backend, |c| c.workers = 1).await;
+    let app = spawn_app(backend).await;
     let project = app.create_project("Support").await["id"].as_str().unwrap().to_owned();
     let made = processed_calls(&app, &project, 2).await;
     let audio_before = app.stored_files().len();

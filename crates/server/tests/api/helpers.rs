@@ -4,12 +4,13 @@
 use std::sync::Arc;
 
 use callscope::{Application, Config};
-use callscope_domain::{ApiKeySecret, OrgId, SystemClock};
+use callscope_domain::{ApiKeySecret, Clock, OrgId, SystemClock};
 use callscope_store::testing::TestDatabase;
 use callscope_store::{Backend, Store};
+use callscope_worker::{RunOutcome, Worker};
 use reqwest::{Method, RequestBuilder, Response};
 use serde_json::Value;
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, OnceCell};
 use tokio::task::JoinHandle;
 
 pub struct TestApp {
@@ -21,6 +22,9 @@ pub struct TestApp {
     pub store: Arc<dyn Store>,
     pub config: Config,
     pub db: TestDatabase,
+    clock: Arc<dyn Clock>,
+    /// The worker `wait_for_job` drives when the server runs none, made on first use.
+    worker: OnceCell<Worker>,
     shutdown: Option<oneshot::Sender<()>>,
     server: Option<JoinHandle<anyhow::Result<()>>>,
 }
@@ -60,7 +64,7 @@ pub async fn spawn_app_with_clock(backend: Backend, clock: Arc<dyn callscope_dom
         ..Config::default()
     };
     adjust(&mut config);
-    let app = Application::build(&config, clock).await.expect("application builds");
+    let app = Application::build(&config, clock.clone()).await.expect("application builds");
     let address = format!("http://{}", app.local_addr());
     let store = app.store();
     let key = std::fs::read_to_string(config.data_dir.join("bootstrap-api-key")).expect("first start writes the bootstrap key").trim().to_owned();
@@ -77,6 +81,8 @@ pub async fn spawn_app_with_clock(backend: Backend, clock: Arc<dyn callscope_dom
         store,
         config,
         db,
+        clock,
+        worker: OnceCell::new(),
         shutdown: Some(tx),
         server: Some(server),
     }
@@ -254,7 +260,9 @@ impl TestApp {
         self.request(Method::POST, &path).multipart(form).send().await.expect("upload request")
     }
 
-    /// Polls a job until it is COMPLETED or FAILED (at most 60 s).
+    /// The job once it is COMPLETED or FAILED (within 60 s). When the server runs no workers
+    /// (the default here), the test runs the queue itself, one job at a time as a worker process
+    /// does, and waits only while no job is runnable (a retry's backoff); otherwise it polls.
     pub async fn wait_for_job(&self, project: &str, job: &str) -> Value {
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
         loop {
@@ -263,8 +271,24 @@ impl TestApp {
                 return job;
             }
             assert!(std::time::Instant::now() < deadline, "job still {} after 60 s", job["status"]);
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            let ran = if self.config.workers == 0 { self.run_one_job().await } else { false };
+            if !ran {
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
         }
+    }
+
+    /// Runs the next runnable job in this task with the app's pipeline; false when none is.
+    pub async fn run_one_job(&self) -> bool {
+        let worker = self
+            .worker
+            .get_or_init(|| async {
+                let storage = callscope::startup::open_storage(&self.config).expect("the app's audio store opens");
+                let workers = callscope::startup::build_workers(&self.config, 1, &self.store, &storage, &self.clock).await;
+                workers.expect("the app's pipeline loads").remove(0)
+            })
+            .await;
+        matches!(worker.run_once().await.expect("the worker reaches the store"), RunOutcome::Ran(..))
     }
 
     /// Files in the audio store.

@@ -46,7 +46,6 @@ async fn text_sent_to_an_external_llm_is_masked_and_its_analysis_stored(backend:
     let base_url = stand_in(axum::Router::new().route("/v1/chat/completions", post(completions)).with_state(seen.clone())).await;
 
     let app = spawn_app_with(backend, |c| {
-        c.workers = 1;
         c.analysis_engine = callscope::config::AnalysisEngine::Openai;
         c.llm_analysis_mode = callscope::config::LlmAnalysisMode::Open;
         c.llm_base_url = base_url;
@@ -107,7 +106,6 @@ async fn the_guided_mode_asks_the_endpoint_for_closed_choices_only(backend: Back
     let base_url = stand_in(axum::Router::new().route("/v1/chat/completions", post(choices)).with_state(seen.clone())).await;
 
     let app = spawn_app_with(backend, |c| {
-        c.workers = 1;
         c.analysis_engine = callscope::config::AnalysisEngine::Openai;
         c.llm_base_url = base_url;
         c.llm_model = "test-model".into();

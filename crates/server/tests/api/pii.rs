@@ -34,7 +34,6 @@ fn longest_digit_run(text: &str) -> usize {
 
 async fn personal_data_is_counted_and_masked_when_the_project_asks(backend: Backend) {
     let app = spawn_app_with(backend, |c| {
-        c.workers = 1;
         c.pii_redact_audio = true;
     })
     .await;

@@ -19,7 +19,6 @@ both_backends!(
 
 async fn app_with_worker(backend: Backend, adjust: impl FnOnce(&mut callscope::Config)) -> TestApp {
     spawn_app_with(backend, |c| {
-        c.workers = 1;
         adjust(c);
     })
     .await
