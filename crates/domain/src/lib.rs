@@ -5,6 +5,7 @@
 mod text_enum;
 
 mod action_item;
+mod call;
 mod category;
 mod clock;
 mod event;
@@ -22,6 +23,7 @@ mod validation;
 mod webhook;
 
 pub use action_item::{ActionItem, ActionItemPriority, ActionItemStatus, NewActionItem};
+pub use call::{CallAudio, CallSummary, CallTranscript, StoredAnalysis};
 pub use category::{build_tree, insert_at, name_key, subtree, would_cycle, Category, CategoryMove, CategoryNode, CategoryPatch, NewCategory};
 pub use clock::{rfc3339_millis, rfc3339_millis_opt, Clock, ManualClock, SystemClock, Timestamp};
 pub use event::{CallCompleted, CategoryChange, Event};
@@ -39,7 +41,7 @@ pub use sentiment::SentimentLevel;
 pub use template::{AnalysisTemplate, AnswerType, FieldInput, TemplateField, TemplateInput};
 pub use transcript::{build_transcript, speaker_id, speaker_name, SpeakerStats, TimedWord, Turn};
 pub use validation::{is_non_answer, FieldError, ValidationErrors, Validator};
-pub use webhook::{generate_secret, is_public_ip, parse_events, DeliveryStatus, Webhook, ALL_EVENTS, EVENT_TYPES, WEBHOOK_URL_MAX};
+pub use webhook::{generate_secret, is_public_ip, parse_events, DeliveryStatus, Webhook, WebhookDelivery, ALL_EVENTS, EVENT_TYPES, WEBHOOK_URL_MAX};
 
 /// A page request with the 1-based page numbers the calls and projects lists use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,7 +6,9 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use base64::Engine;
 use rand::RngCore;
 
-use crate::{ProjectId, Timestamp, ValidationErrors, Validator, WebhookId};
+use uuid::Uuid;
+
+use crate::{ProjectId, Timestamp, ValidationErrors, Validator, WebhookDeliveryId, WebhookId};
 
 /// Longest webhook URL.
 pub const WEBHOOK_URL_MAX: usize = 2048;
@@ -139,6 +141,25 @@ fn is_public_v6(ip: Ipv6Addr) -> bool {
         ([0x3fff, 0, 0, 0, 0, 0, 0, 0], 20),      // documentation (RFC 9637)
     ];
     !BLOCKED.iter().any(|(net, prefix)| in_v6(ip, *net, *prefix))
+}
+
+/// One event's delivery to one webhook, as the deliveries log shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WebhookDelivery {
+    pub id: WebhookDeliveryId,
+    pub webhook_id: WebhookId,
+    pub event_id: Uuid,
+    pub event_type: String,
+    pub status: DeliveryStatus,
+    pub attempts: i32,
+    /// HTTP status of the last attempt, when it got one.
+    pub response_code: Option<i32>,
+    /// Why the last attempt failed, in words.
+    pub error_message: Option<String>,
+    pub last_attempt_at: Option<Timestamp>,
+    /// When the next attempt is due (PENDING and RETRYING only).
+    pub next_attempt_at: Option<Timestamp>,
+    pub created_at: Timestamp,
 }
 
 #[cfg(test)]

@@ -314,7 +314,7 @@ async fn main() -> anyhow::Result<()> {
             let started = Instant::now();
             for _ in 0..calls / 2 {
                 let mut call = synthetic_call(&mut rng);
-                call.transcript = callscope_store::CallTranscript { full_text: "Hello.".into(), ..Default::default() };
+                call.transcript = callscope_domain::CallTranscript { full_text: "Hello.".into(), ..Default::default() };
                 if let Some(analysis) = call.analysis.as_mut() {
                     analysis.action_items.truncate(2);
                     while analysis.action_items.len() < 2 {

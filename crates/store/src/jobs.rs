@@ -4,9 +4,11 @@
 //! analysis) and its events in one transaction.
 
 use async_trait::async_trait;
-use callscope_domain::{CallId, CategoryId, Event, Job, JobId, JobStage, NewActionItem, NewJob, ProjectId, SentimentLevel, TemplateId, Timestamp};
+use callscope_domain::{
+    CallId, CallTranscript, CategoryId, Event, Job, JobId, JobStage, NewActionItem, NewJob, ProjectId, SentimentLevel, TemplateId, Timestamp,
+};
 
-use crate::{CallTranscript, StoreResult};
+use crate::StoreResult;
 
 /// Jobs and their queue. The SQL is in `sql/jobs.rs`.
 #[async_trait]

@@ -33,12 +33,12 @@ mod tenancy;
 mod webhooks;
 
 pub use action_items::{action_item_keys, ActionItemList, ActionItemPatch, ActionItemQuery, ActionItemSort, ActionItemStore};
-pub use calls::{CallAudio, CallStore, CallSummary, CallTranscript, StoredAnalysis};
+pub use calls::CallStore;
 pub use jobs::{CallAnalysisRecord, JobStore, NewCall};
 pub use resources::ResourceStore;
 pub use search_sync::{SearchDocument, SearchSyncStore};
 pub use tenancy::TenancyStore;
-pub use webhooks::{ClaimedDelivery, DeliveryAttempt, WebhookDelivery, WebhookStore};
+pub use webhooks::{ClaimedDelivery, DeliveryAttempt, WebhookStore};
 
 /// Result of every store operation.
 pub type StoreResult<T> = Result<T, StoreError>;

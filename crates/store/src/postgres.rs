@@ -19,14 +19,7 @@ const CLAIM_LOCK: &str = "for update skip locked";
 const ROW_LOCK: &str = "for update";
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
-include!("sql/store.rs");
-include!("sql/tenancy.rs");
-include!("sql/resources.rs");
-include!("sql/jobs.rs");
-include!("sql/calls.rs");
-include!("sql/search_sync.rs");
-include!("sql/action_items.rs");
-include!("sql/webhooks.rs");
+include!("sql/all.rs");
 
 pub(crate) async fn connect(options: &StoreOptions, clock: Arc<dyn Clock>) -> StoreResult<SqlStore> {
     let pool =

@@ -22,14 +22,7 @@ const CLAIM_LOCK: &str = "";
 const ROW_LOCK: &str = "";
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 
-include!("sql/store.rs");
-include!("sql/tenancy.rs");
-include!("sql/resources.rs");
-include!("sql/jobs.rs");
-include!("sql/calls.rs");
-include!("sql/search_sync.rs");
-include!("sql/action_items.rs");
-include!("sql/webhooks.rs");
+include!("sql/all.rs");
 
 pub(crate) async fn connect(options: &StoreOptions, clock: Arc<dyn Clock>) -> StoreResult<SqlStore> {
     let connect = SqliteConnectOptions::from_str(&options.url)

@@ -129,7 +129,7 @@ pub fn text_call(language: callscope_domain::Language, title: &str, transcript: 
         codec: "pcm_s16le".into(),
         recorded_at: None,
         created_at: callscope_domain::Clock::now(&callscope_domain::SystemClock),
-        transcript: crate::CallTranscript { full_text: transcript.to_owned(), turns, ..crate::CallTranscript::default() },
+        transcript: callscope_domain::CallTranscript { full_text: transcript.to_owned(), turns, ..callscope_domain::CallTranscript::default() },
         analysis: Some(crate::CallAnalysisRecord {
             title: Some(title.to_owned()),
             sentiment_level: callscope_domain::SentimentLevel::Neutral,

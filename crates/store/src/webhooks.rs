@@ -1,9 +1,7 @@
 //! Webhooks, the outbox of events, and the deliveries made from it for the dispatcher.
 
-use uuid::Uuid;
-
 use async_trait::async_trait;
-use callscope_domain::{DeliveryStatus, ProjectId, Timestamp, Webhook, WebhookDeliveryId, WebhookId};
+use callscope_domain::{DeliveryStatus, ProjectId, Timestamp, Webhook, WebhookDelivery, WebhookDeliveryId, WebhookId};
 
 use crate::StoreResult;
 
@@ -42,25 +40,6 @@ pub trait WebhookStore: Send + Sync {
 
     /// The outbox, oldest first (for the dispatcher and tests).
     async fn list_events(&self, project: ProjectId) -> StoreResult<Vec<(String, serde_json::Value)>>;
-}
-
-/// One event's delivery to one webhook, as the deliveries log shows it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct WebhookDelivery {
-    pub id: WebhookDeliveryId,
-    pub webhook_id: WebhookId,
-    pub event_id: Uuid,
-    pub event_type: String,
-    pub status: DeliveryStatus,
-    pub attempts: i32,
-    /// HTTP status of the last attempt, when it got one.
-    pub response_code: Option<i32>,
-    /// Why the last attempt failed, in words.
-    pub error_message: Option<String>,
-    pub last_attempt_at: Option<Timestamp>,
-    /// When the next attempt is due (PENDING and RETRYING only).
-    pub next_attempt_at: Option<Timestamp>,
-    pub created_at: Timestamp,
 }
 
 /// A delivery a dispatcher holds, with what sending it takes.

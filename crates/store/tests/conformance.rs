@@ -185,7 +185,7 @@ fn new_call() -> callscope_store::NewCall {
         codec: "pcm_mulaw".into(),
         recorded_at: None,
         created_at: chrono::Utc::now(),
-        transcript: callscope_store::CallTranscript {
+        transcript: callscope_domain::CallTranscript {
             full_text: "Dzień dobry.\nDobry.".into(),
             turns: vec![
                 callscope_domain::Turn { speaker_id: "speaker_1".into(), text: "Dzień dobry.".into(), start_ms: 0, end_ms: 900 },

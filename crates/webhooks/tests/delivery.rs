@@ -6,9 +6,9 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use callscope_domain::{Clock, NewProject, ProjectId, SystemClock};
+use callscope_domain::{Clock, NewProject, ProjectId, SystemClock, WebhookDelivery};
 use callscope_store::testing::TestDatabase;
-use callscope_store::{both_backends, connect, Backend, Store, StoreOptions, WebhookDelivery};
+use callscope_store::{both_backends, connect, Backend, Store, StoreOptions};
 use callscope_webhooks::testing::{raise_event, verify_independently, Receiver, Reply};
 use callscope_webhooks::{Dispatcher, DispatcherSettings, Resolve, RetrySchedule, Sender, SenderSettings};
 

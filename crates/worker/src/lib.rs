@@ -13,12 +13,13 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use callscope_domain::CallTranscript;
 use callscope_domain::{
     ActionItem, ActionItemId, CallCompleted, CallId, CategoryId, Clock, Event, Job, JobId, JobKind, JobStage, NewActionItem, ProjectId, Timestamp,
 };
 use callscope_pipeline::{CallAnalysis, CallContext, CallResult, CategoryInfo, Pipeline, Progress, Question, StageError, TemplateSpec};
 use callscope_storage::{Storage, StorageError};
-use callscope_store::{CallAnalysisRecord, CallTranscript, NewCall, Store, StoreError, StoreResult};
+use callscope_store::{CallAnalysisRecord, NewCall, Store, StoreError, StoreResult};
 use futures::FutureExt;
 use tokio::sync::watch;
 

@@ -4,8 +4,8 @@
 use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::Json;
+use callscope_domain::CallSummary;
 use callscope_domain::{CallId, Category, CategoryId, Job, Page, PageRequest, SpeakerStats, TemplateId, Timestamp, Turn};
-use callscope_store::CallSummary;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use utoipa::{IntoParams, ToSchema};

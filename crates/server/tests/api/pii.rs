@@ -2,8 +2,8 @@
 //! located with timing, and masked everywhere the transcript is stored when the project says
 //! `piiRedaction: mask`.
 
-use callscope_domain::{CallId, ProjectId};
-use callscope_store::{Backend, CallTranscript};
+use callscope_domain::{CallId, CallTranscript, ProjectId};
+use callscope_store::Backend;
 use serde_json::{json, Value};
 
 use crate::helpers::{spawn_app_with, spoken_call, TestApp};

@@ -1,5 +1,5 @@
 // Action items: the SQL of `ActionItemStore` (`src/action_items.rs`). Included by both backends after
-// `sql/store.rs`, which holds the imports and the `SqlStore` every area implements.
+// `sql/store.rs` (see `sql/all.rs`), which holds the imports and the `SqlStore` every area implements.
 
 #[async_trait]
 impl ActionItemStore for SqlStore {

@@ -1,5 +1,5 @@
 // Calls, their transcripts and analyses: the SQL of `CallStore` (`src/calls.rs`). Included by both backends after
-// `sql/store.rs`, which holds the imports and the `SqlStore` every area implements.
+// `sql/store.rs` (see `sql/all.rs`), which holds the imports and the `SqlStore` every area implements.
 
 #[async_trait]
 impl CallStore for SqlStore {

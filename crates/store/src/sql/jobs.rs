@@ -1,5 +1,5 @@
 // Jobs and their queue: the SQL of `JobStore` (`src/jobs.rs`). Included by both backends after
-// `sql/store.rs`, which holds the imports and the `SqlStore` every area implements.
+// `sql/store.rs` (see `sql/all.rs`), which holds the imports and the `SqlStore` every area implements.
 
 #[async_trait]
 impl JobStore for SqlStore {

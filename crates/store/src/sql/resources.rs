@@ -1,5 +1,5 @@
 // A project's category tree, speaker presets and analysis templates: the SQL of `ResourceStore` (`src/resources.rs`). Included by both backends after
-// `sql/store.rs`, which holds the imports and the `SqlStore` every area implements.
+// `sql/store.rs` (see `sql/all.rs`), which holds the imports and the `SqlStore` every area implements.
 
 #[async_trait]
 impl ResourceStore for SqlStore {

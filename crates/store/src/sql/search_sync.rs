@@ -1,5 +1,5 @@
 // What the search index reads: the SQL of `SearchSyncStore` (`src/search_sync.rs`). Included by both backends after
-// `sql/store.rs`, which holds the imports and the `SqlStore` every area implements.
+// `sql/store.rs` (see `sql/all.rs`), which holds the imports and the `SqlStore` every area implements.
 
 #[async_trait]
 impl SearchSyncStore for SqlStore {

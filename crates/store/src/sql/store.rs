@@ -1,14 +1,14 @@
 // The store's SQL, written once and compiled into both backend modules with `include!`: each
 // includer defines `Db` (the sqlx database), `BACKEND`, `BOOTSTRAP_LOCK`, `CLAIM_LOCK`,
-// `ROW_LOCK` and `MIGRATOR`, which are all the backends differ in, and then includes this file
-// and one file per area (`sql/jobs.rs` for `JobStore`, and so on). Placeholders are `$N`, which
+// `ROW_LOCK` and `MIGRATOR`, which are all the backends differ in, and then includes `sql/all.rs`:
+// this file and one file per area (`sql/jobs.rs` for `JobStore`, and so on). Placeholders are `$N`, which
 // both PostgreSQL and sqlx's SQLite driver understand. The imports below serve every area.
 
 use std::collections::HashMap;
 
 use async_trait::async_trait;
 use callscope_domain::{
-    insert_at, name_key, would_cycle, ActionItem, ActionItemId, NewActionItem, CategoryChange, Event, AnalysisTemplate, ApiKey, ApiKeyId, CallId, Category, CategoryId, CategoryMove, CategoryPatch,
+    insert_at, name_key, would_cycle, ActionItem, CallAudio, CallSummary, CallTranscript, StoredAnalysis, WebhookDelivery, ActionItemId, NewActionItem, CategoryChange, Event, AnalysisTemplate, ApiKey, ApiKeyId, CallId, Category, CategoryId, CategoryMove, CategoryPatch,
     Job, JobId, JobKind, JobStage, JobStatus, KeyDigest, NewCategory, NewJob, NewProject, OrgId, Organization, Page, PageRequest, PiiSpan,
     PiiStatistics, PresetInput, SentimentLevel, Principal, Project, ProjectId, ProjectPatch, SpeakerPreset, SpeakerPresetId, SpeakerStats, TemplateId,
     TemplateInput, TimedWord, Timestamp, Turn, Webhook, WebhookDeliveryId, WebhookId,
@@ -21,9 +21,9 @@ use crate::rows::{
     PRESET_COLUMNS, PROJECT_COLUMNS, TEMPLATE_COLUMNS, WEBHOOK_COLUMNS,
 };
 use crate::{
-    action_item_keys, ActionItemList, ActionItemPatch, ActionItemQuery, ActionItemStore, CallAnalysisRecord, CallAudio, CallStore,
-    CallSummary, CallTranscript, JobStore, NewCall, Rejection, ResourceStore, SearchDocument, SearchSyncStore, Store, StoreError,
-    StoredAnalysis, TenancyStore, WebhookStore,
+    action_item_keys, ActionItemList, ActionItemPatch, ActionItemQuery, ActionItemStore, CallAnalysisRecord, CallStore,
+    JobStore, NewCall, Rejection, ResourceStore, SearchDocument, SearchSyncStore, Store, StoreError,
+    TenancyStore, WebhookStore,
 };
 
 type Tx<'a> = sqlx::Transaction<'a, Db>;

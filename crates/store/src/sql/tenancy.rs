@@ -1,5 +1,5 @@
 // Organizations, API keys and projects: the SQL of `TenancyStore` (`src/tenancy.rs`). Included by both backends after
-// `sql/store.rs`, which holds the imports and the `SqlStore` every area implements.
+// `sql/store.rs` (see `sql/all.rs`), which holds the imports and the `SqlStore` every area implements.
 
 #[async_trait]
 impl TenancyStore for SqlStore {

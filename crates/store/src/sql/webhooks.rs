@@ -1,5 +1,5 @@
 // Webhooks, the event outbox and deliveries: the SQL of `WebhookStore` (`src/webhooks.rs`). Included by both backends after
-// `sql/store.rs`, which holds the imports and the `SqlStore` every area implements.
+// `sql/store.rs` (see `sql/all.rs`), which holds the imports and the `SqlStore` every area implements.
 
 #[async_trait]
 impl WebhookStore for SqlStore {
@@ -49,7 +49,7 @@ impl WebhookStore for SqlStore {
         delete_scoped(&self.pool, "webhooks", project, id.0, "webhook").await
     }
 
-    async fn list_deliveries(&self, project: ProjectId, webhook: WebhookId, limit: u32) -> StoreResult<Vec<crate::WebhookDelivery>> {
+    async fn list_deliveries(&self, project: ProjectId, webhook: WebhookId, limit: u32) -> StoreResult<Vec<WebhookDelivery>> {
         webhook_in_project(&self.pool, project, webhook).await?;
         let rows: Vec<DeliveryRow> = sqlx::query_as(&format!(
             "select {DELIVERY_COLUMNS} from webhook_deliveries d join events e on e.id = d.event_id \
@@ -62,7 +62,7 @@ impl WebhookStore for SqlStore {
         rows.into_iter().map(DeliveryRow::into_delivery).collect()
     }
 
-    async fn create_test_delivery(&self, project: ProjectId, webhook: WebhookId, data: &serde_json::Value) -> StoreResult<crate::WebhookDelivery> {
+    async fn create_test_delivery(&self, project: ProjectId, webhook: WebhookId, data: &serde_json::Value) -> StoreResult<WebhookDelivery> {
         let now = self.clock.now();
         let mut tx = self.pool.begin().await?;
         // A write first: on SQLite a transaction that reads first cannot become the writer while
@@ -75,7 +75,7 @@ impl WebhookStore for SqlStore {
         get_delivery(&self.pool, id).await
     }
 
-    async fn redeliver(&self, project: ProjectId, webhook: WebhookId, id: WebhookDeliveryId) -> StoreResult<crate::WebhookDelivery> {
+    async fn redeliver(&self, project: ProjectId, webhook: WebhookId, id: WebhookDeliveryId) -> StoreResult<WebhookDelivery> {
         webhook_in_project(&self.pool, project, webhook).await?;
         let done = sqlx::query(
             "update webhook_deliveries set status = 'PENDING', retry_step = 0, next_attempt_at = $3 \
@@ -225,7 +225,7 @@ async fn webhook_in_project<'e, E: sqlx::Executor<'e, Database = Db>>(db: E, pro
     found.map(|_| ()).ok_or(StoreError::NotFound("webhook"))
 }
 
-async fn get_delivery(pool: &sqlx::Pool<Db>, id: Uuid) -> StoreResult<crate::WebhookDelivery> {
+async fn get_delivery(pool: &sqlx::Pool<Db>, id: Uuid) -> StoreResult<WebhookDelivery> {
     let row: Option<DeliveryRow> = sqlx::query_as(&format!(
         "select {DELIVERY_COLUMNS} from webhook_deliveries d join events e on e.id = d.event_id where d.id = $1"
     ))
@@ -254,8 +254,8 @@ struct DeliveryRow {
 }
 
 impl DeliveryRow {
-    fn into_delivery(self) -> StoreResult<crate::WebhookDelivery> {
-        Ok(crate::WebhookDelivery {
+    fn into_delivery(self) -> StoreResult<WebhookDelivery> {
+        Ok(WebhookDelivery {
             id: WebhookDeliveryId(self.id),
             webhook_id: WebhookId(self.webhook_id),
             event_id: self.event_id,

@@ -1,0 +1,11 @@
+// Every area's SQL, included by both backends (`sqlite.rs`, `postgres.rs`) after they define
+// what they differ in. `store.rs` first: it holds the imports and the `SqlStore` the areas
+// implement.
+include!("store.rs");
+include!("tenancy.rs");
+include!("resources.rs");
+include!("jobs.rs");
+include!("calls.rs");
+include!("search_sync.rs");
+include!("action_items.rs");
+include!("webhooks.rs");
