@@ -269,6 +269,78 @@ pub async fn get_call(
     Ok(Json(detail(&state, scope.id(), id).await?))
 }
 
+/// One recognised word with its timing, as the call page plays and highlights it.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TimedWordView {
+    /// The word with its punctuation (masked in a masked project, as the turns are).
+    pub text: String,
+    /// Start, milliseconds from the start of the recording.
+    pub start_ms: i64,
+    /// End, milliseconds.
+    pub end_ms: i64,
+    /// Who said it: a `speakerId` of the call's `speakers`.
+    pub speaker_id: String,
+}
+
+/// Where personal data was said: its type and time, never its value.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PiiSpanView {
+    /// The PII type (`PHONE_NUMBER`, `EMAIL`, …).
+    #[serde(rename = "type")]
+    #[schema(example = "PHONE_NUMBER")]
+    pub kind: String,
+    /// Index of the turn in the call's `turns`.
+    pub turn: usize,
+    /// When it was said, milliseconds.
+    pub start_ms: i64,
+    /// When it ended, milliseconds.
+    pub end_ms: i64,
+    /// 0–1.
+    pub confidence: f32,
+}
+
+/// A call's words in time order and the personal data found in them: what a player needs to
+/// follow the recording word by word (beyond the interface spec; used by the web application).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CallWordsView {
+    /// Every recognised word, in time order.
+    pub words: Vec<TimedWordView>,
+    /// Personal data, in time order.
+    pub pii_spans: Vec<PiiSpanView>,
+}
+
+/// Get a call's timed words and where its personal data was said.
+#[utoipa::path(get, path = "/v1/projects/{projectId}/calls/{id}/words", tag = "Calls",
+    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The call")),
+    responses(
+        (status = 200, description = "The call's words and personal data spans", body = CallWordsView),
+        (status = 404, description = "No such project or call", body = Problem),
+    ))]
+pub async fn get_call_words(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
+) -> Result<Json<CallWordsView>, ApiError> {
+    let transcript = state.store.get_call_transcript(scope.id(), id).await?;
+    let mut words: Vec<TimedWordView> = transcript
+        .words
+        .into_iter()
+        .map(|w| TimedWordView { text: w.text, start_ms: w.start_ms, end_ms: w.end_ms, speaker_id: callscope_domain::speaker_id(w.speaker) })
+        .collect();
+    // Channels are transcribed one after the other; the page reads them as one timeline.
+    words.sort_by_key(|w| (w.start_ms, w.end_ms));
+    let mut pii_spans: Vec<PiiSpanView> = transcript
+        .pii_spans
+        .into_iter()
+        .map(|p| PiiSpanView { kind: p.kind, turn: p.turn, start_ms: p.start_ms, end_ms: p.end_ms, confidence: p.confidence })
+        .collect();
+    pii_spans.sort_by_key(|p| (p.start_ms, p.turn));
+    Ok(Json(CallWordsView { words, pii_spans }))
+}
+
 /// Body of a recategorisation.
 #[derive(Debug, Deserialize, ToSchema)]
 #[schema(example = json!({"categoryId": "0193a3c1-7f2e-7c61-9d3b-5f0f1b2c3d4e"}))]

@@ -51,6 +51,7 @@ pub(crate) fn v1_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(search::search_calls))
         .routes(routes!(dashboard::sentiment_dashboard))
         .routes(routes!(calls::get_call, calls::delete_call))
+        .routes(routes!(calls::get_call_words))
         .routes(routes!(calls::set_call_category))
         .routes(routes!(calls::reanalyze_call))
         .routes(routes!(action_items::list_action_items))

@@ -56,6 +56,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("GET", "/v1/projects/{projectId}/dashboard/sentiment"),
     ("GET", "/v1/projects/{projectId}/calls/{id}"),
     ("DELETE", "/v1/projects/{projectId}/calls/{id}"),
+    ("GET", "/v1/projects/{projectId}/calls/{id}/words"),
     ("PATCH", "/v1/projects/{projectId}/calls/{id}/category"),
     ("POST", "/v1/projects/{projectId}/calls/{id}/reanalyze"),
     ("GET", "/v1/projects/{projectId}/calls/{id}/audio"),

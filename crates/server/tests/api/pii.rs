@@ -71,6 +71,18 @@ async fn personal_data_is_counted_and_masked_when_the_project_asks(backend: Back
         assert!(longest_digit_run(text) < 7, "{text:?}");
     }
     assert!(hidden.words.iter().any(|w| w.text == "[PHONE_NUMBER]"), "masked words keep their timing and show the type");
+    // What the call page reads: the words in time order with their speakers, and the spans'
+    // types and times but never their values.
+    let words: Value = app.get(&format!("/v1/projects/{}/calls/{}/words", masked["id"].as_str().unwrap(), hidden_call.0)).await.json().await.unwrap();
+    let listed = words["words"].as_array().unwrap();
+    assert_eq!(listed.len(), hidden.words.len());
+    assert!(listed.windows(2).all(|w| w[0]["startMs"].as_i64() <= w[1]["startMs"].as_i64()), "in time order");
+    assert!(listed.iter().any(|w| w["text"] == "[PHONE_NUMBER]" && w["speakerId"] == "speaker_2"), "{words}");
+    let said: Vec<&str> = listed.iter().map(|w| w["text"].as_str().unwrap()).collect();
+    assert!(!said.contains(&"Smith") && longest_digit_run(&said.join(" ")) < 7, "{said:?}");
+    let spans = words["piiSpans"].as_array().unwrap();
+    assert_eq!(spans.len(), hidden.pii_spans.len());
+    assert!(spans.iter().any(|s| s["type"] == "PHONE_NUMBER" && s["turn"] == 1 && s["startMs"].as_i64() < s["endMs"].as_i64()), "{words}");
     // Analysis reads the masked transcript: the summary and title carry no values either.
     let analysis = app.store.get_call_analysis(ProjectId(masked["id"].as_str().unwrap().parse().unwrap()), hidden_call).await.unwrap();
     let summary = analysis.summary.unwrap();
