@@ -121,8 +121,11 @@ ensure_test_packages() {
   command -v espeak-ng >/dev/null || missing+=(espeak-ng)
   [ -d /usr/share/pocketsphinx/test/data/librivox ] || missing+=(pocketsphinx-testdata)
   python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=(python3-venv)
+  # The web application's test drives Debian's headless Chromium over WebDriver.
+  command -v chromium >/dev/null || missing+=(chromium)
+  command -v chromedriver >/dev/null || missing+=(chromium-driver)
   if [ "${#missing[@]}" -gt 0 ]; then
-    say "installing ${missing[*]} (test audio)"
+    say "installing ${missing[*]} (test audio, the browser)"
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
   fi

@@ -73,7 +73,8 @@ impl Application {
             AppState::new(store.clone(), storage, clock.clone(), &settings).with_search(search.clone()).with_worker_health(worker_health.clone());
         // Keys in use keep their own rate-limit budgets from the first request (see the limiter).
         state.known_keys.learn_all(store.active_key_digests().await.context("cannot read the API keys")?);
-        let router = callscope_api::router(state);
+        // The web application at / beside the API under /v1.
+        let router = callscope_web::router().merge(callscope_api::router(state));
         let listener = TcpListener::bind(&config.listen).await.with_context(|| format!("cannot listen on {}", config.listen))?;
         Ok(Self {
             listener,

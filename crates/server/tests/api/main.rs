@@ -24,4 +24,5 @@ mod search;
 mod templates;
 mod tenancy;
 mod uploads;
+mod web;
 mod webhooks;

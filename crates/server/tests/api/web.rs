@@ -1,0 +1,312 @@
+//! The web application in a real browser: Debian's headless Chromium driven over WebDriver
+//! (chromedriver), against a real server whose worker runs the real pipeline (whisper tiny.en,
+//! espeak-ng recordings). One story, as a person would use it: sign in, create a project,
+//! upload two calls and watch them complete, open one, play it and see the highlight move,
+//! seek by clicking a word, finish an action item and see the board's counters change, search
+//! with a phrase and an exclusion, recategorise, switch to Polish; and markup in a file name and
+//! a transcript shown as text. Screenshots of each page go to `CALLSCOPE_SCREENSHOTS` (default:
+//! `screenshots/` in Cargo's test scratch directory).
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use callscope_domain::{Language, ProjectId};
+use callscope_store::testing::{store_call, text_call};
+use callscope_store::Backend;
+use serde_json::{json, Value};
+
+use crate::helpers::{spawn_app_with, spoken_call};
+
+/// The key WebDriver puts an element's reference under.
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+/// A headless Chromium session over chromedriver, stopped when dropped.
+struct Browser {
+    http: reqwest::Client,
+    session: String,
+    driver: Child,
+}
+
+impl Browser {
+    async fn start() -> Self {
+        let driver_path = std::env::var("CALLSCOPE_TEST_CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let driver = Command::new(&driver_path)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot run {driver_path} (scripts/test installs chromium-driver): {e}"));
+        let http = reqwest::Client::new();
+        let base = format!("http://127.0.0.1:{port}");
+        let capabilities = json!({"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
+            "binary": std::env::var("CALLSCOPE_TEST_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into()),
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000",
+                     "--autoplay-policy=no-user-gesture-required", "--lang=en-GB"],
+        }}}});
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let session = loop {
+            if let Ok(response) = http.post(format!("{base}/session")).json(&capabilities).send().await {
+                let body: Value = response.json().await.unwrap();
+                let id = body["value"]["sessionId"].as_str().unwrap_or_else(|| panic!("no session: {body}"));
+                break format!("{base}/session/{id}");
+            }
+            assert!(Instant::now() < deadline, "chromedriver did not start");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        Self { http, session, driver }
+    }
+
+    async fn command(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Value {
+        let mut request = self.http.request(method, format!("{}{path}", self.session));
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let answer: Value = request.send().await.unwrap().json().await.unwrap();
+        answer["value"].clone()
+    }
+
+    async fn go(&self, url: &str) {
+        self.command(reqwest::Method::POST, "/url", Some(json!({"url": url}))).await;
+    }
+
+    /// The first element matching `css`, once there is one (within 60 s).
+    async fn wait(&self, css: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let found = self.command(reqwest::Method::POST, "/element", Some(json!({"using": "css selector", "value": css}))).await;
+            if let Some(id) = found[ELEMENT].as_str() {
+                return id.to_owned();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no {css} after 60 s ({found}); the page says: {}",
+                self.script("return document.body.innerText", json!([])).await
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    async fn click(&self, css: &str) {
+        let id = self.wait(css).await;
+        self.command(reqwest::Method::POST, &format!("/element/{id}/click"), Some(json!({}))).await;
+    }
+
+    async fn type_into(&self, css: &str, text: &str) {
+        let id = self.wait(css).await;
+        self.command(reqwest::Method::POST, &format!("/element/{id}/clear"), Some(json!({}))).await;
+        self.command(reqwest::Method::POST, &format!("/element/{id}/value"), Some(json!({"text": text}))).await;
+    }
+
+    async fn script(&self, body: &str, args: Value) -> Value {
+        self.command(reqwest::Method::POST, "/execute/sync", Some(json!({"script": body, "args": args}))).await
+    }
+
+    /// The value of `expression` once `done` holds for it (within 90 s).
+    async fn until(&self, expression: &str, done: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(90);
+        loop {
+            let value = self.script(&format!("return {expression}"), json!([])).await;
+            if done(&value) {
+                return value;
+            }
+            if Instant::now() > deadline {
+                let page = self.script("return location.href + '\\n' + document.body.innerText", json!([])).await;
+                panic!("{expression} is still {value}; the page: {page}");
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    async fn screenshot(&self, dir: &Path, name: &str) {
+        use base64::Engine;
+        let png = self.command(reqwest::Method::GET, "/screenshot", None).await;
+        let bytes = base64::engine::general_purpose::STANDARD.decode(png.as_str().unwrap()).unwrap();
+        std::fs::write(dir.join(format!("{name}.png")), bytes).unwrap();
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+fn screenshots() -> PathBuf {
+    let dir = std::env::var_os("CALLSCOPE_SCREENSHOTS").map_or_else(|| Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots"), PathBuf::from);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[tokio::test]
+async fn a_person_works_through_the_web_application_in_a_real_browser() {
+    let app = spawn_app_with(Backend::Sqlite, |c| c.workers = 1).await;
+    let shots = screenshots();
+    let files = tempfile::tempdir().unwrap();
+    let invoice = files.path().join("invoice call.wav");
+    std::fs::write(
+        &invoice,
+        spoken_call(
+            2,
+            &[
+                (0, "en-us", "Good morning, this is Anna from billing. How can I help you today?"),
+                (1, "en-gb", "Hello. I have not received the invoice for November."),
+                (0, "en-us", "I am sorry about that. I will send you the invoice by Friday."),
+                (1, "en-gb", "Thank you very much, that is great."),
+            ],
+        ),
+    )
+    .unwrap();
+    // A file name with markup in it: the lists must show it as text.
+    let marked = files.path().join("<img src=x onerror=alert(1)>.wav");
+    std::fs::write(
+        &marked,
+        spoken_call(
+            2,
+            &[(0, "en-us", "Technical support, how can I help?"), (1, "en-gb", "My router is broken and I want a refund for the outage.")],
+        ),
+    )
+    .unwrap();
+
+    let browser = Browser::start().await;
+    browser.go(&app.url("/")).await;
+    browser.wait("#api-key").await;
+    browser.screenshot(&shots, "1-sign-in").await;
+    browser.type_into("#api-key", "not a key").await;
+    browser.click("form button[type=submit]").await;
+    browser.until("document.querySelector('.error').textContent", |v| v.as_str().is_some_and(|s| !s.is_empty())).await;
+    browser.type_into("#api-key", &app.key).await;
+    browser.click("form button[type=submit]").await;
+    browser.type_into("#project-name", "Support").await;
+    browser.click("form button[type=submit]").await;
+
+    // Two files at once through the file picker, then their jobs to the end.
+    browser.type_into("#upload-roles", "agent,customer").await;
+    let input = browser.wait("#upload-files").await;
+    let paths = format!("{}\n{}", invoice.display(), marked.display());
+    browser.command(reqwest::Method::POST, &format!("/element/{input}/value"), Some(json!({"text": paths}))).await;
+    let done = browser.until("document.querySelectorAll('.upload.completed').length", |v| v.as_u64() == Some(2)).await;
+    assert_eq!(done, 2);
+    let project = browser.script("return location.hash.split('/')[2]", json!([])).await.as_str().unwrap().to_owned();
+    let project_id = ProjectId(project.parse().unwrap());
+    app.post_json(&format!("/v1/projects/{project}/categories"), &json!({"name": "Billing", "description": "invoice, payment"})).await;
+
+    // Markup in a stored transcript and file name stays text.
+    let mut hostile =
+        text_call(Language::En, "<b>bold</b> title", "<script>window.pwned = 1</script> hello\n<img src=x onerror=\"window.pwned = 2\">", "s");
+    hostile.filename = "<svg onload=\"window.pwned = 3\">.wav".into();
+    let hostile_id = store_call(app.store.as_ref(), project_id, &hostile).await;
+
+    // A new address (the list as it is now), so the page reads the list again.
+    browser.go(&app.url(&format!("/#/p/{project}/calls?page=1"))).await;
+    browser.until("document.querySelectorAll('table.calls tbody tr').length", |v| v.as_u64() == Some(3)).await;
+    let listed = browser.script("return document.querySelector('table.calls').innerText", json!([])).await;
+    assert!(listed.as_str().unwrap().contains("<img src=x onerror=alert(1)>.wav"), "{listed}");
+    assert!(listed.as_str().unwrap().contains("<svg onload=\"window.pwned = 3\">.wav"), "{listed}");
+    assert_eq!(browser.script("return document.querySelectorAll('table.calls img, table.calls svg, table.calls b').length", json!([])).await, 0);
+    browser.screenshot(&shots, "2-calls").await;
+    browser.go(&app.url(&format!("/#/p/{project}/calls/{}", hostile_id.0))).await;
+    browser.wait("#transcript").await;
+    let said = browser.script("return document.getElementById('transcript').innerText", json!([])).await;
+    assert!(said.as_str().unwrap().contains("<script>window.pwned = 1</script> hello"), "{said}");
+    assert_eq!(
+        browser.script("return [window.pwned ?? null, document.querySelectorAll('main script, main img:not([alt=\"\"])').length]", json!([])).await,
+        json!([null, 0])
+    );
+
+    // The invoice call: play it and watch the highlight move.
+    browser.go(&app.url(&format!("/#/p/{project}/calls"))).await;
+    browser.until("document.querySelectorAll('table.calls tbody tr').length", |v| v.as_u64() == Some(3)).await;
+    let href = browser
+        .script("return [...document.querySelectorAll('table.calls tbody tr')].find(r => r.innerText.includes('invoice call.wav')).querySelector('a.call-link').getAttribute('href')", json!([]))
+        .await;
+    browser.go(&app.url(&format!("/{}", href.as_str().unwrap()))).await;
+    browser.wait("#transcript .w").await;
+    browser.until("document.getElementById('player').readyState", |v| v.as_u64().is_some_and(|s| s >= 2)).await;
+    browser.script("document.getElementById('player').play()", json!([])).await;
+    let first = browser.until("document.querySelector('.w.now')?.dataset.i ?? null", |v| !v.is_null()).await;
+    let first: u64 = first.as_str().unwrap().parse().unwrap();
+    let later = browser.until("Number(document.querySelector('.w.now')?.dataset.i ?? -1)", |v| v.as_u64().is_some_and(|i| i > first + 2)).await;
+    assert!(later.as_u64().unwrap() > first, "the highlight moved with the recording");
+    browser.script("document.getElementById('player').pause()", json!([])).await;
+    browser.screenshot(&shots, "3-call").await;
+
+    // A click on a word plays from it.
+    let word = browser.script("const w = document.querySelectorAll('#transcript .w')[8]; return [w.dataset.start, w.dataset.i]", json!([])).await;
+    let start_ms: f64 = word[0].as_str().unwrap().parse().unwrap();
+    browser.click(&format!("#transcript .w[data-i='{}']", word[1].as_str().unwrap())).await;
+    let position =
+        browser.until("document.getElementById('player').currentTime", |v| v.as_f64().is_some_and(|t| t * 1000.0 >= start_ms - 50.0)).await;
+    assert!((position.as_f64().unwrap() * 1000.0 - start_ms).abs() < 1500.0, "{position} s against a word at {start_ms} ms");
+    browser.script("document.getElementById('player').pause()", json!([])).await;
+
+    // Recategorise through the picker.
+    browser
+        .script("const p = document.getElementById('category'); p.value = [...p.options].find(o => o.text.includes('Billing')).value;", json!([]))
+        .await;
+    browser.click("#save-category").await;
+    browser.until("document.querySelector('.category-path')?.textContent", |v| v.as_str() == Some("Billing")).await;
+
+    // Finish the promised invoice on the call page; the board's counters follow.
+    browser.go(&app.url(&format!("/#/p/{project}/actions"))).await;
+    let before = browser.until("document.querySelector('[data-status=DONE] .count')?.textContent", |v| v.is_string()).await;
+    assert_eq!(before, "0");
+    let pending_before: u64 = browser
+        .script("return document.querySelector('[data-status=PENDING] .count').textContent", json!([]))
+        .await
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(pending_before >= 1, "the promise to send the invoice is an action item");
+    browser.screenshot(&shots, "4-action-items").await;
+    browser.script("const s = document.querySelector('select.status'); s.value = 'DONE'; s.dispatchEvent(new Event('change'));", json!([])).await;
+    browser.until("document.querySelector('[data-status=DONE] .count')?.textContent", |v| v.as_str() == Some("1")).await;
+    let pending_after = browser.script("return document.querySelector('[data-status=PENDING] .count').textContent", json!([])).await;
+    assert_eq!(pending_after.as_str().unwrap().parse::<u64>().unwrap(), pending_before - 1);
+
+    // Search with a phrase and an exclusion: the invoice call, not the refund call.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    for attempt in 0.. {
+        // The index follows the database a moment later; each try is a new address, so the page renders again.
+        browser.go(&app.url(&format!("/#/p/{project}/calls?q={}&try={attempt}", urlencode("\"the invoice\" -refund")))).await;
+        let rows = browser
+            .until(
+                "document.querySelector('table.calls, main p.muted, main p.error') ? document.querySelectorAll('table.calls tbody tr').length : null",
+                |v| !v.is_null(),
+            )
+            .await;
+        if rows.as_u64() == Some(1) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the search never found the call: {rows}");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    let hit = browser.script("return document.querySelector('table.calls tbody').innerText", json!([])).await;
+    assert!(hit.as_str().unwrap().contains("invoice call.wav") && !hit.as_str().unwrap().contains("onerror"), "{hit}");
+    assert!(
+        browser.script("return document.querySelectorAll('table.calls mark').length", json!([])).await.as_u64().unwrap() >= 1,
+        "the match is marked"
+    );
+
+    // Polish.
+    browser.click("#language").await;
+    browser
+        .until("document.querySelector('header nav').innerText", |v| v.as_str().is_some_and(|s| s.contains("Rozmowy") && s.contains("Zadania")))
+        .await;
+    assert_eq!(browser.script("return document.documentElement.lang", json!([])).await, "pl");
+    browser.screenshot(&shots, "5-calls-pl").await;
+
+    // The key never reached a URL, and signing out forgets it.
+    assert!(!browser.script("return location.href", json!([])).await.as_str().unwrap().contains(&app.key));
+    browser.click("#sign-out").await;
+    browser.wait("#api-key").await;
+    assert_eq!(browser.script("return sessionStorage.length", json!([])).await, 0);
+}
+
+/// `s` percent-encoded for a query string.
+fn urlencode(s: &str) -> String {
+    s.bytes().map(|b| if b.is_ascii_alphanumeric() || b == b'-' { char::from(b).to_string() } else { format!("%{b:02X}") }).collect()
+}

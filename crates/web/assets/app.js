@@ -1,0 +1,263 @@
+// The application: sign-in, projects, the calls list with search and upload, and the action
+// items board. Pages are addressed by the URL's fragment (#/p/{project}/calls), so the server
+// serves one page and every view can be bookmarked.
+
+import { api, session, upload, ApiError } from "/app/api.js";
+import { h, mount, snippet, clock, toast } from "/app/dom.js";
+import { t, lang, toggleLanguage, when } from "/app/i18n.js";
+import { callPage, statusPicker } from "/app/call.js";
+
+const main = document.getElementById("main");
+const top = document.getElementById("top");
+
+/** The current route: `#/p/{project}/{view}/{id}` plus query parameters after `?`. */
+function route() {
+  const [path, query = ""] = location.hash.replace(/^#/, "").split("?");
+  const parts = path.split("/").filter(Boolean);
+  return { parts, query: new URLSearchParams(query) };
+}
+
+function go(hash) {
+  if (location.hash === hash) render(); else location.hash = hash;
+}
+
+let projects = [];
+
+async function render() {
+  document.documentElement.lang = lang;
+  if (!session.key) return signIn();
+  const { parts, query } = route();
+  try {
+    if (!projects.length) projects = (await api("GET", "/v1/projects?pageSize=100")).data;
+    const project = parts[0] === "p" ? projects.find((p) => p.id === parts[1]) : null;
+    header(project);
+    if (!project) return projectPicker();
+    const view = parts[2] || "calls";
+    if (view === "calls" && parts[3]) return await callPage(main, project, parts[3], query, go);
+    if (view === "actions") return await board(project, query);
+    return await callsPage(project, query);
+  } catch (error) {
+    if (!session.key) return signIn();
+    mount(main, h("p", { class: "error", role: "alert" }, `${t("error")}: ${error.message}`));
+  }
+}
+
+function header(project) {
+  const link = (hash, text, current) => h("a", { href: hash, "aria-current": current ? "page" : null }, text);
+  const view = route().parts[2] || "calls";
+  mount(top,
+    h("a", { class: "brand", href: "#/" }, h("img", { src: "/app/icon.svg", alt: "", width: 24, height: 24 }), t("appName")),
+    project && h("nav", { "aria-label": "Sections" },
+      h("span", { class: "project" }, project.name),
+      link(`#/p/${project.id}/calls`, t("calls"), view === "calls"),
+      link(`#/p/${project.id}/actions`, t("actionItems"), view === "actions")),
+    h("span", { class: "spacer" }),
+    h("button", { type: "button", class: "link", id: "language", onclick: () => { toggleLanguage(); render(); } }, t("switchLanguage")),
+    h("button", { type: "button", class: "link", id: "sign-out", onclick: () => { session.signOut(); projects = []; go("#/"); } }, t("signOut")));
+}
+
+function signIn() {
+  mount(top, h("span", { class: "brand" }, h("img", { src: "/app/icon.svg", alt: "", width: 24, height: 24 }), t("appName")),
+    h("span", { class: "spacer" }),
+    h("button", { type: "button", class: "link", id: "language", onclick: () => { toggleLanguage(); signIn(); } }, t("switchLanguage")));
+  const input = h("input", { id: "api-key", type: "password", autocomplete: "off", required: true, spellcheck: "false" });
+  const problem = h("p", { class: "error", role: "alert" });
+  const form = h("form", { class: "card narrow", onsubmit: async (e) => {
+    e.preventDefault();
+    session.signIn(input.value.trim());
+    try {
+      projects = (await api("GET", "/v1/projects?pageSize=100")).data;
+      render();
+    } catch (error) {
+      session.signOut();
+      problem.textContent = error instanceof ApiError && error.status === 401 ? t("badKey") : error.message;
+    }
+  } },
+  h("h1", {}, t("signInTitle")),
+  h("label", { for: "api-key" }, t("apiKey")), input,
+  h("p", { class: "muted" }, t("keyHelp")), problem,
+  h("button", { type: "submit", class: "primary" }, t("signIn")));
+  mount(main, form);
+  input.focus();
+}
+
+function projectPicker() {
+  const name = h("input", { id: "project-name", required: true, maxlength: 200 });
+  mount(main,
+    h("h1", {}, t("projects")),
+    projects.length ? h("ul", { class: "projects" }, projects.map((p) =>
+      h("li", {}, h("a", { href: `#/p/${p.id}/calls` }, p.name), p.description && h("span", { class: "muted" }, ` — ${p.description}`))))
+      : h("p", { class: "muted" }, t("noProjects")),
+    h("form", { class: "card inline", onsubmit: async (e) => {
+      e.preventDefault();
+      const project = await api("POST", "/v1/projects", { name: name.value });
+      projects.unshift(project);
+      go(`#/p/${project.id}/calls`);
+    } }, h("label", { for: "project-name" }, t("newProject")), name, h("button", { type: "submit", class: "primary" }, t("create"))));
+}
+
+// --- calls ---
+
+const levelClass = (level) => `level level-${level}`;
+
+async function callsPage(project, query) {
+  const q = query.get("q") || "";
+  const searchBox = h("input", { id: "search", type: "search", value: q, "aria-describedby": "search-help" });
+  const from = h("input", { id: "from", type: "date", value: query.get("from") || "" });
+  const to = h("input", { id: "to", type: "date", value: (query.get("to") || "").slice(0, 10) });
+  const apply = (e) => {
+    e.preventDefault();
+    const next = new URLSearchParams();
+    if (searchBox.value.trim()) next.set("q", searchBox.value.trim());
+    if (from.value) next.set("from", from.value);
+    if (to.value) next.set("to", `${to.value}T23:59:59`);
+    go(`#/p/${project.id}/calls?${next}`);
+  };
+  const list = h("div", { id: "call-list" }, h("p", { class: "muted" }, t("loading")));
+  // The list follows finished uploads without losing the upload panel's rows.
+  const refresh = () => callList(project, query, list).catch((error) => mount(list, h("p", { class: "error", role: "alert" }, error.message)));
+  mount(main,
+    h("h1", {}, t("calls")),
+    uploader(project, refresh),
+    h("form", { class: "filters", role: "search", onsubmit: apply },
+      h("label", { for: "search" }, t("search")), searchBox,
+      h("label", { for: "from" }, t("from")), from,
+      h("label", { for: "to" }, t("to")), to,
+      h("button", { type: "submit", class: "primary" }, t("apply")),
+      (q || query.get("from") || query.get("to")) && h("a", { href: `#/p/${project.id}/calls` }, t("clear")),
+      h("p", { id: "search-help", class: "muted help" }, t("searchHelp"))),
+    list);
+  await refresh();
+}
+
+/** One page of calls (or of search hits, when there is a query) into `into`. */
+async function callList(project, query, into) {
+  const base = `/v1/projects/${project.id}/calls`;
+  const page = Number(query.get("page") || 1);
+  const q = query.get("q") || "";
+  const params = new URLSearchParams({ page, pageSize: 25 });
+  for (const key of ["from", "to"]) if (query.get(key)) params.set(key, new Date(query.get(key)).toISOString());
+  if (q) params.set("q", q);
+  const { data: rows, total, totalPages: pages } = await api("GET", q ? `${base}/search?${params}` : `${base}?${params}`);
+  const link = (n) => { const next = new URLSearchParams(query); next.set("page", n); return `#/p/${project.id}/calls?${next}`; };
+  mount(into,
+    rows.length === 0 ? h("p", { class: "muted" }, t("noCalls")) :
+      h("table", { class: "calls" },
+        h("thead", {}, h("tr", {}, [t("title"), t("date"), t("duration"), t("sentiment"), t("category"), t("items")].map((c) => h("th", { scope: "col" }, c)))),
+        h("tbody", {}, rows.map((c) => h("tr", {},
+          h("td", {}, h("a", { href: `#/p/${project.id}/calls/${c.id}`, class: "call-link" }, c.title), h("div", { class: "muted small" }, c.filename),
+            c.snippet !== undefined && h("div", { class: "small" }, snippet(c.snippet))),
+          h("td", {}, when(c.createdAt)),
+          h("td", {}, c.durationS == null ? "" : clock(c.durationS * 1000)),
+          h("td", {}, h("span", { class: levelClass(c.sentimentLevel) }, t(c.sentimentLevel))),
+          h("td", {}, c.primaryCategory || h("span", { class: "muted" }, t("uncategorized"))),
+          h("td", { class: "number" }, c.actionItemsCount))))),
+    pages > 1 && h("nav", { class: "pager", "aria-label": t("page") },
+      page > 1 && h("a", { href: link(page - 1) }, t("previous")),
+      h("span", {}, `${t("page")} ${page} ${t("of")} ${pages} (${total})`),
+      page < pages && h("a", { href: link(page + 1) }, t("next"))));
+}
+
+/** Drag-and-drop upload of several files with language, channel roles and recording date, then
+ *  each job's stage and progress until its call can be opened. */
+function uploader(project, uploaded) {
+  const language = h("select", { id: "upload-language" }, ["en", "pl"].map((l) => h("option", { value: l, selected: l === project.defaultLanguage }, l)));
+  const roles = h("input", { id: "upload-roles", placeholder: "agent,customer", "aria-describedby": "roles-help" });
+  const recorded = h("input", { id: "upload-recorded", type: "date" });
+  const files = h("input", { id: "upload-files", type: "file", multiple: true, accept: "audio/*,.wav,.mp3,.flac,.ogg,.m4a" });
+  const list = h("ul", { class: "uploads", "aria-live": "polite" });
+  const send = (chosen) => {
+    for (const file of chosen) {
+      const bar = h("progress", { max: 1, value: 0 });
+      const state = h("span", { class: "state" }, t("uploading"));
+      const row = h("li", { class: "upload" }, h("span", { class: "file" }, file.name), bar, state);
+      list.append(row);
+      const query = { language: language.value };
+      if (roles.value.trim()) query.channel_roles = roles.value.trim();
+      if (recorded.value) query.recorded_at = new Date(recorded.value).toISOString();
+      upload(project.id, file, query, (f) => { bar.value = f; })
+        .then((accepted) => follow(project, accepted, bar, state, row))
+        .then((done) => done && uploaded())
+        .catch((error) => { state.textContent = `${t("failed")}: ${error.message}`; row.classList.add("failed"); });
+    }
+  };
+  files.addEventListener("change", () => { send([...files.files]); files.value = ""; });
+  const zone = h("div", { class: "dropzone", id: "dropzone",
+    ondragover: (e) => { e.preventDefault(); zone.classList.add("over"); },
+    ondragleave: () => zone.classList.remove("over"),
+    ondrop: (e) => { e.preventDefault(); zone.classList.remove("over"); send([...e.dataTransfer.files]); } },
+  h("p", {}, t("dropHere")),
+  h("label", { class: "button", for: "upload-files" }, t("chooseFiles")), files);
+  return h("section", { class: "card", "aria-labelledby": "upload-title" },
+    h("h2", { id: "upload-title" }, t("upload")),
+    h("div", { class: "row" },
+      h("label", { for: "upload-language" }, t("language")), language,
+      h("label", { for: "upload-roles" }, t("channelRoles")), roles,
+      h("label", { for: "upload-recorded" }, t("recordedAt")), recorded),
+    h("p", { id: "roles-help", class: "muted help" }, t("channelRolesHelp")),
+    zone, list);
+}
+
+async function follow(project, accepted, bar, state, row) {
+  const jobId = accepted.jobId || accepted.existingJobId;
+  for (;;) {
+    const job = await api("GET", `/v1/projects/${project.id}/calls/jobs/${jobId}`);
+    bar.value = job.progress;
+    state.textContent = `${job.status === "PENDING" ? t("queued") : job.stage} ${Math.round(job.progress * 100)}%`;
+    if (job.status === "COMPLETED") {
+      row.classList.add("completed");
+      mount(state, `${t("completed")} `, h("a", { href: `#/p/${project.id}/calls/${job.transcriptId}` }, t("open")));
+      return true;
+    }
+    if (job.status === "FAILED") {
+      row.classList.add("failed");
+      state.textContent = `${t("failed")}: ${job.errorMessage || ""}`;
+      return false;
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+// --- action items ---
+
+async function board(project, query) {
+  const status = query.get("status") || "";
+  const overdueOnly = status === "OVERDUE";
+  const params = new URLSearchParams({ pageSize: 100, sortBy: query.get("sortBy") || "CREATED_AT", sortDir: query.get("sortDir") || "DESC" });
+  if (status && !overdueOnly) params.set("status", status);
+  if (overdueOnly) params.set("status", "PENDING,IN_PROGRESS");
+  if (query.get("search")) params.set("search", query.get("search"));
+  const list = await api("GET", `/v1/projects/${project.id}/action-items?${params}`);
+  const items = overdueOnly ? list.items.filter((i) => i.isOverdue) : list.items;
+  const tab = (value, label, count) => h("a", { href: `#/p/${project.id}/actions${value ? `?status=${value}` : ""}`, class: "chip",
+    "aria-current": status === value ? "page" : null, dataset: { status: value || "ALL" } }, `${label} `, h("span", { class: "count" }, count));
+  const search = h("input", { id: "item-search", type: "search", value: query.get("search") || "" });
+  mount(main,
+    h("h1", {}, t("actionItems")),
+    h("nav", { class: "chips", "aria-label": t("status") },
+      tab("", t("all"), list.totalCount),
+      tab("PENDING", t("pending"), list.pendingCount), tab("IN_PROGRESS", t("inProgress"), list.inProgressCount),
+      tab("DONE", t("done"), list.doneCount), tab("CANCELLED", t("cancelled"), list.cancelledCount),
+      tab("OVERDUE", t("overdue"), list.overdueCount)),
+    h("form", { class: "filters", role: "search", onsubmit: (e) => {
+      e.preventDefault();
+      const next = new URLSearchParams(query);
+      if (search.value.trim()) next.set("search", search.value.trim()); else next.delete("search");
+      go(`#/p/${project.id}/actions?${next}`);
+    } }, h("label", { for: "item-search" }, t("search")), search, h("button", { type: "submit", class: "primary" }, t("apply"))),
+    items.length === 0 ? h("p", { class: "muted" }, t("noItems")) :
+      h("table", { class: "items" },
+        h("thead", {}, h("tr", {}, [t("description"), t("owner"), t("deadline"), t("priority"), t("status"), t("call")].map((c) => h("th", { scope: "col" }, c)))),
+        h("tbody", {}, items.map((i) => h("tr", { class: i.isOverdue ? "overdue" : null },
+          h("td", {}, i.description, i.isOverdue && h("span", { class: "badge" }, t("overdue"))),
+          h("td", {}, i.responsibleParty || ""),
+          h("td", {}, i.deadlineMentioned || "", i.dueAt && h("div", { class: "muted small" }, when(i.dueAt))),
+          h("td", {}, i.priority),
+          h("td", {}, statusPicker(project, i, render)),
+          h("td", {}, h("a", { href: `#/p/${project.id}/calls/${i.transcriptId}?item=${i.id}` }, i.callFilename)))))));
+}
+
+window.addEventListener("hashchange", render);
+// A key that stops working (revoked) sends the tab back to sign-in, unless it is there already.
+window.addEventListener("signedout", () => { projects = []; if (!document.getElementById("api-key")) render(); });
+render();

@@ -1,0 +1,213 @@
+// The call page: the recording over its transcript, word by word. Clicking a word or a turn
+// plays from there; while it plays, the word being said is highlighted and kept in view.
+// Personal data is marked with its type; the summary, action items (edited in place) and
+// template answers sit beside it, each quote a link to its moment.
+
+import { api, blob } from "/app/api.js";
+import { h, mount, clock, toast } from "/app/dom.js";
+import { t, when } from "/app/i18n.js";
+
+const STATUSES = [["PENDING", "pending"], ["IN_PROGRESS", "inProgress"], ["DONE", "done"], ["CANCELLED", "cancelled"]];
+const PRIORITIES = ["LOW", "MEDIUM", "HIGH"];
+
+/** A status picker that saves on change; `changed` runs after the save. */
+export function statusPicker(project, item, changed) {
+  return h("select", { class: "status", "aria-label": `${t("status")}: ${item.description}`, dataset: { item: item.id }, onchange: async (e) => {
+    await api("PATCH", `/v1/projects/${project.id}/action-items/${item.id}`, { status: e.target.value });
+    toast(t("saved"));
+    changed?.();
+  } }, STATUSES.map(([value, key]) => h("option", { value, selected: item.status === value }, t(key))));
+}
+
+/** The index of the last word starting at or before `ms` (words are in time order). */
+function wordAt(words, ms) {
+  let lo = 0, hi = words.length - 1, found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (words[mid].startMs <= ms) { found = mid; lo = mid + 1; } else hi = mid - 1;
+  }
+  return found;
+}
+
+/** Words' folded text, for finding a quote's moment. */
+const fold = (s) => s.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+
+export async function callPage(main, project, callId, query, go) {
+  const base = `/v1/projects/${project.id}/calls/${callId}`;
+  const [call, timeline, tree] = await Promise.all([
+    api("GET", base), api("GET", `${base}/words`), api("GET", `/v1/projects/${project.id}/categories`).catch(() => null)]);
+  const words = timeline.words;
+  const speakers = new Map(call.speakers.map((s, i) => [s.speakerId, { ...s, colour: i % 6 }]));
+  const audio = h("audio", { controls: true, preload: "auto", id: "player" });
+  blob(`${base}/audio/content`).then((b) => { audio.src = URL.createObjectURL(b); }).catch((e) => toast(e.message, "error"));
+
+  // Each word once, as a button-like span in its turn; personal data keeps its type beside it.
+  const spans = [];
+  const inPii = (w) => timeline.piiSpans.find((p) => w.startMs < p.endMs && w.endMs > p.startMs);
+  const wordEls = words.map((w, i) => {
+    const pii = inPii(w);
+    const el = h("span", { class: pii ? "w pii" : "w", dataset: { i, start: w.startMs }, title: pii ? pii.type : null }, w.text);
+    spans.push(el);
+    return el;
+  });
+  const seek = (ms, play = true) => {
+    audio.currentTime = ms / 1000;
+    highlight(ms);
+    if (play) audio.play().catch(() => {});
+  };
+  const turns = call.turns.map((turn, index) => {
+    const speaker = speakers.get(turn.speakerId) || { name: turn.speakerId, colour: 0 };
+    const mine = words.map((w, i) => [w, i]).filter(([w]) => w.speakerId === turn.speakerId && w.startMs >= turn.startMs && w.startMs < Math.max(turn.endMs, turn.startMs + 1));
+    const body = mine.length ? mine.flatMap(([, i]) => [wordEls[i], " "]) : [turn.text];
+    const piiTypes = [...new Set(timeline.piiSpans.filter((p) => p.turn === index).map((p) => p.type))];
+    return h("li", { class: `turn speaker-${speaker.colour}`, dataset: { start: turn.startMs } },
+      h("button", { type: "button", class: "when", "aria-label": `${t("moment")} ${clock(turn.startMs)}`, onclick: () => seek(turn.startMs) }, clock(turn.startMs)),
+      h("span", { class: "who" }, speaker.name),
+      h("p", { class: "said" }, body),
+      piiTypes.length > 0 && h("span", { class: "pii-types" }, piiTypes.map((type) => h("span", { class: "badge pii-badge" }, type))));
+  });
+  const transcript = h("ol", { class: "transcript", id: "transcript", onclick: (e) => {
+    const word = e.target.closest(".w");
+    if (word) seek(Number(word.dataset.start));
+  } }, turns);
+
+  let current = -1;
+  function highlight(ms) {
+    const at = wordAt(words, ms + 1);
+    if (at === current) return;
+    if (current >= 0) spans[current].classList.remove("now");
+    current = at;
+    if (at < 0) return;
+    const el = spans[at];
+    el.classList.add("now");
+    const box = transcript.getBoundingClientRect(), r = el.getBoundingClientRect();
+    if (r.top < box.top || r.bottom > box.bottom) el.scrollIntoView({ block: "center", behavior: "smooth" });
+  }
+  // timeupdate comes a few times a second; while playing, follow every frame instead.
+  let frame = 0;
+  const follow = () => { highlight(audio.currentTime * 1000); frame = requestAnimationFrame(follow); };
+  audio.addEventListener("play", () => { cancelAnimationFrame(frame); frame = requestAnimationFrame(follow); });
+  audio.addEventListener("pause", () => cancelAnimationFrame(frame));
+  audio.addEventListener("seeked", () => highlight(audio.currentTime * 1000));
+
+  /** The moment a quote was said: the first word where the quote's words begin. */
+  const momentOf = (quote) => {
+    const target = fold(quote || "").split(" ").filter(Boolean).slice(0, 4);
+    if (!target.length) return null;
+    const folded = words.map((w) => fold(w.text));
+    for (let i = 0; i < folded.length; i++) {
+      if (target.every((word, k) => folded[i + k] === word)) return words[i].startMs;
+    }
+    return null;
+  };
+  const quote = (text) => {
+    const ms = momentOf(text);
+    return ms === null ? h("q", {}, text) : h("a", { href: "#", class: "quote", onclick: (e) => { e.preventDefault(); seek(ms); } }, h("q", {}, text));
+  };
+
+  const summary = call.summary || {};
+  const items = summary.actionItems || [];
+  const classification = call.classification?.primary;
+  const level = call.sentimentLevel;
+  const stats = h("section", { class: "card", "aria-labelledby": "speakers-title" }, h("h2", { id: "speakers-title" }, t("speakers")),
+    h("ul", { class: "bars" }, call.speakers.map((s, i) => h("li", { class: `speaker-${i % 6}` },
+      h("span", { class: "who" }, s.name),
+      h("span", { class: "bar", role: "img", "aria-label": `${Math.round(s.talkRatio * 100)}%` }, h("span", { class: "fill", dataset: { ratio: Math.round(s.talkRatio * 100) } })),
+      h("span", { class: "muted small" }, `${Math.round(s.talkRatio * 100)}% ${t("talk")} · ${s.wordCount} ${t("words")} · ${s.turnCount} ${t("turns")}`)))));
+  // Widths through the CSSOM: the policy forbids inline style attributes, not style properties.
+  stats.querySelectorAll(".fill").forEach((f) => { f.style.width = `${f.dataset.ratio}%`; });
+
+  const itemRow = (item) => {
+    const field = (name, value, type = "text") => h("input", { type, value: value || "", "aria-label": t(name), class: name, onchange: async (e) => {
+      const body = {};
+      if (name === "owner") body.responsibleParty = e.target.value || null;
+      if (name === "notes") { if (e.target.value) body.notes = e.target.value; else body.clearNotes = true; }
+      if (name === "deadline") { if (e.target.value) body.dueAt = new Date(e.target.value).toISOString(); else body.clearDeadline = true; }
+      await api("PATCH", `/v1/projects/${project.id}/action-items/${item.id}`, body);
+      toast(t("saved"));
+    } });
+    return h("li", { class: item.isOverdue ? "item overdue" : "item", id: `item-${item.id}` },
+      h("p", { class: "what" }, item.description, item.isOverdue && h("span", { class: "badge" }, t("overdue"))),
+      h("div", { class: "row" },
+        statusPicker(project, item),
+        h("select", { "aria-label": t("priority"), onchange: async (e) => {
+          await api("PATCH", `/v1/projects/${project.id}/action-items/${item.id}`, { priority: e.target.value });
+          toast(t("saved"));
+        } }, PRIORITIES.map((p) => h("option", { value: p, selected: item.priority === p }, p))),
+        field("owner", item.responsibleParty),
+        field("deadline", item.dueAt ? item.dueAt.slice(0, 10) : "", "date"),
+        field("notes", item.notes)),
+      item.deadlineMentioned && h("p", { class: "muted small" }, `${t("deadline")}: “${item.deadlineMentioned}”`),
+      item.evidence && h("p", { class: "small" }, quote(item.evidence)));
+  };
+
+  const categories = tree ? flatten(tree.categories || tree) : [];
+  const picker = h("select", { id: "category", "aria-label": t("category") },
+    h("option", { value: "" }, t("uncategorized")),
+    categories.map((c) => h("option", { value: c.id, selected: classification?.categoryId === c.id }, `${"— ".repeat(c.depth)}${c.name}`)));
+
+  const answers = call.templateAnalysis?.results || [];
+  const text = call.turns.map((turn) => `[${clock(turn.startMs)}] ${(speakers.get(turn.speakerId) || {}).name || turn.speakerId}: ${turn.text}`).join("\n");
+  const download = (name, content, type) => h("a", { href: "#", onclick: async (e) => {
+    e.preventDefault();
+    const data = typeof content === "function" ? await content() : new Blob([content], { type });
+    const link = h("a", { href: URL.createObjectURL(data), download: name });
+    document.body.append(link); link.click(); link.remove();
+  } }, name === "audio" ? t("downloadAudio") : t("downloadTranscript"));
+
+  mount(main,
+    h("p", {}, h("a", { href: `#/p/${project.id}/calls` }, `← ${t("back")}`)),
+    h("h1", { id: "call-title" }, call.title),
+    h("p", { class: "facts" },
+      h("span", {}, when(call.createdAt)), " · ", h("span", {}, call.durationS == null ? "" : clock(call.durationS * 1000)), " · ",
+      h("span", {}, call.language), " · ", h("span", { class: `level level-${level}` }, t(level)), " · ",
+      h("span", { class: "category-path" }, classification ? classification.categoryNames.join(" › ") : t("uncategorized")),
+      " · ", h("span", { class: "muted" }, call.filename)),
+    h("div", { class: "player" }, audio),
+    h("div", { class: "columns" },
+      h("section", { class: "card transcript-card", "aria-labelledby": "transcript-title" }, h("h2", { id: "transcript-title" }, t("transcript")), transcript),
+      h("div", { class: "side" },
+        stats,
+        h("section", { class: "card", "aria-labelledby": "summary-title" }, h("h2", { id: "summary-title" }, t("summary")),
+          h("p", { id: "executive-summary" }, summary.summary?.executiveSummary || ""),
+          (summary.summary?.keyDiscussionPoints || []).length > 0 && h("ul", {}, summary.summary.keyDiscussionPoints.map((p) => h("li", {}, p))),
+          summary.sentiment?.evidence && h("p", { class: "small" }, `${t("sentiment")}: `, quote(summary.sentiment.evidence))),
+        h("section", { class: "card", "aria-labelledby": "items-title" }, h("h2", { id: "items-title" }, t("actionItems")),
+          items.length ? h("ul", { class: "call-items" }, items.map(itemRow)) : h("p", { class: "muted" }, t("noItems"))),
+        answers.length > 0 && h("section", { class: "card", "aria-labelledby": "answers-title" }, h("h2", { id: "answers-title" }, t("templateAnswers")),
+          h("dl", {}, answers.flatMap((a) => [h("dt", {}, a.label),
+            h("dd", {}, a.answered ? String(Array.isArray(a.value) ? a.value.join(", ") : a.value) : h("span", { class: "muted" }, t("noAnswer")),
+              (a.evidence || []).map((e) => h("div", { class: "small" }, quote(e))))]))),
+        h("section", { class: "card", "aria-labelledby": "actions-title" }, h("h2", { id: "actions-title" }, t("recategorise")),
+          h("div", { class: "row" }, picker, h("button", { type: "button", id: "save-category", onclick: async () => {
+            await api("PATCH", `${base}/category`, { categoryId: picker.value || null });
+            toast(t("saved"));
+            go(location.hash);
+          } }, t("save"))),
+          h("div", { class: "row" },
+            h("button", { type: "button", onclick: async () => { await api("POST", `${base}/reanalyze`, {}); toast(t("reanalysing")); } }, t("reanalyse")),
+            download("audio", () => blob(`${base}/audio/content`)),
+            download(`${call.filename}.txt`, text, "text/plain"),
+            h("button", { type: "button", class: "danger", onclick: async () => {
+              if (!confirm(t("confirmDelete"))) return;
+              await api("DELETE", base);
+              go(`#/p/${project.id}/calls`);
+            } }, t("delete")))))));
+
+  // Opened from the board: go to the item's moment.
+  const item = items.find((i) => i.id === query.get("item"));
+  if (item) {
+    document.getElementById(`item-${item.id}`)?.scrollIntoView({ block: "center" });
+    const ms = momentOf(item.evidence);
+    if (ms !== null) { audio.currentTime = ms / 1000; highlight(ms); }
+  }
+}
+
+/** The category tree as a list in display order, with depths. */
+function flatten(nodes, depth = 0, out = []) {
+  for (const node of nodes || []) {
+    out.push({ id: node.id, name: node.name, depth });
+    flatten(node.children, depth + 1, out);
+  }
+  return out;
+}
