@@ -291,6 +291,22 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
         "the match is marked"
     );
 
+    // The dashboard draws what the calls say: three calls, one of them in Billing.
+    browser.go(&app.url(&format!("/#/p/{project}/dashboard"))).await;
+    let drawn = browser
+        .until("[...document.querySelectorAll('#main svg .bar-value')].map(b => Number(b.dataset.value))", |v| {
+            v.as_array().is_some_and(|a| a.len() >= 5)
+        })
+        .await;
+    let counts: Vec<u64> = drawn.as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    assert_eq!(counts[..4].iter().sum::<u64>(), 3, "every call in the distribution: {counts:?}");
+    assert_eq!(counts[4], 1, "one call in Billing: {counts:?}");
+    assert!(
+        browser.script("return document.querySelectorAll('#main svg .day').length", json!([])).await.as_u64().unwrap() >= 1,
+        "a day in the trend"
+    );
+    browser.screenshot(&shots, "6-dashboard").await;
+
     // Polish.
     browser.click("#language").await;
     browser
