@@ -282,7 +282,7 @@ async fn main() -> anyhow::Result<()> {
             store.create_project(org.id, &NewProject::parse("bench", None, None, None)?).await?.id
         }
     };
-    let existing = usize::try_from(store.list_calls(project, None, None, first_page).await?.total)?;
+    let existing = usize::try_from(store.list_calls(project, &callscope_store::CallFilter::default(), first_page).await?.total)?;
     let mut rng = StdRng::seed_from_u64(8 + existing as u64);
     if existing < calls {
         let started = Instant::now();
@@ -302,7 +302,7 @@ async fn main() -> anyhow::Result<()> {
             started.elapsed().as_secs_f64()
         );
     }
-    let total = store.list_calls(project, None, None, first_page).await?.total;
+    let total = store.list_calls(project, &callscope_store::CallFilter::default(), first_page).await?.total;
     // A second project with exactly 100,000 action items (50,000 short calls, two items each),
     // for the action item list at the size issue 9 names.
     let org = store.list_organizations().await?[0].id;

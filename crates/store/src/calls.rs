@@ -3,7 +3,7 @@
 
 use async_trait::async_trait;
 use callscope_domain::{
-    CallAudio, CallId, CallSummary, CallTranscript, CategoryId, Page, PageRequest, ProjectId, SentimentLevel, StoredAnalysis, Timestamp,
+    CallAudio, CallId, CallSummary, CallTranscript, CategoryId, Language, Page, PageRequest, ProjectId, SentimentLevel, StoredAnalysis, Timestamp,
 };
 
 use crate::StoreResult;
@@ -31,14 +31,8 @@ pub trait CallStore: Send + Sync {
         to: Option<Timestamp>,
     ) -> StoreResult<Vec<(Timestamp, SentimentLevel, Option<f64>)>>;
 
-    /// The project's calls, newest first, created within the inclusive bounds given.
-    async fn list_calls(
-        &self,
-        project: ProjectId,
-        from: Option<Timestamp>,
-        to: Option<Timestamp>,
-        page: PageRequest,
-    ) -> StoreResult<Page<CallSummary>>;
+    /// The project's calls that pass `filter`, newest first.
+    async fn list_calls(&self, project: ProjectId, filter: &CallFilter, page: PageRequest) -> StoreResult<Page<CallSummary>>;
 
     /// Erases a call with its transcript and action items, and the jobs that made or re-analysed
     /// it (their file names are personal data too). The audio is the caller's to delete, first.
@@ -58,4 +52,22 @@ pub trait CallStore: Send + Sync {
 
     /// The project's calls named, as lists show them (those that exist, in no order).
     async fn call_summaries(&self, project: ProjectId, ids: &[CallId]) -> StoreResult<Vec<CallSummary>>;
+}
+
+/// Which calls a list shows: decisions §4's bounds on `createdAt`, and the filters the web
+/// application offers (beyond the spec). Every filter given must hold.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CallFilter {
+    /// Created at or after.
+    pub from: Option<Timestamp>,
+    /// Created at or before.
+    pub to: Option<Timestamp>,
+    /// Any of these sentiment levels (none: all).
+    pub sentiment: Vec<SentimentLevel>,
+    /// Calls in this language.
+    pub language: Option<Language>,
+    /// Calls whose primary category is one of these (a category with its subtree).
+    pub categories: Option<Vec<CategoryId>>,
+    /// Calls with an action item still open (pending or in progress) and due before this instant.
+    pub overdue_at: Option<Timestamp>,
 }

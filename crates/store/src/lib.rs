@@ -33,7 +33,7 @@ mod tenancy;
 mod webhooks;
 
 pub use action_items::{action_item_keys, ActionItemList, ActionItemPatch, ActionItemQuery, ActionItemSort, ActionItemStore};
-pub use calls::CallStore;
+pub use calls::{CallFilter, CallStore};
 pub use jobs::{CallAnalysisRecord, JobStore, NewCall};
 pub use resources::ResourceStore;
 pub use search_sync::{SearchDocument, SearchSyncStore};

@@ -105,6 +105,16 @@ const levelClass = (level) => `level level-${level}`;
 
 async function callsPage(project, query) {
   const q = query.get("q") || "";
+  const tree = await api("GET", `/v1/projects/${project.id}/categories`).catch(() => []);
+  const categories = [];
+  const walk = (nodes, depth) => nodes.forEach((n) => { categories.push([n.id, `${"— ".repeat(depth)}${n.name}`]); walk(n.children || [], depth + 1); });
+  walk(tree, 0);
+  const choice = (id, label, values, current) => [h("label", { for: id }, label),
+    h("select", { id }, h("option", { value: "" }, t("all")), values.map(([value, text]) => h("option", { value, selected: value === current }, text)))];
+  const [sentimentLabel, sentiment] = choice("filter-sentiment", t("sentiment"), ["positive", "neutral", "negative", "unknown"].map((l) => [l, t(l)]), query.get("sentimentLevel") || "");
+  const [languageLabel, language] = choice("filter-language", t("language"), [["en", "en"], ["pl", "pl"]], query.get("language") || "");
+  const [categoryLabel, category] = choice("filter-category", t("category"), categories, query.get("categoryId") || "");
+  const overdue = h("input", { id: "filter-overdue", type: "checkbox", checked: query.get("hasOverdueItems") === "true" });
   const searchBox = h("input", { id: "search", type: "search", value: q, "aria-describedby": "search-help" });
   const from = h("input", { id: "from", type: "date", value: query.get("from") || "" });
   const to = h("input", { id: "to", type: "date", value: (query.get("to") || "").slice(0, 10) });
@@ -114,6 +124,10 @@ async function callsPage(project, query) {
     if (searchBox.value.trim()) next.set("q", searchBox.value.trim());
     if (from.value) next.set("from", from.value);
     if (to.value) next.set("to", `${to.value}T23:59:59`);
+    if (sentiment.value) next.set("sentimentLevel", sentiment.value);
+    if (language.value) next.set("language", language.value);
+    if (category.value) next.set("categoryId", category.value);
+    if (overdue.checked) next.set("hasOverdueItems", "true");
     go(`#/p/${project.id}/calls?${next}`);
   };
   const list = h("div", { id: "call-list" }, h("p", { class: "muted" }, t("loading")));
@@ -126,8 +140,10 @@ async function callsPage(project, query) {
       h("label", { for: "search" }, t("search")), searchBox,
       h("label", { for: "from" }, t("from")), from,
       h("label", { for: "to" }, t("to")), to,
+      sentimentLabel, sentiment, languageLabel, language, categoryLabel, category,
+      h("label", { class: "check" }, overdue, ` ${t("hasOverdue")}`),
       h("button", { type: "submit", class: "primary" }, t("apply")),
-      (q || query.get("from") || query.get("to")) && h("a", { href: `#/p/${project.id}/calls` }, t("clear")),
+      [...query.keys()].some((k) => k !== "page") && h("a", { href: `#/p/${project.id}/calls` }, t("clear")),
       h("p", { id: "search-help", class: "muted help" }, t("searchHelp"))),
     list);
   await refresh();
@@ -140,6 +156,7 @@ async function callList(project, query, into) {
   const q = query.get("q") || "";
   const params = new URLSearchParams({ page, pageSize: 25 });
   for (const key of ["from", "to"]) if (query.get(key)) params.set(key, new Date(query.get(key)).toISOString());
+  for (const key of ["sentimentLevel", "language", "categoryId", "hasOverdueItems"]) if (!q && query.get(key)) params.set(key, query.get(key));
   if (q) params.set("q", q);
   const { data: rows, total, totalPages: pages } = await api("GET", q ? `${base}/search?${params}` : `${base}?${params}`);
   const link = (n) => { const next = new URLSearchParams(query); next.set("page", n); return `#/p/${project.id}/calls?${next}`; };

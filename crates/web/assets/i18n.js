@@ -21,7 +21,7 @@ const TEXT = {
     all: "All", noItems: "No action items.", call: "Call", saved: "Saved", reanalysing: "Re-analysis queued", personalData: "Personal data",
     uncategorized: "Uncategorized", positive: "positive", neutral: "neutral", negative: "negative", unknown: "unknown", talk: "of the talk",
     words: "words", turns: "turns", transcript: "Transcript", loading: "Loading…", error: "Something went wrong", moment: "Play this moment",
-    dashboard: "Dashboard", timeZone: "Time zone", confidence: "mean confidence", callsPerCategory: "Calls per category", trend: "Sentiment by day",
+    dashboard: "Dashboard", hasOverdue: "with overdue items", timeZone: "Time zone", confidence: "mean confidence", callsPerCategory: "Calls per category", trend: "Sentiment by day",
   },
   pl: {
     appName: "callscope", signInTitle: "Logowanie", apiKey: "Klucz API", signIn: "Zaloguj", signOut: "Wyloguj",
@@ -42,7 +42,7 @@ const TEXT = {
     all: "Wszystkie", noItems: "Brak zadań.", call: "Rozmowa", saved: "Zapisano", reanalysing: "Ponowna analiza w kolejce", personalData: "Dane osobowe",
     uncategorized: "Bez kategorii", positive: "pozytywny", neutral: "neutralny", negative: "negatywny", unknown: "nieznany", talk: "rozmowy",
     words: "słów", turns: "wypowiedzi", transcript: "Transkrypcja", loading: "Wczytywanie…", error: "Coś poszło nie tak", moment: "Odtwórz ten moment",
-    dashboard: "Pulpit", timeZone: "Strefa czasowa", confidence: "średnia pewność", callsPerCategory: "Rozmowy według kategorii", trend: "Nastrój dzień po dniu",
+    dashboard: "Pulpit", hasOverdue: "z zaległymi zadaniami", timeZone: "Strefa czasowa", confidence: "średnia pewność", callsPerCategory: "Rozmowy według kategorii", trend: "Nastrój dzień po dniu",
   },
 };
 

@@ -5,7 +5,10 @@ use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::Json;
 use callscope_domain::CallSummary;
-use callscope_domain::{CallId, Category, CategoryId, Job, Page, PageRequest, SpeakerStats, TemplateId, Timestamp, Turn};
+use callscope_domain::{
+    CallId, Category, CategoryId, Job, Language, Page, PageRequest, SentimentLevel, SpeakerStats, TemplateId, Timestamp, Turn, Validator,
+};
+use callscope_store::CallFilter;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use utoipa::{IntoParams, ToSchema};
@@ -121,6 +124,62 @@ pub struct CallListQuery {
     /// Calls created at or before this instant (RFC 3339).
     #[param(value_type = Option<String>, format = DateTime)]
     pub to: Option<String>,
+    /// Calls with any of these sentiment levels, comma-separated: `positive`, `neutral`,
+    /// `negative`, `unknown` (beyond the spec).
+    #[param(example = "negative,neutral")]
+    pub sentiment_level: Option<String>,
+    /// Calls in this language, `pl` or `en` (beyond the spec).
+    pub language: Option<String>,
+    /// Calls filed under this category or any category below it (beyond the spec).
+    #[param(value_type = Option<Uuid>)]
+    pub category_id: Option<String>,
+    /// `true`: only calls with an action item still open whose due date has passed (beyond
+    /// the spec).
+    pub has_overdue_items: Option<bool>,
+}
+
+impl CallListQuery {
+    /// The store's filter, each value checked: 422 names the parameter that is wrong.
+    async fn filter(&self, state: &AppState, project: callscope_domain::ProjectId) -> Result<CallFilter, ApiError> {
+        let (from, to) = time_bounds(self.from.as_deref(), self.to.as_deref())?;
+        let mut v = Validator::default();
+        let mut sentiment = Vec::new();
+        for raw in self.sentiment_level.as_deref().unwrap_or_default().split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            match raw.to_ascii_lowercase().parse::<SentimentLevel>() {
+                Ok(level) if !sentiment.contains(&level) => sentiment.push(level),
+                Ok(_) => {}
+                Err(_) => v.error("sentimentLevel", format!("{raw:?} is not one of positive, neutral, negative, unknown")),
+            }
+        }
+        let language =
+            self.language.as_deref().map(str::trim).filter(|l| !l.is_empty()).and_then(|l| match l.to_ascii_lowercase().parse::<Language>() {
+                Ok(language) => Some(language),
+                Err(_) => {
+                    v.error("language", "must be pl or en");
+                    None
+                }
+            });
+        let category = self.category_id.as_deref().map(str::trim).filter(|c| !c.is_empty()).and_then(|c| match c.parse::<Uuid>() {
+            Ok(id) => Some(CategoryId(id)),
+            Err(_) => {
+                v.error("categoryId", "must be a category id (a UUID)");
+                None
+            }
+        });
+        v.finish()?;
+        let categories = match category {
+            Some(id) => {
+                let all = state.store.list_categories(project).await?;
+                if !all.iter().any(|c| c.id == id) {
+                    return Err(ApiError::invalid("categoryId", "is not a category of this project"));
+                }
+                Some(callscope_domain::subtree(&all, id))
+            }
+            None => None,
+        };
+        let overdue_at = self.has_overdue_items.unwrap_or(false).then(|| state.clock.now());
+        Ok(CallFilter { from, to, sentiment, language, categories, overdue_at })
+    }
 }
 
 /// Parses the inclusive `from`/`to` bounds.
@@ -152,7 +211,7 @@ pub fn time_bounds(from: Option<&str>, to: Option<&str>) -> Result<(Option<Times
         (status = 200, description = "A page of calls", body = CallPage),
         (status = 400, description = "A parameter of the wrong type", body = Problem),
         (status = 404, description = "No such project", body = Problem),
-        (status = 422, description = "Page bounds, or from after to", body = Problem),
+        (status = 422, description = "Page bounds, from after to, or a filter value not allowed (sentimentLevel, language, categoryId)", body = Problem),
     ))]
 pub async fn list_calls(
     State(state): State<AppState>,
@@ -160,8 +219,8 @@ pub async fn list_calls(
     ApiQuery(query): ApiQuery<CallListQuery>,
 ) -> Result<Json<CallPage>, ApiError> {
     let request = PageQuery { page: query.page, page_size: query.page_size }.validate()?;
-    let (from, to) = time_bounds(query.from.as_deref(), query.to.as_deref())?;
-    let page = state.store.list_calls(scope.id(), from, to, request).await?;
+    let filter = query.filter(&state, scope.id()).await?;
+    let page = state.store.list_calls(scope.id(), &filter, request).await?;
     Ok(Json(CallPage::new(page, request)))
 }
 

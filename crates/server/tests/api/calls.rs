@@ -2,13 +2,16 @@
 //! sentiment dashboard over the same calls, and erasing a call (audio, transcript, action
 //! items, jobs), on real processed uploads.
 
+use callscope_domain::{ActionItemId, ActionItemPriority, CategoryId, Language, NewActionItem, ProjectId, SentimentLevel};
+use callscope_store::testing::{store_call, text_call};
 use callscope_store::Backend;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::helpers::{assert_problem, spawn_app, wav_bytes, TestApp};
 
 both_backends!(calls_are_listed_newest_first_in_pages_within_inclusive_bounds);
 both_backends!(a_deleted_call_is_gone_with_its_audio_and_jobs);
+both_backends!(the_list_filters_by_sentiment_language_category_subtree_and_overdue_items);
 
 /// Uploads and processes `count` short silent calls; returns their ids, oldest first.
 async fn processed_calls(app: &TestApp, project: &str, count: usize) -> Vec<String> {
@@ -121,4 +124,93 @@ async fn a_deleted_call_is_gone_with_its_audio_and_jobs(backend: Backend) {
     let again: Value = app.upload(&project, "", "call-0.wav", wav_bytes(8_000, 1, 0.5)).await.json().await.unwrap();
     let job = app.wait_for_job(&project, again["jobId"].as_str().unwrap()).await;
     assert_eq!(job["status"], "COMPLETED", "{job}");
+}
+
+/// Stores a call with the analysis given; returns its id.
+async fn call(
+    app: &TestApp,
+    project: &str,
+    name: &str,
+    language: Language,
+    level: SentimentLevel,
+    category: Option<&str>,
+    due_days: Option<i64>,
+) -> String {
+    let mut call = text_call(language, name, "Hello.", "");
+    call.filename = format!("{name}.wav");
+    let analysis = call.analysis.as_mut().unwrap();
+    analysis.sentiment_level = level;
+    analysis.primary_category = category.map(|c| CategoryId(c.parse().unwrap()));
+    analysis.action_items = due_days
+        .into_iter()
+        .map(|days| NewActionItem {
+            id: ActionItemId::new(),
+            description: "Send the form".into(),
+            responsible_party: None,
+            deadline_mentioned: None,
+            due_at: Some(chrono::Utc::now() + chrono::TimeDelta::days(days)),
+            evidence: None,
+            priority: ActionItemPriority::Medium,
+        })
+        .collect();
+    store_call(app.store.as_ref(), ProjectId(project.parse().unwrap()), &call).await.0.to_string()
+}
+
+async fn the_list_filters_by_sentiment_language_category_subtree_and_overdue_items(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let project = app.create_project("Support").await;
+    let project = project["id"].as_str().unwrap();
+    let category = |name: &'static str, parent: Option<String>| {
+        let app = &app;
+        async move {
+            let body = json!({"name": name, "parentId": parent});
+            let created: Value = app.post_json(&format!("/v1/projects/{project}/categories"), &body).await.json().await.unwrap();
+            created["id"].as_str().unwrap().to_owned()
+        }
+    };
+    let billing = category("Billing", None).await;
+    let refunds = category("Refunds", Some(billing.clone())).await;
+    let technical = category("Technical", None).await;
+    let angry = call(&app, project, "angry", Language::En, SentimentLevel::Negative, Some(&refunds), Some(-2)).await;
+    let calm = call(&app, project, "calm", Language::Pl, SentimentLevel::Neutral, Some(&billing), Some(3)).await;
+    let happy = call(&app, project, "happy", Language::En, SentimentLevel::Positive, Some(&technical), None).await;
+    let unsure = call(&app, project, "unsure", Language::Pl, SentimentLevel::Unknown, None, Some(-1)).await;
+
+    let listed = |query: String| {
+        let app = &app;
+        async move {
+            let response = app.get(&format!("/v1/projects/{project}/calls?{query}")).await;
+            assert_eq!(response.status(), 200, "{query}");
+            let page: Value = response.json().await.unwrap();
+            let mut found: Vec<String> = ids(&page).into_iter().map(str::to_owned).collect();
+            found.sort();
+            assert_eq!(page["total"].as_u64().unwrap() as usize, found.len(), "{query}: the total counts the filtered calls");
+            found
+        }
+    };
+    let sorted = |mut v: Vec<&String>| {
+        v.sort();
+        v.into_iter().cloned().collect::<Vec<_>>()
+    };
+    assert_eq!(listed("sentimentLevel=negative,unknown".into()).await, sorted(vec![&angry, &unsure]));
+    assert_eq!(listed("sentimentLevel=POSITIVE".into()).await, sorted(vec![&happy]));
+    assert_eq!(listed("language=pl".into()).await, sorted(vec![&calm, &unsure]));
+    assert_eq!(listed(format!("categoryId={billing}")).await, sorted(vec![&angry, &calm]), "a category takes its subtree");
+    assert_eq!(listed(format!("categoryId={refunds}")).await, sorted(vec![&angry]));
+    assert_eq!(listed("hasOverdueItems=true".into()).await, sorted(vec![&angry, &unsure]), "due dates passed, items open");
+    assert_eq!(listed("hasOverdueItems=false".into()).await.len(), 4, "false filters nothing");
+    assert_eq!(listed(format!("categoryId={billing}&language=en&hasOverdueItems=true")).await, sorted(vec![&angry]), "filters combine");
+
+    // Closing the overdue item takes its call off the overdue list.
+    let items: Value = app.get(&format!("/v1/projects/{project}/action-items?transcriptId={angry}")).await.json().await.unwrap();
+    let item = items["items"][0]["id"].as_str().unwrap();
+    assert_eq!(app.patch_json(&format!("/v1/projects/{project}/action-items/{item}"), &json!({"status": "DONE"})).await.status(), 200);
+    assert_eq!(listed("hasOverdueItems=true".into()).await, sorted(vec![&unsure]));
+
+    assert_problem(app.get(&format!("/v1/projects/{project}/calls?sentimentLevel=furious")).await, 422, "validation_failed").await;
+    assert_problem(app.get(&format!("/v1/projects/{project}/calls?language=de")).await, 422, "validation_failed").await;
+    assert_problem(app.get(&format!("/v1/projects/{project}/calls?categoryId=nope")).await, 422, "validation_failed").await;
+    let elsewhere = uuid::Uuid::now_v7();
+    assert_problem(app.get(&format!("/v1/projects/{project}/calls?categoryId={elsewhere}")).await, 422, "validation_failed").await;
+    assert_problem(app.get(&format!("/v1/projects/{project}/calls?hasOverdueItems=maybe")).await, 400, "bad_request").await;
 }

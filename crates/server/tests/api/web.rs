@@ -249,6 +249,25 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
     browser.click("#save-category").await;
     browser.until("document.querySelector('.category-path')?.textContent", |v| v.as_str() == Some("Billing")).await;
 
+    // The list's filters: the category (with its subtree) just chosen.
+    browser.go(&app.url(&format!("/#/p/{project}/calls?page=1"))).await;
+    browser.until("document.querySelectorAll('table.calls tbody tr').length", |v| v.as_u64() == Some(3)).await;
+    browser
+        .script(
+            "const c = document.getElementById('filter-category'); c.value = [...c.options].find(o => o.text.includes('Billing')).value;",
+            json!([]),
+        )
+        .await;
+    browser.click("form.filters button[type=submit]").await;
+    let filtered = browser.until("document.querySelectorAll('table.calls tbody tr').length", |v| v.as_u64() == Some(1)).await;
+    assert_eq!(filtered, 1);
+    assert!(browser
+        .script("return document.querySelector('table.calls tbody').innerText", json!([]))
+        .await
+        .as_str()
+        .unwrap()
+        .contains("invoice call.wav"));
+
     // Finish the promised invoice on the call page; the board's counters follow.
     browser.go(&app.url(&format!("/#/p/{project}/actions"))).await;
     let before = browser.until("document.querySelector('[data-status=DONE] .count')?.textContent", |v| v.is_string()).await;

@@ -74,32 +74,17 @@ impl CallStore for SqlStore {
         rows.into_iter().map(|(at, level, confidence)| Ok((at, crate::parse_stored("calls.sentiment_level", &level)?, confidence))).collect()
     }
 
-    async fn list_calls(
-        &self,
-        project: ProjectId,
-        from: Option<Timestamp>,
-        to: Option<Timestamp>,
-        page: PageRequest,
-    ) -> StoreResult<Page<CallSummary>> {
-        let (total,): (i64,) = sqlx::query_as(
-            "select count(*) from calls where project_id = $1 and ($2 is null or created_at >= $2) and ($3 is null or created_at <= $3)",
-        )
-        .bind(project.0)
-        .bind(from)
-        .bind(to)
-        .fetch_one(&self.pool)
-        .await?;
-        let rows: Vec<CallSummaryRow> = sqlx::query_as(&format!(
-            "select {CALL_SUMMARY_COLUMNS} where c.project_id = $1 and ($2 is null or c.created_at >= $2) \
-             and ($3 is null or c.created_at <= $3) order by c.created_at desc, c.id desc limit $4 offset $5"
-        ))
-        .bind(project.0)
-        .bind(from)
-        .bind(to)
-        .bind(i64::from(page.page_size))
-        .bind(i64::try_from(page.offset()).unwrap_or(i64::MAX))
-        .fetch_all(&self.pool)
-        .await?;
+    async fn list_calls(&self, project: ProjectId, filter: &CallFilter, page: PageRequest) -> StoreResult<Page<CallSummary>> {
+        let mut count = sqlx::QueryBuilder::<Db>::new("select count(*) from calls c");
+        push_call_filter(&mut count, project, filter);
+        let (total,): (i64,) = count.build_query_as().fetch_one(&self.pool).await?;
+        let mut select = sqlx::QueryBuilder::<Db>::new(format!("select {CALL_SUMMARY_COLUMNS}"));
+        push_call_filter(&mut select, project, filter);
+        select.push(" order by c.created_at desc, c.id desc limit ");
+        select.push_bind(i64::from(page.page_size));
+        select.push(" offset ");
+        select.push_bind(i64::try_from(page.offset()).unwrap_or(i64::MAX));
+        let rows: Vec<CallSummaryRow> = select.build_query_as().fetch_all(&self.pool).await?;
         let items = rows.into_iter().map(call_summary).collect::<StoreResult<_>>()?;
         Ok(Page { items, total: u64::try_from(total).unwrap_or_default() })
     }
@@ -234,6 +219,46 @@ impl CallStore for SqlStore {
 const CALL_SUMMARY_COLUMNS: &str = "c.id, c.filename, c.language, c.size_bytes, c.duration_s, c.sentiment_level, k.name, \
      (select count(*) from action_items a where a.call_id = c.id), c.created_at, c.updated_at, c.title, c.storage_path \
      from calls c left join categories k on k.id = c.primary_category_id";
+
+/// ` where …` for the calls of `project` that pass `filter` (the calls table is `c`).
+fn push_call_filter(query: &mut sqlx::QueryBuilder<'_, Db>, project: ProjectId, filter: &CallFilter) {
+    query.push(" where c.project_id = ").push_bind(project.0);
+    if let Some(from) = filter.from {
+        query.push(" and c.created_at >= ").push_bind(from);
+    }
+    if let Some(to) = filter.to {
+        query.push(" and c.created_at <= ").push_bind(to);
+    }
+    if !filter.sentiment.is_empty() {
+        query.push(" and c.sentiment_level in (");
+        let mut levels = query.separated(", ");
+        for level in &filter.sentiment {
+            levels.push_bind(level.as_str());
+        }
+        query.push(")");
+    }
+    if let Some(language) = filter.language {
+        query.push(" and c.language = ").push_bind(language.as_str());
+    }
+    if let Some(categories) = &filter.categories {
+        if categories.is_empty() {
+            query.push(" and false");
+        } else {
+            query.push(" and c.primary_category_id in (");
+            let mut ids = query.separated(", ");
+            for id in categories {
+                ids.push_bind(id.0);
+            }
+            query.push(")");
+        }
+    }
+    if let Some(now) = filter.overdue_at {
+        query
+            .push(" and exists (select 1 from action_items a where a.call_id = c.id and a.status in ('PENDING', 'IN_PROGRESS') and a.due_at < ")
+            .push_bind(now)
+            .push(")");
+    }
+}
 
 type CallSummaryRow = (Uuid, String, String, i64, Option<f64>, String, Option<String>, i64, Timestamp, Timestamp, Option<String>, String);
 

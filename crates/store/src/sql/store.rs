@@ -21,7 +21,7 @@ use crate::rows::{
     PRESET_COLUMNS, PROJECT_COLUMNS, TEMPLATE_COLUMNS, WEBHOOK_COLUMNS,
 };
 use crate::{
-    action_item_keys, ActionItemList, ActionItemPatch, ActionItemQuery, ActionItemStore, CallAnalysisRecord, CallStore,
+    action_item_keys, ActionItemList, ActionItemPatch, ActionItemQuery, ActionItemStore, CallAnalysisRecord, CallFilter, CallStore,
     JobStore, NewCall, Rejection, ResourceStore, SearchDocument, SearchSyncStore, Store, StoreError,
     TenancyStore, WebhookStore,
 };
