@@ -7,6 +7,7 @@ import { h, mount, snippet, clock, toast } from "/app/dom.js";
 import { t, lang, toggleLanguage, when } from "/app/i18n.js";
 import { callPage, statusPicker } from "/app/call.js";
 import { dashboardPage } from "/app/dashboard.js";
+import { settingsPage } from "/app/settings.js";
 
 const main = document.getElementById("main");
 const top = document.getElementById("top");
@@ -37,6 +38,7 @@ async function render() {
     if (view === "calls" && parts[3]) return await callPage(main, project, parts[3], query, go);
     if (view === "actions") return await board(project, query);
     if (view === "dashboard") return await dashboardPage(main, project, query, go);
+    if (view === "settings") return await settingsPage(main, project);
     return await callsPage(project, query);
   } catch (error) {
     if (!session.key) return signIn();
@@ -53,7 +55,8 @@ function header(project) {
       h("span", { class: "project" }, project.name),
       link(`#/p/${project.id}/calls`, t("calls"), view === "calls"),
       link(`#/p/${project.id}/actions`, t("actionItems"), view === "actions"),
-      link(`#/p/${project.id}/dashboard`, t("dashboard"), view === "dashboard")),
+      link(`#/p/${project.id}/dashboard`, t("dashboard"), view === "dashboard"),
+      link(`#/p/${project.id}/settings`, t("settings"), view === "settings")),
     h("span", { class: "spacer" }),
     h("button", { type: "button", class: "link", id: "language", onclick: () => { toggleLanguage(); render(); } }, t("switchLanguage")),
     h("button", { type: "button", class: "link", id: "sign-out", onclick: () => { session.signOut(); projects = []; go("#/"); } }, t("signOut")));

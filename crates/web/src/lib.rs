@@ -26,6 +26,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("dom.js", "text/javascript; charset=utf-8", include_str!("../assets/dom.js")),
     ("call.js", "text/javascript; charset=utf-8", include_str!("../assets/call.js")),
     ("dashboard.js", "text/javascript; charset=utf-8", include_str!("../assets/dashboard.js")),
+    ("settings.js", "text/javascript; charset=utf-8", include_str!("../assets/settings.js")),
     ("app.css", "text/css; charset=utf-8", include_str!("../assets/app.css")),
     ("icon.svg", "image/svg+xml", include_str!("../assets/icon.svg")),
 ];

@@ -90,13 +90,15 @@ impl Browser {
 
     async fn click(&self, css: &str) {
         let id = self.wait(css).await;
-        self.command(reqwest::Method::POST, &format!("/element/{id}/click"), Some(json!({}))).await;
+        let answer = self.command(reqwest::Method::POST, &format!("/element/{id}/click"), Some(json!({}))).await;
+        assert!(answer.get("error").is_none(), "clicking {css}: {answer}");
     }
 
     async fn type_into(&self, css: &str, text: &str) {
         let id = self.wait(css).await;
         self.command(reqwest::Method::POST, &format!("/element/{id}/clear"), Some(json!({}))).await;
-        self.command(reqwest::Method::POST, &format!("/element/{id}/value"), Some(json!({"text": text}))).await;
+        let answer = self.command(reqwest::Method::POST, &format!("/element/{id}/value"), Some(json!({"text": text}))).await;
+        assert!(answer.get("error").is_none(), "typing into {css}: {answer}");
     }
 
     async fn script(&self, body: &str, args: Value) -> Value {
@@ -142,7 +144,12 @@ fn screenshots() -> PathBuf {
 
 #[tokio::test]
 async fn a_person_works_through_the_web_application_in_a_real_browser() {
-    let app = spawn_app_with(Backend::Sqlite, |c| c.workers = 1).await;
+    let app = spawn_app_with(Backend::Sqlite, |c| {
+        c.workers = 1;
+        // The settings page registers a webhook on loopback.
+        c.webhooks_allow_private = true;
+    })
+    .await;
     let shots = screenshots();
     let files = tempfile::tempdir().unwrap();
     let invoice = files.path().join("invoice call.wav");
@@ -325,6 +332,55 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
         "a day in the trend"
     );
     browser.screenshot(&shots, "6-dashboard").await;
+
+    // Settings: the tree, a template, a preset and a webhook, each through its form.
+    browser.go(&app.url(&format!("/#/p/{project}/settings"))).await;
+    browser.script("window.confirm = () => true", json!([])).await;
+    browser.type_into("#category-name", "Complaints").await;
+    browser.click("#categories form button[type=submit]").await;
+    browser
+        .until("[...document.querySelectorAll('#categories .tree .rename')].map(i => i.value)", |v| {
+            v.as_array().is_some_and(|a| a.iter().any(|n| n == "Complaints"))
+        })
+        .await;
+    browser.script("const i = [...document.querySelectorAll('#categories .tree .rename')].find(i => i.value === 'Complaints'); i.value = 'Complaints and praise'; i.nextElementSibling.click();", json!([])).await;
+    browser
+        .until("[...document.querySelectorAll('#categories .tree .rename')].map(i => i.value)", |v| {
+            v.as_array().is_some_and(|a| a.iter().any(|n| n == "Complaints and praise"))
+        })
+        .await;
+    browser.script("const i = [...document.querySelectorAll('#categories .tree .rename')].find(i => i.value === 'Complaints and praise'); i.parentElement.querySelector('button.danger').click();", json!([])).await;
+    browser
+        .until("[...document.querySelectorAll('#categories .tree .rename')].map(i => i.value)", |v| v.as_array().is_some_and(|a| a.len() == 1))
+        .await;
+    browser.type_into("#template-name", "Billing QA").await;
+    browser.type_into("#templates .field .label", "Invoice sent").await;
+    browser.type_into("#templates .field .prompt", "Was the invoice sent?").await;
+    browser.click("#templates form button[type=submit]").await;
+    browser
+        .until("document.querySelector('#templates ul')?.innerText ?? ''", |v| {
+            v.as_str().is_some_and(|s| s.contains("Billing QA") && s.contains("active"))
+        })
+        .await;
+    browser.type_into("#preset-name", "Support line").await;
+    browser.type_into("#preset-speakers", "Agent, Customer").await;
+    browser.click("#presets form button[type=submit]").await;
+    browser.click("#presets ul button:not(.danger)").await;
+    browser
+        .until("document.querySelector('#presets ul')?.innerText ?? ''", |v| {
+            v.as_str().is_some_and(|s| s.contains("Agent, Customer") && s.contains("default"))
+        })
+        .await;
+    browser.type_into("#webhook-url", "http://127.0.0.1:9/hook").await;
+    browser.click("#webhooks form button[type=submit]").await;
+    let secret = browser.until("document.getElementById('webhook-secret')?.textContent ?? ''", |v| v.as_str().is_some_and(|s| !s.is_empty())).await;
+    assert!(secret.as_str().unwrap().starts_with("whsec_"), "the secret, once: {secret}");
+    browser.screenshot(&shots, "7-settings").await;
+    browser.script("[...document.querySelectorAll('#webhooks ul button')].find(b => b.textContent === 'Send a test').click()", json!([])).await;
+    browser.until("document.getElementById('deliveries').innerText", |v| v.as_str().is_some_and(|s| s.contains("webhook.test"))).await;
+    browser.script("[...document.querySelectorAll('#webhooks ul button')].find(b => b.textContent === 'Pause').click()", json!([])).await;
+    browser.until("document.querySelector('#webhooks ul')?.innerText ?? ''", |v| v.as_str().is_some_and(|s| s.contains("paused"))).await;
+    assert!(browser.script("return document.getElementById('webhook-secret')", json!([])).await.is_null(), "shown once only");
 
     // Polish.
     browser.click("#language").await;
