@@ -39,14 +39,19 @@ export async function callPage(main, project, callId, query, go) {
   const words = timeline.words;
   const speakers = new Map(call.speakers.map((s, i) => [s.speakerId, { ...s, colour: i % 6 }]));
   const audio = h("audio", { controls: true, preload: "auto", id: "player" });
-  blob(`${base}/audio/content`).then((b) => { audio.src = URL.createObjectURL(b); }).catch((e) => toast(e.message, "error"));
 
   // Each word once, as a button-like span in its turn; personal data keeps its type beside it.
   const spans = [];
   const inPii = (w) => timeline.piiSpans.find((p) => w.startMs < p.endMs && w.endMs > p.startMs);
+  // Made directly rather than through h(): there may be 10,000 of them.
   const wordEls = words.map((w, i) => {
-    const pii = inPii(w);
-    const el = h("span", { class: pii ? "w pii" : "w", dataset: { i, start: w.startMs }, title: pii ? pii.type : null }, w.text);
+    const pii = timeline.piiSpans.length ? inPii(w) : null;
+    const el = document.createElement("span");
+    el.className = pii ? "w pii" : "w";
+    el.textContent = w.text;
+    el.dataset.i = i;
+    el.dataset.start = w.startMs;
+    if (pii) el.title = pii.type;
     spans.push(el);
     return el;
   });
@@ -55,10 +60,24 @@ export async function callPage(main, project, callId, query, go) {
     highlight(ms);
     if (play) audio.play().catch(() => {});
   };
+  // Each word to the turn of its speaker that it falls in, in one pass over both (both are in
+  // time order): a one-hour call has some 10,000 words in 700 turns.
+  const byTurn = call.turns.map(() => []);
+  const turnsOf = new Map();
+  call.turns.forEach((turn, i) => { if (!turnsOf.has(turn.speakerId)) turnsOf.set(turn.speakerId, []); turnsOf.get(turn.speakerId).push(i); });
+  const cursor = new Map();
+  words.forEach((w, i) => {
+    const list = turnsOf.get(w.speakerId);
+    if (!list) return;
+    let at = cursor.get(w.speakerId) || 0;
+    while (at + 1 < list.length && call.turns[list[at + 1]].startMs <= w.startMs) at++;
+    cursor.set(w.speakerId, at);
+    const turn = call.turns[list[at]];
+    if (w.startMs >= turn.startMs && w.startMs < Math.max(turn.endMs, turn.startMs + 1)) byTurn[list[at]].push(i);
+  });
   const turns = call.turns.map((turn, index) => {
     const speaker = speakers.get(turn.speakerId) || { name: turn.speakerId, colour: 0 };
-    const mine = words.map((w, i) => [w, i]).filter(([w]) => w.speakerId === turn.speakerId && w.startMs >= turn.startMs && w.startMs < Math.max(turn.endMs, turn.startMs + 1));
-    const body = mine.length ? mine.flatMap(([, i]) => [wordEls[i], " "]) : [turn.text];
+    const body = byTurn[index].length ? byTurn[index].flatMap((i) => [wordEls[i], " "]) : [turn.text];
     const piiTypes = [...new Set(timeline.piiSpans.filter((p) => p.turn === index).map((p) => p.type))];
     return h("li", { class: `turn speaker-${speaker.colour}`, dataset: { start: turn.startMs } },
       h("button", { type: "button", class: "when", "aria-label": `${t("moment")} ${clock(turn.startMs)}`, onclick: () => seek(turn.startMs) }, clock(turn.startMs)),
@@ -90,11 +109,12 @@ export async function callPage(main, project, callId, query, go) {
   audio.addEventListener("pause", () => cancelAnimationFrame(frame));
   audio.addEventListener("seeked", () => highlight(audio.currentTime * 1000));
 
+  let folded = null;
   /** The moment a quote was said: the first word where the quote's words begin. */
   const momentOf = (quote) => {
     const target = fold(quote || "").split(" ").filter(Boolean).slice(0, 4);
     if (!target.length) return null;
-    const folded = words.map((w) => fold(w.text));
+    folded ??= words.map((w) => fold(w.text));
     for (let i = 0; i < folded.length; i++) {
       if (target.every((word, k) => folded[i + k] === word)) return words[i].startMs;
     }
@@ -193,6 +213,9 @@ export async function callPage(main, project, callId, query, go) {
               await api("DELETE", base);
               go(`#/p/${project.id}/calls`);
             } }, t("delete")))))));
+
+  // The recording after the page is usable: an hour of audio is tens of megabytes.
+  blob(`${base}/audio/content`).then((b) => { audio.src = URL.createObjectURL(b); }).catch((e) => toast(e.message, "error"));
 
   // Opened from the board: go to the item's moment.
   const item = items.find((i) => i.id === query.get("item"));

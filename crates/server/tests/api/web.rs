@@ -16,7 +16,7 @@ use callscope_store::testing::{store_call, text_call};
 use callscope_store::Backend;
 use serde_json::{json, Value};
 
-use crate::helpers::{spawn_app_with, spoken_call};
+use crate::helpers::{spawn_app_with, spoken_call, wav_bytes};
 
 /// The key WebDriver puts an element's reference under.
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
@@ -400,4 +400,103 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
 /// `s` percent-encoded for a query string.
 fn urlencode(s: &str) -> String {
     s.bytes().map(|b| if b.is_ascii_alphanumeric() || b == b'-' { char::from(b).to_string() } else { format!("%{b:02X}") }).collect()
+}
+
+/// The call page of a one-hour call (about 10,000 words in 720 turns, with its recording) in the
+/// real browser: how long until it is interactive, and how smoothly it highlights while playing
+/// and scrolls. A benchmark, not a test: `scripts/bench-web` runs it and prints the figures.
+#[tokio::test]
+#[ignore = "a benchmark: scripts/bench-web"]
+async fn bench_the_call_page_of_a_one_hour_call() {
+    let app = spawn_app_with(Backend::Sqlite, |_| {}).await;
+    let project: Value = app.create_project("Long calls").await;
+    let project = project["id"].as_str().unwrap().to_owned();
+    let (turns, per_turn, turn_ms) = (720_usize, 14_usize, 5_000_i64);
+    let vocabulary =
+        ["the", "invoice", "payment", "customer", "router", "refund", "account", "tomorrow", "number", "delivery", "please", "thank", "you"];
+    let mut call = text_call(Language::En, "A one-hour call", "Hello.", "");
+    let (mut lines, mut words) = (Vec::new(), Vec::new());
+    for turn in 0..turns {
+        let start = i64::try_from(turn).unwrap() * turn_ms;
+        let said: Vec<&str> = (0..per_turn).map(|w| vocabulary[(turn * 7 + w * 3) % vocabulary.len()]).collect();
+        for (w, text) in said.iter().enumerate() {
+            let at = start + i64::try_from(w).unwrap() * 320;
+            words.push(callscope_domain::TimedWord { text: (*text).into(), start_ms: at, end_ms: at + 300, speaker: turn % 2 });
+        }
+        lines.push(callscope_domain::Turn {
+            speaker_id: format!("speaker_{}", turn % 2 + 1),
+            text: said.join(" "),
+            start_ms: start,
+            end_ms: start + 4_800,
+        });
+    }
+    call.transcript.full_text = lines.iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join("\n");
+    call.transcript.turns = lines;
+    call.transcript.words = words;
+    call.duration_s = 3_600.0;
+    // The recording: an hour of quiet tone at 8 kHz, as the audio store keeps it.
+    let audio = wav_bytes(8_000, 1, 3_600.0);
+    call.size_bytes = i64::try_from(audio.len()).unwrap();
+    let storage = callscope::startup::open_storage(&app.config).unwrap();
+    let mut writer = storage.writer(&call.storage_path).await.unwrap();
+    writer.write(&audio).await.unwrap();
+    writer.finish().await.unwrap();
+    let id = store_call(app.store.as_ref(), ProjectId(project.parse().unwrap()), &call).await;
+
+    let browser = Browser::start().await;
+    browser.go(&app.url("/")).await;
+    browser.script("sessionStorage.setItem('callscope.key', arguments[0])", json!([app.key])).await;
+    let mut loads = Vec::new();
+    for attempt in 0..5 {
+        // A fresh page load each time (the path changes), timed from navigation start.
+        browser.go(&app.url(&format!("/?load={attempt}#/p/{project}/calls/{}", id.0))).await;
+        let ready = browser.until("document.querySelectorAll('#transcript .w').length === 10080 ? performance.now() : null", |v| !v.is_null()).await;
+        loads.push(ready.as_f64().unwrap());
+    }
+    // Where the last load's time went: when each request the page made had its answer.
+    let requests = browser
+        .script(
+            "return performance.getEntriesByType('resource').filter(r => !r.name.includes('/audio/')).map(r => [new URL(r.name).pathname.replace(/[0-9a-f-]{36}/g, '{id}'), Math.round(r.startTime), Math.round(r.responseEnd)])",
+            json!([]),
+        )
+        .await;
+    browser.until("document.getElementById('player').readyState", |v| v.as_u64().is_some_and(|s| s >= 1)).await;
+    // Frame intervals while it plays from the middle (the highlight moves and scrolls along).
+    let measured = browser
+        .command(
+            reqwest::Method::POST,
+            "/execute/async",
+            Some(json!({"script": "const done = arguments[arguments.length - 1]; const p = document.getElementById('player'); p.currentTime = 1800; p.play();
+             const gaps = []; let last = performance.now(); const start = last; const moved = new Set();
+             function frame(now) { gaps.push(now - last); last = now; const w = document.querySelector('.w.now'); if (w) moved.add(w.dataset.i);
+               if (now - start < 5000) requestAnimationFrame(frame); else { p.pause(); done([gaps, moved.size]); } }
+             requestAnimationFrame(frame);", "args": []})),
+        )
+        .await;
+    let scrolled = browser
+        .command(
+            reqwest::Method::POST,
+            "/execute/async",
+            Some(json!({"script": "const done = arguments[arguments.length - 1]; const t = document.getElementById('transcript');
+             const gaps = []; let last = performance.now(); const start = last;
+             function frame(now) { gaps.push(now - last); last = now; t.scrollTop += 400; if (now - start < 3000) requestAnimationFrame(frame); else done(gaps); }
+             requestAnimationFrame(frame);", "args": []})),
+        )
+        .await;
+    let stats = |gaps: &Value| {
+        let mut g: Vec<f64> = gaps.as_array().unwrap().iter().skip(1).filter_map(Value::as_f64).collect();
+        g.sort_by(f64::total_cmp);
+        let at = |q: f64| g[((g.len() as f64 - 1.0) * q).round() as usize];
+        (g.len(), at(0.5), at(0.95), g[g.len() - 1])
+    };
+    loads.sort_by(f64::total_cmp);
+    println!("call page of a one-hour call: 720 turns, 10,080 words, 57.6 MB of audio");
+    println!("interactive after (ms, 5 fresh loads): median {:.0}, worst {:.0}", loads[2], loads[4]);
+    for request in requests.as_array().unwrap() {
+        println!("  {} requested at {} ms, answered at {} ms", request[0].as_str().unwrap(), request[1], request[2]);
+    }
+    let (frames, p50, p95, worst) = stats(&measured[0]);
+    println!("playing, 5 s: {frames} frames, interval p50 {p50:.1} ms, p95 {p95:.1} ms, worst {worst:.1} ms; {} words highlighted", measured[1]);
+    let (frames, p50, p95, worst) = stats(&scrolled);
+    println!("scrolling the transcript, 3 s: {frames} frames, interval p50 {p50:.1} ms, p95 {p95:.1} ms, worst {worst:.1} ms");
 }
