@@ -274,6 +274,7 @@ async function board(project, query) {
   const to = h("input", { id: "item-to", type: "date", value: (query.get("to") || "").slice(0, 10) });
   const sortBy = select("item-sort", [["CREATED_AT", t("created")], ["CALL_DATE", t("callDate")], ["PRIORITY", t("priority")], ["STATUS", t("status")]], query.get("sortBy") || "CREATED_AT");
   const sortDir = select("item-direction", [["DESC", t("descending")], ["ASC", t("ascending")]], query.get("sortDir") || "DESC");
+  sortDir.setAttribute("aria-label", t("direction"));
   const pages = Math.ceil((overdueOnly ? list.overdueCount : list.totalCount) / 50);
   mount(main,
     h("h1", {}, t("actionItems")),

@@ -135,7 +135,19 @@ impl Browser {
         (answer[0].clone(), answer[1].clone())
     }
 
+    /// Form controls on the page that a screen reader could not name (no label, no aria-label).
+    async fn unlabelled(&self) -> Value {
+        self.script(
+            "return [...document.querySelectorAll('main input, main select, main textarea')].filter(e => !e.labels?.length && !e.getAttribute('aria-label')).map(e => e.outerHTML)",
+            json!([]),
+        )
+        .await
+    }
+
     async fn screenshot(&self, dir: &Path, name: &str) {
+        // Every page shown is also checked for controls a screen reader cannot name.
+        let unnamed = self.unlabelled().await;
+        assert_eq!(unnamed, json!([]), "{name}: controls without a label");
         use base64::Engine;
         let png = self.command(reqwest::Method::GET, "/screenshot", None).await;
         let bytes = base64::engine::general_purpose::STANDARD.decode(png.as_str().unwrap()).unwrap();
@@ -412,6 +424,28 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
         .await;
     assert_eq!(browser.script("return document.documentElement.lang", json!([])).await, "pl");
     browser.screenshot(&shots, "5-calls-pl").await;
+
+    // At phone width nothing runs off the side, and a turn's time is a button the keyboard reaches.
+    browser.command(reqwest::Method::POST, "/window/rect", Some(json!({"width": 390, "height": 844}))).await;
+    for page in [format!("/#/p/{project}/calls?phone=1"), format!("/#/p/{project}/actions?phone=1"), format!("/#/p/{project}/settings?phone=1")] {
+        browser.go(&app.url(&page)).await;
+        browser.wait("main h1").await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let widths = browser.script("return [document.documentElement.scrollWidth, window.innerWidth]", json!([])).await;
+        assert!(widths[0].as_u64() <= widths[1].as_u64(), "{page} is wider than the phone: {widths}");
+    }
+    browser.go(&app.url(&format!("/{}", href.as_str().unwrap()))).await;
+    browser.wait("#transcript .turn .when").await;
+    let widths = browser.script("return [document.documentElement.scrollWidth, window.innerWidth]", json!([])).await;
+    assert!(widths[0].as_u64() <= widths[1].as_u64(), "the call page is wider than the phone: {widths}");
+    browser.screenshot(&shots, "8-call-phone").await;
+    let second = browser.wait("#transcript .turn:nth-child(2) .when").await;
+    let turn_start: f64 =
+        browser.script("return Number(document.querySelector('#transcript .turn:nth-child(2)').dataset.start)", json!([])).await.as_f64().unwrap();
+    browser.command(reqwest::Method::POST, &format!("/element/{second}/value"), Some(json!({"text": "\u{E007}"}))).await;
+    browser.until("document.getElementById('player').currentTime", |v| v.as_f64().is_some_and(|t| (t * 1000.0 - turn_start).abs() < 600.0)).await;
+    browser.script("document.getElementById('player').pause()", json!([])).await;
+    browser.command(reqwest::Method::POST, "/window/rect", Some(json!({"width": 1280, "height": 1000}))).await;
 
     // The key never reached a URL, and signing out forgets it.
     assert!(!browser.script("return location.href", json!([])).await.as_str().unwrap().contains(&app.key));
