@@ -39,14 +39,7 @@ pub enum AnswerType {
     MultiChoice,
 }
 
-text_enum!(AnswerType {
-    Text = "TEXT",
-    Number = "NUMBER",
-    Boolean = "BOOLEAN",
-    Date = "DATE",
-    SingleChoice = "SINGLE_CHOICE",
-    MultiChoice = "MULTI_CHOICE",
-});
+text_enum!(AnswerType { Text = "TEXT", Number = "NUMBER", Boolean = "BOOLEAN", Date = "DATE", SingleChoice = "SINGLE_CHOICE", MultiChoice = "MULTI_CHOICE" });
 
 impl AnswerType {
     /// Whether the type chooses among `options`.

@@ -3,7 +3,7 @@
 // serves one page and every view can be bookmarked.
 
 import { api, session, upload, ApiError } from "/app/api.js";
-import { h, mount, snippet, clock, toast } from "/app/dom.js";
+import { h, mount, snippet, clock, toast, save } from "/app/dom.js";
 import { t, lang, toggleLanguage, when } from "/app/i18n.js";
 import { callPage, statusPicker } from "/app/call.js";
 import { dashboardPage } from "/app/dashboard.js";
@@ -24,8 +24,11 @@ function go(hash) {
 }
 
 let projects = [];
+// Each render has a number; a slow one that finishes after a newer one started draws nothing.
+let rendering = 0;
 
 async function render() {
+  const mine = ++rendering;
   document.documentElement.lang = lang;
   if (!session.key) return signIn();
   const { parts, query } = route();
@@ -35,14 +38,27 @@ async function render() {
     header(project);
     if (!project) return projectPicker();
     const view = parts[2] || "calls";
-    if (view === "calls" && parts[3]) return await callPage(main, project, parts[3], query, go);
-    if (view === "actions") return await board(project, query);
-    if (view === "dashboard") return await dashboardPage(main, project, query, go);
-    if (view === "settings") return await settingsPage(main, project);
-    return await callsPage(project, query);
+    if (view === "calls" && parts[3]) await callPage(main, project, parts[3], query, go, () => mine === rendering);
+    else if (view === "actions") await board(project, query, () => mine === rendering);
+    else if (view === "dashboard") await dashboardPage(main, project, query, go, () => mine === rendering);
+    else if (view === "settings") await settingsPage(main, project, () => mine === rendering);
+    else await callsPage(project, query, () => mine === rendering);
+    if (mine === rendering) arrived(project);
   } catch (error) {
     if (!session.key) return signIn();
-    mount(main, h("p", { class: "error", role: "alert" }, `${t("error")}: ${error.message}`));
+    if (mine === rendering) mount(main, h("p", { class: "error", role: "alert" }, `${t("error")}: ${error.message}`));
+  }
+}
+
+/** After a page is drawn: its title in the tab, and focus at its heading for screen readers. */
+function arrived(project) {
+  // Which address the content now shows (scripts and tests can wait for it).
+  main.dataset.shows = location.hash;
+  const heading = main.querySelector("h1");
+  document.title = [heading?.textContent, project?.name, "callscope"].filter(Boolean).join(" · ");
+  if (heading && !main.contains(document.activeElement)) {
+    heading.setAttribute("tabindex", "-1");
+    heading.focus({ preventScroll: true });
   }
 }
 
@@ -96,7 +112,8 @@ function projectPicker() {
       : h("p", { class: "muted" }, t("noProjects")),
     h("form", { class: "card inline", onsubmit: async (e) => {
       e.preventDefault();
-      const project = await api("POST", "/v1/projects", { name: name.value });
+      const project = await save(() => api("POST", "/v1/projects", { name: name.value }));
+      if (!project) return;
       projects.unshift(project);
       go(`#/p/${project.id}/calls`);
     } }, h("label", { for: "project-name" }, t("newProject")), name, h("button", { type: "submit", class: "primary" }, t("create"))));
@@ -106,9 +123,10 @@ function projectPicker() {
 
 const levelClass = (level) => `level level-${level}`;
 
-async function callsPage(project, query) {
+async function callsPage(project, query, fresh) {
   const q = query.get("q") || "";
   const tree = await api("GET", `/v1/projects/${project.id}/categories`).catch(() => []);
+  if (!fresh()) return;
   const categories = [];
   const walk = (nodes, depth) => nodes.forEach((n) => { categories.push([n.id, `${"— ".repeat(depth)}${n.name}`]); walk(n.children || [], depth + 1); });
   walk(tree, 0);
@@ -119,13 +137,13 @@ async function callsPage(project, query) {
   const [categoryLabel, category] = choice("filter-category", t("category"), categories, query.get("categoryId") || "");
   const overdue = h("input", { id: "filter-overdue", type: "checkbox", checked: query.get("hasOverdueItems") === "true" });
   const searchBox = h("input", { id: "search", type: "search", value: q, "aria-describedby": "search-help" });
-  const from = h("input", { id: "from", type: "date", value: query.get("from") || "" });
+  const from = h("input", { id: "from", type: "date", value: (query.get("from") || "").slice(0, 10) });
   const to = h("input", { id: "to", type: "date", value: (query.get("to") || "").slice(0, 10) });
   const apply = (e) => {
     e.preventDefault();
     const next = new URLSearchParams();
     if (searchBox.value.trim()) next.set("q", searchBox.value.trim());
-    if (from.value) next.set("from", from.value);
+    if (from.value) next.set("from", `${from.value}T00:00:00`);
     if (to.value) next.set("to", `${to.value}T23:59:59`);
     if (sentiment.value) next.set("sentimentLevel", sentiment.value);
     if (language.value) next.set("language", language.value);
@@ -147,7 +165,7 @@ async function callsPage(project, query) {
       h("label", { class: "check" }, overdue, ` ${t("hasOverdue")}`),
       h("button", { type: "submit", class: "primary" }, t("apply")),
       [...query.keys()].some((k) => k !== "page") && h("a", { href: `#/p/${project.id}/calls` }, t("clear")),
-      h("p", { id: "search-help", class: "muted help" }, t("searchHelp"))),
+      h("p", { id: "search-help", class: "muted help" }, t("searchHelp"), q ? ` ${t("searchIgnoresFilters")}` : "")),
     list);
   await refresh();
 }
@@ -201,7 +219,14 @@ function uploader(project, uploaded) {
       upload(project.id, file, query, (f) => { bar.value = f; })
         .then((accepted) => follow(project, accepted, bar, state, row))
         .then((done) => done && uploaded())
-        .catch((error) => { state.textContent = `${t("failed")}: ${error.message}`; row.classList.add("failed"); });
+        .catch((error) => {
+          row.classList.add("failed");
+          if (error.status === 409 && error.problem?.transcriptId) {
+            mount(state, `${t("duplicate")} `, h("a", { href: `#/p/${project.id}/calls/${error.problem.transcriptId}` }, t("open")));
+          } else {
+            state.textContent = `${t("failed")}: ${error.message}`;
+          }
+        });
     }
   };
   files.addEventListener("change", () => { send([...files.files]); files.value = ""; });
@@ -223,7 +248,8 @@ function uploader(project, uploaded) {
 
 async function follow(project, accepted, bar, state, row) {
   const jobId = accepted.jobId || accepted.existingJobId;
-  for (;;) {
+  // Until the job ends, or the row is gone (the page was left).
+  while (row.isConnected) {
     const job = await api("GET", `/v1/projects/${project.id}/calls/jobs/${jobId}`);
     bar.value = job.progress;
     state.textContent = `${job.status === "PENDING" ? t("queued") : job.stage} ${Math.round(job.progress * 100)}%`;
@@ -239,12 +265,13 @@ async function follow(project, accepted, bar, state, row) {
     }
     await new Promise((r) => setTimeout(r, 1000));
   }
+  return false;
 }
 
 // --- action items ---
 
 /** The board: every filter and sort of the action item list, its counters as tabs. */
-async function board(project, query) {
+async function board(project, query, fresh) {
   const status = query.get("status") || "";
   const overdueOnly = status === "OVERDUE";
   const page = Number(query.get("page") || 0);
@@ -254,10 +281,13 @@ async function board(project, query) {
   if (overdueOnly) params.set("status", "PENDING,IN_PROGRESS");
   for (const key of ["priority", "responsibleParty", "search"]) if (query.get(key)) params.set(key, query.get(key));
   for (const key of ["from", "to"]) if (query.get(key)) params.set(key, new Date(query.get(key)).toISOString());
-  const [list, parties] = await Promise.all([
+  // The pending view lists every open item, overdue first: all of the overdue ones, unpaged.
+  const [list, parties, open] = await Promise.all([
     api("GET", `/v1/projects/${project.id}/action-items?${params}`),
-    api("GET", `/v1/projects/${project.id}/action-items/responsible-parties`).catch(() => [])]);
-  const items = overdueOnly ? list.items.filter((i) => i.isOverdue) : list.items;
+    api("GET", `/v1/projects/${project.id}/action-items/responsible-parties`).catch(() => []),
+    overdueOnly ? api("GET", `/v1/projects/${project.id}/action-items/pending`) : null]);
+  if (!fresh()) return;
+  const items = overdueOnly ? open.filter((i) => i.isOverdue) : list.items;
   const withQuery = (changes) => {
     const next = new URLSearchParams(query);
     for (const [key, value] of Object.entries(changes)) if (value) next.set(key, value); else next.delete(key);
@@ -270,12 +300,12 @@ async function board(project, query) {
   const search = h("input", { id: "item-search", type: "search", value: query.get("search") || "" });
   const priority = select("item-priority", [["", t("all")], ["LOW", "LOW"], ["MEDIUM", "MEDIUM"], ["HIGH", "HIGH"]], query.get("priority") || "");
   const owner = select("item-owner", [["", t("all")], ...(parties.parties || parties).map((p) => [p, p])], query.get("responsibleParty") || "");
-  const from = h("input", { id: "item-from", type: "date", value: query.get("from") || "" });
+  const from = h("input", { id: "item-from", type: "date", value: (query.get("from") || "").slice(0, 10) });
   const to = h("input", { id: "item-to", type: "date", value: (query.get("to") || "").slice(0, 10) });
   const sortBy = select("item-sort", [["CREATED_AT", t("created")], ["CALL_DATE", t("callDate")], ["PRIORITY", t("priority")], ["STATUS", t("status")]], query.get("sortBy") || "CREATED_AT");
   const sortDir = select("item-direction", [["DESC", t("descending")], ["ASC", t("ascending")]], query.get("sortDir") || "DESC");
   sortDir.setAttribute("aria-label", t("direction"));
-  const pages = Math.ceil((overdueOnly ? list.overdueCount : list.totalCount) / 50);
+  const pages = overdueOnly ? 1 : Math.ceil(list.totalCount / 50);
   mount(main,
     h("h1", {}, t("actionItems")),
     h("nav", { class: "chips", "aria-label": t("status") },
@@ -285,7 +315,7 @@ async function board(project, query) {
       tab("OVERDUE", t("overdue"), list.overdueCount)),
     h("form", { class: "filters", role: "search", onsubmit: (e) => {
       e.preventDefault();
-      go(withQuery({ search: search.value.trim(), priority: priority.value, responsibleParty: owner.value, from: from.value,
+      go(withQuery({ search: search.value.trim(), priority: priority.value, responsibleParty: owner.value, from: from.value && `${from.value}T00:00:00`,
         to: to.value && `${to.value}T23:59:59`, sortBy: sortBy.value, sortDir: sortDir.value, page: "" }));
     } },
     control("item-search", t("search"), search), control("item-priority", t("priority"), priority), control("item-owner", t("owner"), owner),
@@ -308,6 +338,8 @@ async function board(project, query) {
 }
 
 window.addEventListener("hashchange", render);
+// The skip link moves focus to the content; as a fragment link it would change the route.
+document.querySelector(".skip").addEventListener("click", (e) => { e.preventDefault(); main.focus(); });
 // A key that stops working (revoked) sends the tab back to sign-in, unless it is there already.
 window.addEventListener("signedout", () => { projects = []; if (!document.getElementById("api-key")) render(); });
 render();

@@ -4,7 +4,7 @@
 // template answers sit beside it, each quote a link to its moment.
 
 import { api, blob } from "/app/api.js";
-import { h, mount, clock, toast } from "/app/dom.js";
+import { h, mount, clock, toast, save } from "/app/dom.js";
 import { t, when } from "/app/i18n.js";
 
 const STATUSES = [["PENDING", "pending"], ["IN_PROGRESS", "inProgress"], ["DONE", "done"], ["CANCELLED", "cancelled"]];
@@ -12,10 +12,11 @@ const PRIORITIES = ["LOW", "MEDIUM", "HIGH"];
 
 /** A status picker that saves on change; `changed` runs after the save. */
 export function statusPicker(project, item, changed) {
+  let was = item.status;
   return h("select", { class: "status", "aria-label": `${t("status")}: ${item.description}`, dataset: { item: item.id }, onchange: async (e) => {
-    await api("PATCH", `/v1/projects/${project.id}/action-items/${item.id}`, { status: e.target.value });
-    toast(t("saved"));
-    changed?.();
+    const el = e.target;
+    const saved = await save(() => api("PATCH", `/v1/projects/${project.id}/action-items/${item.id}`, { status: el.value }), () => { el.value = was; });
+    if (saved) { was = el.value; changed?.(); }
   } }, STATUSES.map(([value, key]) => h("option", { value, selected: item.status === value }, t(key))));
 }
 
@@ -32,10 +33,11 @@ function wordAt(words, ms) {
 /** Words' folded text, for finding a quote's moment. */
 const fold = (s) => s.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/[^\p{L}\p{N}]+/gu, " ").trim();
 
-export async function callPage(main, project, callId, query, go) {
+export async function callPage(main, project, callId, query, go, fresh = () => true) {
   const base = `/v1/projects/${project.id}/calls/${callId}`;
   const [call, timeline, tree] = await Promise.all([
     api("GET", base), api("GET", `${base}/words`), api("GET", `/v1/projects/${project.id}/categories`).catch(() => null)]);
+  if (!fresh()) return;
   const words = timeline.words;
   const speakers = new Map(call.speakers.map((s, i) => [s.speakerId, { ...s, colour: i % 6 }]));
   const audio = h("audio", { controls: true, preload: "auto", id: "player" });
@@ -138,21 +140,23 @@ export async function callPage(main, project, callId, query, go) {
   stats.querySelectorAll(".fill").forEach((f) => { f.style.width = `${f.dataset.ratio}%`; });
 
   const itemRow = (item) => {
-    const field = (name, value, type = "text") => h("input", { type, value: value || "", "aria-label": t(name), class: name, onchange: async (e) => {
-      const body = {};
-      if (name === "owner") body.responsibleParty = e.target.value || null;
-      if (name === "notes") { if (e.target.value) body.notes = e.target.value; else body.clearNotes = true; }
-      if (name === "deadline") { if (e.target.value) body.dueAt = new Date(e.target.value).toISOString(); else body.clearDeadline = true; }
-      await api("PATCH", `/v1/projects/${project.id}/action-items/${item.id}`, body);
-      toast(t("saved"));
-    } });
+    const field = (name, value, type = "text") => {
+      let was = value || "";
+      return h("input", { type, value: was, "aria-label": `${t(name)}: ${item.description}`, class: name, onchange: async (e) => {
+        const el = e.target, body = {};
+        if (name === "owner") body.responsibleParty = el.value || null;
+        if (name === "notes") { if (el.value) body.notes = el.value; else body.clearNotes = true; }
+        if (name === "deadline") { if (el.value) body.dueAt = new Date(`${el.value}T23:59:59`).toISOString(); else body.clearDeadline = true; }
+        if (await save(() => api("PATCH", `/v1/projects/${project.id}/action-items/${item.id}`, body), () => { el.value = was; })) was = el.value;
+      } });
+    };
     return h("li", { class: item.isOverdue ? "item overdue" : "item", id: `item-${item.id}` },
       h("p", { class: "what" }, item.description, item.isOverdue && h("span", { class: "badge" }, t("overdue"))),
       h("div", { class: "row" },
         statusPicker(project, item),
-        h("select", { "aria-label": t("priority"), onchange: async (e) => {
-          await api("PATCH", `/v1/projects/${project.id}/action-items/${item.id}`, { priority: e.target.value });
-          toast(t("saved"));
+        h("select", { "aria-label": `${t("priority")}: ${item.description}`, dataset: { was: item.priority }, onchange: async (e) => {
+          const el = e.target;
+          if (await save(() => api("PATCH", `/v1/projects/${project.id}/action-items/${item.id}`, { priority: el.value }), () => { el.value = el.dataset.was; })) el.dataset.was = el.value;
         } }, PRIORITIES.map((p) => h("option", { value: p, selected: item.priority === p }, p))),
         field("owner", item.responsibleParty),
         field("deadline", item.dueAt ? item.dueAt.slice(0, 10) : "", "date"),
@@ -170,9 +174,12 @@ export async function callPage(main, project, callId, query, go) {
   const text = call.turns.map((turn) => `[${clock(turn.startMs)}] ${(speakers.get(turn.speakerId) || {}).name || turn.speakerId}: ${turn.text}`).join("\n");
   const download = (name, content, type) => h("a", { href: "#", onclick: async (e) => {
     e.preventDefault();
-    const data = typeof content === "function" ? await content() : new Blob([content], { type });
-    const link = h("a", { href: URL.createObjectURL(data), download: name });
+    const data = typeof content === "function" ? await save(content) : new Blob([content], { type });
+    if (!data) return;
+    const url = URL.createObjectURL(data);
+    const link = h("a", { href: url, download: name });
     document.body.append(link); link.click(); link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
   } }, name === "audio" ? t("downloadAudio") : t("downloadTranscript"));
 
   mount(main,
@@ -200,22 +207,24 @@ export async function callPage(main, project, callId, query, go) {
               (a.evidence || []).map((e) => h("div", { class: "small" }, quote(e))))]))),
         h("section", { class: "card", "aria-labelledby": "actions-title" }, h("h2", { id: "actions-title" }, t("recategorise")),
           h("div", { class: "row" }, picker, h("button", { type: "button", id: "save-category", onclick: async () => {
-            await api("PATCH", `${base}/category`, { categoryId: picker.value || null });
-            toast(t("saved"));
-            go(location.hash);
+            if ((await save(() => api("PATCH", `${base}/category`, { categoryId: picker.value || null }))) !== undefined) go(location.hash);
           } }, t("save"))),
           h("div", { class: "row" },
-            h("button", { type: "button", onclick: async () => { await api("POST", `${base}/reanalyze`, {}); toast(t("reanalysing")); } }, t("reanalyse")),
+            h("button", { type: "button", onclick: () => save(() => api("POST", `${base}/reanalyze`, {})) }, t("reanalyse")),
             download("audio", () => blob(`${base}/audio/content`)),
             download(`${call.filename}.txt`, text, "text/plain"),
             h("button", { type: "button", class: "danger", onclick: async () => {
               if (!confirm(t("confirmDelete"))) return;
-              await api("DELETE", base);
-              go(`#/p/${project.id}/calls`);
+              if ((await save(() => api("DELETE", base))) !== undefined) go(`#/p/${project.id}/calls`);
             } }, t("delete")))))));
 
   // The recording after the page is usable: an hour of audio is tens of megabytes.
-  blob(`${base}/audio/content`).then((b) => { audio.src = URL.createObjectURL(b); }).catch((e) => toast(e.message, "error"));
+  // Released when the page is left: an hour of audio is tens of megabytes.
+  blob(`${base}/audio/content`).then((b) => {
+    const url = URL.createObjectURL(b);
+    audio.src = url;
+    window.addEventListener("hashchange", () => URL.revokeObjectURL(url), { once: true });
+  }).catch((e) => toast(e.message, "error"));
 
   // Opened from the board: go to the item's moment.
   const item = items.find((i) => i.id === query.get("item"));

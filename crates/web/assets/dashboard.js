@@ -46,13 +46,14 @@ function trend(days, title) {
     }));
 }
 
-export async function dashboardPage(main, project, query, go) {
+export async function dashboardPage(main, project, query, go, fresh = () => true) {
   const zone = query.get("tz") || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
   const params = new URLSearchParams({ tz: zone });
   for (const key of ["from", "to"]) if (query.get(key)) params.set(key, new Date(query.get(key)).toISOString());
   const [board, tree] = await Promise.all([
     api("GET", `/v1/projects/${project.id}/dashboard/sentiment?${params}`),
     api("GET", `/v1/projects/${project.id}/categories`)]);
+  if (!fresh()) return;
   const d = board.distribution;
   const categories = [];
   const walk = (nodes, depth) => nodes.forEach((n) => { categories.push([`${"  ".repeat(depth)}${n.name}`, n.totalCallCount, "#1f5fae"]); walk(n.children || [], depth + 1); });

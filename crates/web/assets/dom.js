@@ -58,3 +58,17 @@ export function toast(text, kind = "info") {
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { box.textContent = ""; box.className = ""; }, 5000);
 }
+
+/** Runs a change the person asked for: "Saved" when it worked, the refusal when it did not
+ *  (then `undo` puts the control back as it was). Never throws. */
+export async function save(change, undo) {
+  try {
+    const result = await change();
+    toast(document.documentElement.lang === "pl" ? "Zapisano" : "Saved");
+    return result;
+  } catch (error) {
+    toast(error.message, "error");
+    undo?.();
+    return undefined;
+  }
+}

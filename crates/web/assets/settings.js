@@ -3,24 +3,19 @@
 // is stored.
 
 import { api } from "/app/api.js";
-import { h, mount, toast } from "/app/dom.js";
+import { h, mount, toast, save } from "/app/dom.js";
 import { t, when } from "/app/i18n.js";
 
 const ANSWER_TYPES = ["TEXT", "NUMBER", "BOOLEAN", "DATE", "SINGLE_CHOICE", "MULTI_CHOICE"];
 const EVENTS = ["*", "call.completed", "call.failed", "call.category_changed", "action_item.created", "action_item.updated", "action_item.deleted"];
 
-/** Runs `change`, then reloads the section; a refusal is shown, not thrown. */
+/** Runs `change` and, when it worked, reads the section again; a refusal is shown and what
+ *  was typed stays. */
 async function act(change, reload) {
-  try {
-    await change();
-    toast(t("saved"));
-  } catch (error) {
-    toast(error.message, "error");
-  }
-  await reload();
+  if ((await save(change)) !== undefined) await reload();
 }
 
-export async function settingsPage(main, project) {
+export async function settingsPage(main, project, fresh = () => true) {
   const base = `/v1/projects/${project.id}`;
   const sections = { categories: h("section", { class: "card", id: "categories" }), templates: h("section", { class: "card", id: "templates" }),
     presets: h("section", { class: "card", id: "presets" }), webhooks: h("section", { class: "card", id: "webhooks" }) };
@@ -31,7 +26,7 @@ export async function settingsPage(main, project) {
     const flat = [];
     const walk = (nodes, depth, parent) => nodes.forEach((n, i) => { flat.push({ ...n, depth, parent, position: i }); walk(n.children || [], depth + 1, n.id); });
     walk(tree, 0, null);
-    const parentPicker = (id, except) => h("select", { id, "aria-label": t("parent") }, h("option", { value: "" }, t("topLevel")),
+    const parentPicker = (id, except, of) => h("select", { id, "aria-label": of ? `${t("parent")}: ${of}` : t("parent") }, h("option", { value: "" }, t("topLevel")),
       flat.filter((c) => !except || !isUnder(flat, c.id, except)).map((c) => h("option", { value: c.id }, `${"— ".repeat(c.depth)}${c.name}`)));
     const name = h("input", { id: "category-name", required: true, maxlength: 200 });
     const description = h("input", { id: "category-description", maxlength: 2000 });
@@ -39,15 +34,15 @@ export async function settingsPage(main, project) {
     mount(sections.categories, h("h2", {}, t("categories")),
       flat.length === 0 ? h("p", { class: "muted" }, t("noCategories")) : h("ul", { class: "tree" }, flat.map((c) => {
         const rename = h("input", { value: c.name, "aria-label": `${t("name")}: ${c.name}`, class: "rename" });
-        const move = parentPicker(`move-${c.id}`, c.id);
+        const move = parentPicker(`move-${c.id}`, c.id, c.name);
         move.value = c.parent || "";
         return h("li", { class: `depth-${Math.min(c.depth, 4)}`, dataset: { id: c.id } },
           rename,
-          h("button", { type: "button", onclick: () => act(() => api("PUT", `${base}/categories/${c.id}`, { name: rename.value, description: c.description ?? null }), categories) }, t("rename")),
+          h("button", { type: "button", "aria-label": `${t("rename")}: ${c.name}`, onclick: () => act(() => api("PUT", `${base}/categories/${c.id}`, { name: rename.value, description: c.description ?? null }), categories) }, t("rename")),
           move,
-          h("button", { type: "button", onclick: () => act(() => api("PATCH", `${base}/categories/${c.id}/move`, { parentId: move.value || null, displayOrder: 0 }), categories) }, t("move")),
+          h("button", { type: "button", "aria-label": `${t("move")}: ${c.name}`, onclick: () => act(() => api("PATCH", `${base}/categories/${c.id}/move`, { parentId: move.value || null }), categories) }, t("move")),
           h("span", { class: "muted small" }, `${c.totalCallCount} ${t("calls").toLowerCase()}`),
-          h("button", { type: "button", class: "danger", onclick: () => {
+          h("button", { type: "button", class: "danger", "aria-label": `${t("delete")}: ${c.name}`, onclick: () => {
             const below = flat.filter((x) => x.id !== c.id && isUnder(flat, x.id, c.id)).length;
             const message = t("confirmCategoryDelete").replace("{name}", c.name).replace("{below}", below).replace("{calls}", c.totalCallCount);
             if (confirm(message)) act(() => api("DELETE", `${base}/categories/${c.id}`), categories);
@@ -111,7 +106,8 @@ export async function settingsPage(main, project) {
     const log = h("div", { id: "deliveries" });
     const problem = h("p", { class: "error", id: "webhook-error", role: "alert" });
     const showLog = async (hook) => {
-      const deliveries = await api("GET", `${base}/webhooks/${hook.id}/deliveries`);
+      const deliveries = await save(() => api("GET", `${base}/webhooks/${hook.id}/deliveries`));
+      if (!deliveries) return;
       mount(log, h("h3", {}, `${t("deliveries")}: ${hook.url}`),
         deliveries.length === 0 ? h("p", { class: "muted" }, t("noDeliveries")) : h("table", {},
           h("thead", {}, h("tr", {}, [t("event"), t("status"), t("attempts"), t("answer"), t("date"), ""].map((c) => h("th", { scope: "col" }, c)))),
@@ -124,7 +120,7 @@ export async function settingsPage(main, project) {
     mount(sections.webhooks, h("h2", {}, t("webhooks")),
       secretShown && h("div", { class: "secret", role: "alert" },
         h("p", {}, t("secretOnce")), h("code", { id: "webhook-secret" }, secretShown), " ",
-        h("button", { type: "button", onclick: async () => { await navigator.clipboard.writeText(secretShown).catch(() => {}); toast(t("copied")); } }, t("copy"))),
+        h("button", { type: "button", onclick: () => navigator.clipboard.writeText(secretShown).then(() => toast(t("copied")), () => toast(t("copyFailed"), "error")) }, t("copy"))),
       list.length === 0 ? h("p", { class: "muted" }, t("noWebhooks")) : h("ul", {}, list.map((w) => h("li", {},
         h("strong", {}, w.url), ` ${w.events.join(", ")} `, h("span", { class: w.active ? "badge active" : "badge" }, w.active ? t("active") : t("paused")), " ",
         h("button", { type: "button", onclick: () => act(() => api("PATCH", `${base}/webhooks/${w.id}/toggle`), () => webhooks()) }, w.active ? t("pause") : t("resume")),
@@ -144,6 +140,7 @@ export async function settingsPage(main, project) {
       h("button", { type: "submit", class: "primary" }, t("create"))), problem);
   }
 
+  if (!fresh()) return;
   await Promise.all([categories(), templates(), presets(), webhooks()]);
 }
 

@@ -335,7 +335,7 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
         browser.go(&app.url(&format!("/#/p/{project}/calls?q={}&try={attempt}", urlencode("\"the invoice\" -refund")))).await;
         let rows = browser
             .until(
-                "document.querySelector('table.calls, main p.muted, main p.error') ? document.querySelectorAll('table.calls tbody tr').length : null",
+                "document.querySelector('main').dataset.shows === location.hash ? document.querySelectorAll('table.calls tbody tr').length : null",
                 |v| !v.is_null(),
             )
             .await;
