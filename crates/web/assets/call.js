@@ -172,7 +172,7 @@ export async function callPage(main, project, callId, query, go, fresh = () => t
 
   const answers = call.templateAnalysis?.results || [];
   const text = call.turns.map((turn) => `[${clock(turn.startMs)}] ${(speakers.get(turn.speakerId) || {}).name || turn.speakerId}: ${turn.text}`).join("\n");
-  const download = (name, content, type) => h("a", { href: "#", onclick: async (e) => {
+  const download = (label, name, content, type) => h("a", { href: "#", onclick: async (e) => {
     e.preventDefault();
     const data = typeof content === "function" ? await save(content) : new Blob([content], { type });
     if (!data) return;
@@ -180,7 +180,7 @@ export async function callPage(main, project, callId, query, go, fresh = () => t
     const link = h("a", { href: url, download: name });
     document.body.append(link); link.click(); link.remove();
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
-  } }, name === "audio" ? t("downloadAudio") : t("downloadTranscript"));
+  } }, label);
 
   mount(main,
     h("p", {}, h("a", { href: `#/p/${project.id}/calls` }, `← ${t("back")}`)),
@@ -211,8 +211,8 @@ export async function callPage(main, project, callId, query, go, fresh = () => t
           } }, t("save"))),
           h("div", { class: "row" },
             h("button", { type: "button", onclick: () => save(() => api("POST", `${base}/reanalyze`, {})) }, t("reanalyse")),
-            download("audio", () => blob(`${base}/audio/content`)),
-            download(`${call.filename}.txt`, text, "text/plain"),
+            download(t("downloadAudio"), call.filename, () => blob(`${base}/audio/content`)),
+            download(t("downloadTranscript"), `${call.filename}.txt`, text, "text/plain"),
             h("button", { type: "button", class: "danger", onclick: async () => {
               if (!confirm(t("confirmDelete"))) return;
               if ((await save(() => api("DELETE", base))) !== undefined) go(`#/p/${project.id}/calls`);

@@ -275,6 +275,23 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
     assert!((position.as_f64().unwrap() * 1000.0 - start_ms).abs() < 1500.0, "{position} s against a word at {start_ms} ms");
     browser.script("document.getElementById('player').pause()", json!([])).await;
 
+    // The action item edited in place: owner, deadline and notes are what the API then holds.
+    browser.type_into("#items-title ~ ul .item input.owner", "Anna").await;
+    browser.type_into("#items-title ~ ul .item input.notes", "Sent by e-mail").await;
+    browser.script("const d = document.querySelector('#items-title ~ ul .item input.deadline'); d.value = '2026-12-04'; d.dispatchEvent(new Event('change'));", json!([])).await;
+    browser.click("#items-title").await;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let items: Value = app.get(&format!("/v1/projects/{project}/action-items?search=Anna")).await.json().await.unwrap();
+        let item = &items["items"][0];
+        if item["notes"] == "Sent by e-mail" && item["dueAt"].as_str().is_some_and(|d| d.starts_with("2026-12-0")) {
+            assert_eq!(item["responsibleParty"], "Anna");
+            break;
+        }
+        assert!(Instant::now() < deadline, "the edits did not arrive: {items}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+
     // Recategorise through the picker.
     browser
         .script("const p = document.getElementById('category'); p.value = [...p.options].find(o => o.text.includes('Billing')).value;", json!([]))
@@ -320,11 +337,9 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
     assert_eq!(pending_after.as_str().unwrap().parse::<u64>().unwrap(), pending_before - 1);
 
     // The board's filters and sort: by owner, highest priority first.
-    browser
-        .script("document.getElementById('item-owner').value = 'agent'; document.getElementById('item-sort').value = 'PRIORITY';", json!([]))
-        .await;
+    browser.script("document.getElementById('item-owner').value = 'Anna'; document.getElementById('item-sort').value = 'PRIORITY';", json!([])).await;
     browser.click("form.filters button[type=submit]").await;
-    browser.until("location.hash", |v| v.as_str().is_some_and(|h| h.contains("responsibleParty=agent") && h.contains("sortBy=PRIORITY"))).await;
+    browser.until("location.hash", |v| v.as_str().is_some_and(|h| h.contains("responsibleParty=Anna") && h.contains("sortBy=PRIORITY"))).await;
     let owned = browser.until("document.querySelector('table.items tbody')?.innerText ?? null", |v| v.is_string()).await;
     assert!(owned.as_str().unwrap().contains("invoice call.wav"), "{owned}");
 
@@ -467,6 +482,19 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
         )
         .await;
     assert_eq!(text[0], "invoice call.wav.txt", "{text}");
+    browser
+        .script(
+            "window.downloads = []; [...document.querySelectorAll('main a')].find(a => a.textContent === 'Download audio').dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }))",
+            json!([]),
+        )
+        .await;
+    let audio = browser
+        .until("window.downloads.length ? [window.downloads[0][0], window.downloads[0][1].size, window.downloads[0][1].type] : null", |v| {
+            !v.is_null()
+        })
+        .await;
+    assert_eq!(audio[0], "invoice call.wav", "the audio keeps its file's name: {audio}");
+    assert!(audio[1].as_u64().unwrap() > 100_000 && audio[2].as_str().unwrap().starts_with("audio/"), "{audio}");
     assert!(text[1].as_str().unwrap().contains("invoice") && text[1].as_str().unwrap().contains("[0:"), "{text}");
 
     // Delete, after confirming: the call with markup goes.
