@@ -53,7 +53,8 @@ export async function callPage(main, project, callId, query, go, fresh = () => t
     el.textContent = w.text;
     el.dataset.i = i;
     el.dataset.start = w.startMs;
-    if (pii) el.title = pii.type;
+    // The type is part of the word's name, so a screen reader says it, not only a tooltip.
+    if (pii) { el.title = pii.type; el.setAttribute("aria-label", `${w.text} (${pii.type})`); }
     spans.push(el);
     return el;
   });
@@ -87,9 +88,27 @@ export async function callPage(main, project, callId, query, go, fresh = () => t
       h("p", { class: "said" }, body),
       piiTypes.length > 0 && h("span", { class: "pii-types" }, piiTypes.map((type) => h("span", { class: "badge pii-badge" }, type))));
   });
-  const transcript = h("ol", { class: "transcript", id: "transcript", onclick: (e) => {
+  // The keyboard reaches words one at a time: one word is in the tab order (the first, then the
+  // last one moved to), the arrow keys move between words and Enter or Space plays from there.
+  if (spans.length) spans[0].tabIndex = 0;
+  let focusAt = 0;
+  const moveTo = (i) => {
+    if (i < 0 || i >= spans.length) return;
+    spans[focusAt].removeAttribute("tabindex");
+    focusAt = i;
+    spans[i].tabIndex = 0;
+    spans[i].focus();
+  };
+  const transcript = h("ol", { class: "transcript", id: "transcript", "aria-label": t("transcriptKeys"), onclick: (e) => {
     const word = e.target.closest(".w");
     if (word) seek(Number(word.dataset.start));
+  }, onkeydown: (e) => {
+    const word = e.target.closest(".w");
+    if (!word) return;
+    const i = Number(word.dataset.i);
+    if (e.key === "ArrowRight" || e.key === "ArrowDown") { e.preventDefault(); moveTo(e.key === "ArrowDown" ? Math.min(i + 10, spans.length - 1) : i + 1); }
+    else if (e.key === "ArrowLeft" || e.key === "ArrowUp") { e.preventDefault(); moveTo(e.key === "ArrowUp" ? Math.max(i - 10, 0) : i - 1); }
+    else if (e.key === "Enter" || e.key === " ") { e.preventDefault(); seek(Number(word.dataset.start)); }
   } }, turns);
 
   let current = -1;

@@ -71,5 +71,5 @@ export async function dashboardPage(main, project, query, go, fresh = () => true
       h("section", { class: "card", "aria-labelledby": "categories-title" }, h("h2", { id: "categories-title" }, t("callsPerCategory")),
         categories.length ? bars(categories, t("callsPerCategory")) : h("p", { class: "muted" }, t("uncategorized")))),
     h("section", { class: "card", "aria-labelledby": "trend-title" }, h("h2", { id: "trend-title" }, t("trend")),
-      board.trend.length ? trend(board.trend, t("trend")) : h("p", { class: "muted" }, t("noCalls"))));
+      board.trend.length ? h("div", { class: "chart-scroll" }, trend(board.trend, t("trend"))) : h("p", { class: "muted" }, t("noCalls"))));
 }

@@ -3,6 +3,7 @@
 
 // [key, English, Polish]: each text once per line, so that a missing translation shows.
 const ROWS = [
+  ["transcriptKeys", "Transcript: arrow keys move between words, Enter plays from the word", "Transkrypcja: strzałki przechodzą między słowami, Enter odtwarza od słowa"],
   ["searchIgnoresFilters", "A search looks through every call: the other filters apply to the list without a search.", "Wyszukiwanie obejmuje wszystkie rozmowy: pozostałe filtry działają na liście bez wyszukiwania."],
   ["duplicate", "Uploaded before:", "Wgrane wcześniej:"],
   ["copyFailed", "The browser did not allow copying: select the secret and copy it.", "Przeglądarka nie pozwoliła skopiować: zaznacz sekret i skopiuj go."],

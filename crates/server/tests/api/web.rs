@@ -7,6 +7,7 @@
 //! a transcript shown as text. Screenshots of each page go to `CALLSCOPE_SCREENSHOTS` (default:
 //! `screenshots/` in Cargo's test scratch directory).
 
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -32,7 +33,9 @@ impl Browser {
     async fn start() -> Self {
         let driver_path = std::env::var("CALLSCOPE_TEST_CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        // In a process group of its own, which Chromium joins: dropping the browser kills both.
         let driver = Command::new(&driver_path)
+            .process_group(0)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -157,6 +160,8 @@ impl Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
+        // The whole group: chromedriver and the Chromium processes it started.
+        let _ = Command::new("kill").args(["-s", "KILL", "--", &format!("-{}", self.driver.id())]).status();
         let _ = self.driver.kill();
         let _ = self.driver.wait();
     }
@@ -552,6 +557,21 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
         browser.script("return Number(document.querySelector('#transcript .turn:nth-child(2)').dataset.start)", json!([])).await.as_f64().unwrap();
     browser.command(reqwest::Method::POST, &format!("/element/{second}/value"), Some(json!({"text": "\u{E007}"}))).await;
     browser.until("document.getElementById('player').currentTime", |v| v.as_f64().is_some_and(|t| (t * 1000.0 - turn_start).abs() < 600.0)).await;
+    browser.script("document.getElementById('player').pause()", json!([])).await;
+    // Word by word from the keyboard: Tab reaches a word, the arrows move, Enter plays from it.
+    let first_word = browser.wait("#transcript .w[tabindex='0']").await;
+    browser.command(reqwest::Method::POST, &format!("/element/{first_word}/value"), Some(json!({"text": "\u{E014}\u{E014}\u{E014}"}))).await;
+    let focused = browser.script("return [document.activeElement.dataset.i, Number(document.activeElement.dataset.start)]", json!([])).await;
+    assert_eq!(focused[0], "3", "three words on: {focused}");
+    browser
+        .command(
+            reqwest::Method::POST,
+            &format!("/element/{}/value", browser.wait("#transcript .w[data-i='3']").await),
+            Some(json!({"text": "\u{E007}"})),
+        )
+        .await;
+    let word_start = focused[1].as_f64().unwrap();
+    browser.until("document.getElementById('player').currentTime", |v| v.as_f64().is_some_and(|t| (t * 1000.0 - word_start).abs() < 600.0)).await;
     browser.script("document.getElementById('player').pause()", json!([])).await;
     browser.command(reqwest::Method::POST, "/window/rect", Some(json!({"width": 1280, "height": 1000}))).await;
 
