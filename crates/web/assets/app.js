@@ -3,7 +3,7 @@
 // serves one page and every view can be bookmarked.
 
 import { api, session, upload, ApiError } from "/app/api.js";
-import { h, mount, snippet, clock, toast, save } from "/app/dom.js";
+import { h, mount, snippet, clock, toast, save, flattenTree } from "/app/dom.js";
 import { t, lang, toggleLanguage, when } from "/app/i18n.js";
 import { callPage, statusPicker } from "/app/call.js";
 import { dashboardPage } from "/app/dashboard.js";
@@ -127,9 +127,7 @@ async function callsPage(project, query, fresh) {
   const q = query.get("q") || "";
   const tree = await api("GET", `/v1/projects/${project.id}/categories`).catch(() => []);
   if (!fresh()) return;
-  const categories = [];
-  const walk = (nodes, depth) => nodes.forEach((n) => { categories.push([n.id, `${"— ".repeat(depth)}${n.name}`]); walk(n.children || [], depth + 1); });
-  walk(tree, 0);
+  const categories = flattenTree(tree).map((c) => [c.id, `${"— ".repeat(c.depth)}${c.name}`]);
   const choice = (id, label, values, current) => [h("label", { for: id }, label),
     h("select", { id }, h("option", { value: "" }, t("all")), values.map(([value, text]) => h("option", { value, selected: value === current }, text)))];
   const [sentimentLabel, sentiment] = choice("filter-sentiment", t("sentiment"), ["positive", "neutral", "negative", "unknown"].map((l) => [l, t(l)]), query.get("sentimentLevel") || "");

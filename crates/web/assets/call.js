@@ -4,7 +4,7 @@
 // template answers sit beside it, each quote a link to its moment.
 
 import { api, blob } from "/app/api.js";
-import { h, mount, clock, toast, save } from "/app/dom.js";
+import { h, mount, clock, toast, save, flattenTree } from "/app/dom.js";
 import { t, when } from "/app/i18n.js";
 
 const STATUSES = [["PENDING", "pending"], ["IN_PROGRESS", "inProgress"], ["DONE", "done"], ["CANCELLED", "cancelled"]];
@@ -184,7 +184,7 @@ export async function callPage(main, project, callId, query, go, fresh = () => t
       item.evidence && h("p", { class: "small" }, quote(item.evidence)));
   };
 
-  const categories = tree ? flatten(tree.categories || tree) : [];
+  const categories = flattenTree(tree);
   const picker = h("select", { id: "category", "aria-label": t("category") },
     h("option", { value: "" }, t("uncategorized")),
     categories.map((c) => h("option", { value: c.id, selected: classification?.categoryId === c.id }, `${"— ".repeat(c.depth)}${c.name}`)));
@@ -252,13 +252,4 @@ export async function callPage(main, project, callId, query, go, fresh = () => t
     const ms = momentOf(item.evidence);
     if (ms !== null) { audio.currentTime = ms / 1000; highlight(ms); }
   }
-}
-
-/** The category tree as a list in display order, with depths. */
-function flatten(nodes, depth = 0, out = []) {
-  for (const node of nodes || []) {
-    out.push({ id: node.id, name: node.name, depth });
-    flatten(node.children, depth + 1, out);
-  }
-  return out;
 }

@@ -2,7 +2,7 @@
 // were about (calls per category), drawn as SVG by the page itself.
 
 import { api } from "/app/api.js";
-import { h, mount } from "/app/dom.js";
+import { h, mount, flattenTree } from "/app/dom.js";
 import { t } from "/app/i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -55,9 +55,7 @@ export async function dashboardPage(main, project, query, go, fresh = () => true
     api("GET", `/v1/projects/${project.id}/categories`)]);
   if (!fresh()) return;
   const d = board.distribution;
-  const categories = [];
-  const walk = (nodes, depth) => nodes.forEach((n) => { categories.push([`${"  ".repeat(depth)}${n.name}`, n.totalCallCount, "#1f5fae"]); walk(n.children || [], depth + 1); });
-  walk(tree, 0);
+  const categories = flattenTree(tree).map((c) => [`${"  ".repeat(c.depth)}${c.name}`, c.totalCallCount, "#1f5fae"]);
   const zones = [...new Set([zone, "UTC", "Europe/Warsaw", "Europe/London", "America/New_York"])];
   const picker = h("select", { id: "time-zone", onchange: (e) => { const next = new URLSearchParams(query); next.set("tz", e.target.value); go(`#/p/${project.id}/dashboard?${next}`); } },
     zones.map((z) => h("option", { value: z, selected: z === zone }, z)));

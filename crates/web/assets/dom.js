@@ -72,3 +72,13 @@ export async function save(change, undo) {
     return undefined;
   }
 }
+
+/** The category tree (`GET /categories`) as a list in display order: each node with its depth
+ *  and its parent's id. */
+export function flattenTree(nodes, depth = 0, parent = null, out = []) {
+  for (const node of nodes || []) {
+    out.push({ ...node, depth, parent });
+    flattenTree(node.children, depth + 1, node.id, out);
+  }
+  return out;
+}

@@ -3,7 +3,7 @@
 // is stored.
 
 import { api } from "/app/api.js";
-import { h, mount, toast, save } from "/app/dom.js";
+import { h, mount, toast, save, flattenTree } from "/app/dom.js";
 import { t, when } from "/app/i18n.js";
 
 const ANSWER_TYPES = ["TEXT", "NUMBER", "BOOLEAN", "DATE", "SINGLE_CHOICE", "MULTI_CHOICE"];
@@ -23,9 +23,7 @@ export async function settingsPage(main, project, fresh = () => true) {
 
   async function categories() {
     const tree = await api("GET", `${base}/categories`);
-    const flat = [];
-    const walk = (nodes, depth, parent) => nodes.forEach((n, i) => { flat.push({ ...n, depth, parent, position: i }); walk(n.children || [], depth + 1, n.id); });
-    walk(tree, 0, null);
+    const flat = flattenTree(tree);
     const parentPicker = (id, except, of) => h("select", { id, "aria-label": of ? `${t("parent")}: ${of}` : t("parent") }, h("option", { value: "" }, t("topLevel")),
       flat.filter((c) => !except || !isUnder(flat, c.id, except)).map((c) => h("option", { value: c.id }, `${"— ".repeat(c.depth)}${c.name}`)));
     const name = h("input", { id: "category-name", required: true, maxlength: 200 });
