@@ -1,6 +1,9 @@
 //! JSON shapes of requests and responses (camelCase, timestamps RFC 3339 UTC with milliseconds,
 //! absent values as `null`), with their OpenAPI schemas.
 
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
 use callscope_domain::{Language, Page, PiiRedaction, Project, Timestamp};
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -32,14 +35,9 @@ pub struct ProjectView {
     pub default_language: Language,
     /// `mask` replaces detected personal data by `[TYPE]` placeholders in what is stored.
     pub pii_redaction: PiiRedaction,
-    /// When it was created.
-    #[serde(serialize_with = "rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub created_at: Timestamp,
-    /// When it last changed.
-    #[serde(serialize_with = "rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub updated_at: Timestamp,
+    /// When it was made and when it last changed.
+    #[serde(flatten)]
+    pub stamps: Stamps,
 }
 
 impl From<Project> for ProjectView {
@@ -51,9 +49,29 @@ impl From<Project> for ProjectView {
             description: p.description,
             default_language: p.default_language,
             pii_redaction: p.pii_redaction,
-            created_at: p.created_at,
-            updated_at: p.updated_at,
+            stamps: Stamps::new(p.created_at, p.updated_at),
         }
+    }
+}
+
+/// When a resource was made and when it last changed.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Stamps {
+    /// When it was created.
+    #[serde(serialize_with = "rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: Timestamp,
+    /// When it last changed.
+    #[serde(serialize_with = "rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub updated_at: Timestamp,
+}
+
+impl Stamps {
+    /// Both times.
+    pub fn new(created_at: Timestamp, updated_at: Timestamp) -> Self {
+        Self { created_at, updated_at }
     }
 }
 
@@ -113,13 +131,12 @@ pub fn not_null<T>(field: &str, value: Option<Option<T>>, v: &mut callscope_doma
     }
 }
 
-/// A page of projects (same envelope as the calls list).
+/// Where a page of a 1-based list stands: what the projects list, the calls list and search
+/// answer beside their `data`.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct ProjectPage {
-    /// The projects of this page, newest first.
-    pub data: Vec<ProjectView>,
-    /// Matching projects in all pages.
+pub struct PageInfo {
+    /// Matching items in all pages.
     pub total: u64,
     /// This page, from 1.
     pub page: u32,
@@ -129,16 +146,28 @@ pub struct ProjectPage {
     pub total_pages: u64,
 }
 
+impl PageInfo {
+    /// The page `request` asked for, of `total` items.
+    pub fn new(total: u64, request: callscope_domain::PageRequest) -> Self {
+        Self { total, page: request.page, page_size: request.page_size, total_pages: total.div_ceil(u64::from(request.page_size.max(1))) }
+    }
+}
+
+/// A page of projects (same envelope as the calls list).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectPage {
+    /// The projects of this page, newest first.
+    pub data: Vec<ProjectView>,
+    /// Where the page stands.
+    #[serde(flatten)]
+    pub page: PageInfo,
+}
+
 impl ProjectPage {
     /// The envelope for one page.
     pub fn new(page: Page<Project>, request: callscope_domain::PageRequest) -> Self {
-        Self {
-            total_pages: page.total_pages(request.page_size),
-            total: page.total,
-            page: request.page,
-            page_size: request.page_size,
-            data: page.items.into_iter().map(Into::into).collect(),
-        }
+        Self { page: PageInfo::new(page.total, request), data: page.items.into_iter().map(Into::into).collect() }
     }
 }
 
@@ -179,5 +208,32 @@ impl PageQuery {
         }
         v.finish()?;
         Ok(callscope_domain::PageRequest { page: page as u32, page_size: page_size as u32 })
+    }
+}
+
+/// A response that says where its resource lives: `201 Created` with a new resource, or
+/// `202 Accepted` with queued work, each with `Location` and the resource as JSON.
+#[derive(Debug)]
+pub struct Located<T> {
+    status: StatusCode,
+    location: String,
+    body: T,
+}
+
+impl<T> Located<T> {
+    /// `201 Created`: `body` was made and lives at `location`.
+    pub fn created(location: String, body: T) -> Self {
+        Self { status: StatusCode::CREATED, location, body }
+    }
+
+    /// `202 Accepted`: `body` is queued work, followed at `location`.
+    pub fn accepted(location: String, body: T) -> Self {
+        Self { status: StatusCode::ACCEPTED, location, body }
+    }
+}
+
+impl<T: Serialize> IntoResponse for Located<T> {
+    fn into_response(self) -> Response {
+        (self.status, [(header::LOCATION, self.location)], Json(self.body)).into_response()
     }
 }

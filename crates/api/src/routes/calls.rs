@@ -2,7 +2,7 @@
 //! by hand (decisions §4) and queueing a re-analysis (decisions §6).
 
 use axum::extract::State;
-use axum::http::{header, StatusCode};
+use axum::http::StatusCode;
 use axum::Json;
 use callscope_domain::CallSummary;
 use callscope_domain::{
@@ -16,7 +16,7 @@ use uuid::Uuid;
 
 use crate::error::Problem;
 use crate::extract::{ApiJson, ApiPath, ApiQuery, IdPath, OptionalApiJson, ProjectScope};
-use crate::views::{nullable, rfc3339, PageQuery};
+use crate::views::{nullable, rfc3339, Located, PageInfo, PageQuery};
 use crate::{ApiError, AppState};
 
 /// A call as lists and search hits show it (everything of the call summary but its size).
@@ -85,25 +85,14 @@ impl From<CallSummary> for CallSummaryView {
 pub struct CallPage {
     /// The calls of this page, newest first.
     pub data: Vec<CallSummaryView>,
-    /// Matching calls in all pages.
-    pub total: u64,
-    /// This page, from 1.
-    pub page: u32,
-    /// Page size.
-    pub page_size: u32,
-    /// `ceil(total / pageSize)`.
-    pub total_pages: u64,
+    /// Where the page stands.
+    #[serde(flatten)]
+    pub page: PageInfo,
 }
 
 impl CallPage {
     fn new(page: Page<CallSummary>, request: PageRequest) -> Self {
-        Self {
-            total_pages: page.total_pages(request.page_size),
-            total: page.total,
-            page: request.page,
-            page_size: request.page_size,
-            data: page.items.into_iter().map(Into::into).collect(),
-        }
+        Self { page: PageInfo::new(page.total, request), data: page.items.into_iter().map(Into::into).collect() }
     }
 }
 
@@ -503,7 +492,7 @@ pub async fn reanalyze_call(
     scope: ProjectScope,
     ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
     OptionalApiJson(body): OptionalApiJson<ReanalyzeRequest>,
-) -> Result<(StatusCode, [(header::HeaderName, String); 1], Json<Job>), ApiError> {
+) -> Result<Located<Job>, ApiError> {
     let template = body.and_then(|b| b.template_id).map(TemplateId);
     if let Some(template) = template {
         match state.store.get_template(scope.id(), template).await {
@@ -514,7 +503,7 @@ pub async fn reanalyze_call(
     }
     let job = state.store.create_reanalysis_job(scope.id(), id, template).await?;
     let location = format!("/v1/projects/{}/calls/jobs/{}", scope.id(), job.id);
-    Ok((StatusCode::ACCEPTED, [(header::LOCATION, location)], Json(job)))
+    Ok(Located::accepted(location, job))
 }
 
 #[cfg(test)]

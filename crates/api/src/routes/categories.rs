@@ -1,16 +1,16 @@
 //! The project's category tree (decisions §7).
 
 use axum::extract::State;
-use axum::http::{header, StatusCode};
+use axum::http::StatusCode;
 use axum::Json;
-use callscope_domain::{build_tree, Category, CategoryId, CategoryMove, CategoryNode, CategoryPatch, NewCategory, Timestamp, Validator};
+use callscope_domain::{build_tree, Category, CategoryId, CategoryMove, CategoryNode, CategoryPatch, NewCategory, Validator};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::error::Problem;
 use crate::extract::{ApiJson, ApiPath, IdPath, ProjectScope};
-use crate::views::{not_null, nullable, rfc3339};
+use crate::views::{not_null, nullable, Located, Stamps};
 use crate::{ApiError, AppState};
 
 /// A category.
@@ -30,14 +30,9 @@ pub struct CategoryView {
     pub parent_id: Option<Uuid>,
     /// 0-based position among its siblings.
     pub display_order: i32,
-    /// When it was created.
-    #[serde(serialize_with = "rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub created_at: Timestamp,
-    /// When it last changed.
-    #[serde(serialize_with = "rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub updated_at: Timestamp,
+    /// When it was made and when it last changed.
+    #[serde(flatten)]
+    pub stamps: Stamps,
 }
 
 impl From<Category> for CategoryView {
@@ -49,8 +44,7 @@ impl From<Category> for CategoryView {
             description: c.description,
             parent_id: c.parent_id.map(|p| p.0),
             display_order: c.display_order,
-            created_at: c.created_at,
-            updated_at: c.updated_at,
+            stamps: Stamps::new(c.created_at, c.updated_at),
         }
     }
 }
@@ -158,11 +152,11 @@ pub async fn create_category(
     State(state): State<AppState>,
     scope: ProjectScope,
     ApiJson(body): ApiJson<CreateCategoryRequest>,
-) -> Result<(StatusCode, [(header::HeaderName, String); 1], Json<CategoryView>), ApiError> {
+) -> Result<Located<CategoryView>, ApiError> {
     let new = NewCategory::parse(&body.name, body.description.as_deref(), body.parent_id.map(CategoryId), body.display_order)?;
     let category = state.store.create_category(scope.id(), &new).await?;
     let location = format!("/v1/projects/{}/categories/{}", scope.id(), category.id);
-    Ok((StatusCode::CREATED, [(header::LOCATION, location)], Json(category.into())))
+    Ok(Located::created(location, category.into()))
 }
 
 /// Get one category.

@@ -1,16 +1,16 @@
 //! Speaker presets (decisions §8).
 
 use axum::extract::State;
-use axum::http::{header, StatusCode};
+use axum::http::StatusCode;
 use axum::Json;
-use callscope_domain::{PresetInput, SpeakerPreset, SpeakerPresetId, Timestamp, Validator};
+use callscope_domain::{PresetInput, SpeakerPreset, SpeakerPresetId, Validator};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::error::Problem;
 use crate::extract::{ApiJson, ApiPath, IdPath, ProjectScope};
-use crate::views::{not_null, nullable, rfc3339};
+use crate::views::{not_null, nullable, Located, Stamps};
 use crate::{ApiError, AppState};
 
 /// A speaker preset.
@@ -27,19 +27,14 @@ pub struct SpeakerPresetView {
     pub speakers: Vec<String>,
     /// Whether it is the project's default.
     pub is_default: bool,
-    /// When it was created.
-    #[serde(serialize_with = "rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub created_at: Timestamp,
-    /// When it last changed.
-    #[serde(serialize_with = "rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub updated_at: Timestamp,
+    /// When it was made and when it last changed.
+    #[serde(flatten)]
+    pub stamps: Stamps,
 }
 
 impl From<SpeakerPreset> for SpeakerPresetView {
     fn from(p: SpeakerPreset) -> Self {
-        Self { id: p.id.0, name: p.name, speakers: p.speakers, is_default: p.is_default, created_at: p.created_at, updated_at: p.updated_at }
+        Self { id: p.id.0, name: p.name, speakers: p.speakers, is_default: p.is_default, stamps: Stamps::new(p.created_at, p.updated_at) }
     }
 }
 
@@ -95,11 +90,11 @@ pub async fn create_preset(
     State(state): State<AppState>,
     scope: ProjectScope,
     ApiJson(body): ApiJson<CreatePresetRequest>,
-) -> Result<(StatusCode, [(header::HeaderName, String); 1], Json<SpeakerPresetView>), ApiError> {
+) -> Result<Located<SpeakerPresetView>, ApiError> {
     let input = PresetInput::parse(Some(&body.name), Some(&body.speakers))?;
     let preset = state.store.create_preset(scope.id(), &input).await?;
     let location = format!("/v1/projects/{}/speaker-presets/{}", scope.id(), preset.id);
-    Ok((StatusCode::CREATED, [(header::LOCATION, location)], Json(preset.into())))
+    Ok(Located::created(location, preset.into()))
 }
 
 /// Get one speaker preset.

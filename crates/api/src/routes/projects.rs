@@ -1,13 +1,12 @@
 //! Projects: the organization-scoped root of every other resource.
 
 use axum::extract::State;
-use axum::http::{header, StatusCode};
 use axum::Json;
 use callscope_domain::{NewProject, Project, ProjectId, ProjectPatch, Validator};
 
 use crate::error::Problem;
 use crate::extract::{ApiJson, ApiPath, ApiQuery, Caller};
-use crate::views::{not_null, CreateProjectRequest, PageQuery, ProjectPage, ProjectView, UpdateProjectRequest};
+use crate::views::{not_null, CreateProjectRequest, Located, PageQuery, ProjectPage, ProjectView, UpdateProjectRequest};
 use crate::{ApiError, AppState};
 
 /// Looks a project up within the caller's organization: every project-scoped handler starts
@@ -33,11 +32,11 @@ pub async fn create_project(
     State(state): State<AppState>,
     caller: Caller,
     ApiJson(body): ApiJson<CreateProjectRequest>,
-) -> Result<(StatusCode, [(header::HeaderName, String); 1], Json<ProjectView>), ApiError> {
+) -> Result<Located<ProjectView>, ApiError> {
     let new = NewProject::parse(&body.name, body.description.as_deref(), body.default_language, body.pii_redaction)?;
     let project = state.store.create_project(caller.0.org_id, &new).await?;
     let location = format!("/v1/projects/{}", project.id);
-    Ok((StatusCode::CREATED, [(header::LOCATION, location)], Json(project.into())))
+    Ok(Located::created(location, project.into()))
 }
 
 /// List the organization's projects, newest first.

@@ -13,7 +13,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::error::Problem;
 use crate::extract::{ApiQuery, ProjectScope};
 use crate::routes::calls::{time_bounds, CallFieldsView};
-use crate::views::PageQuery;
+use crate::views::{PageInfo, PageQuery};
 use crate::{ApiError, AppState};
 
 /// Query of a search.
@@ -58,14 +58,9 @@ pub struct CallSearchHitView {
 pub struct CallSearchPage {
     /// The hits of this page, most relevant first (ties: newest first).
     pub data: Vec<CallSearchHitView>,
-    /// Matching calls in all pages.
-    pub total: u64,
-    /// This page, from 1.
-    pub page: u32,
-    /// Page size.
-    pub page_size: u32,
-    /// `ceil(total / pageSize)`.
-    pub total_pages: u64,
+    /// Where the page stands.
+    #[serde(flatten)]
+    pub page: PageInfo,
 }
 
 /// Search the project's calls by keyword.
@@ -111,12 +106,5 @@ pub async fn search_calls(
         let snippet = callscope_search::snippet(&query, document.language, &[&document.full_text, &document.summary, &document.title]);
         data.push(CallSearchHitView { call: summary.into(), snippet, relevance: (f64::from(relevance) * 10_000.0).round() / 10_000.0 });
     }
-    let page_size = u64::from(request.page_size);
-    Ok(Json(CallSearchPage {
-        data,
-        total: hits.total,
-        page: request.page,
-        page_size: request.page_size,
-        total_pages: hits.total.div_ceil(page_size),
-    }))
+    Ok(Json(CallSearchPage { data, page: PageInfo::new(hits.total, request) }))
 }

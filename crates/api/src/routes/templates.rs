@@ -1,16 +1,16 @@
 //! Analysis templates (decisions §6).
 
 use axum::extract::State;
-use axum::http::{header, StatusCode};
+use axum::http::StatusCode;
 use axum::Json;
-use callscope_domain::{AnalysisTemplate, AnswerType, FieldInput, TemplateField, TemplateFieldId, TemplateId, TemplateInput, Timestamp};
+use callscope_domain::{AnalysisTemplate, AnswerType, FieldInput, TemplateField, TemplateFieldId, TemplateId, TemplateInput};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::error::Problem;
 use crate::extract::{ApiJson, ApiPath, IdPath, ProjectScope};
-use crate::views::rfc3339;
+use crate::views::{Located, Stamps};
 use crate::{ApiError, AppState};
 
 /// A question of a template.
@@ -65,14 +65,9 @@ pub struct AnalysisTemplateView {
     pub is_active: bool,
     /// The questions, by display order.
     pub fields: Vec<TemplateFieldView>,
-    /// When it was created.
-    #[serde(serialize_with = "rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub created_at: Timestamp,
-    /// When it last changed.
-    #[serde(serialize_with = "rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub updated_at: Timestamp,
+    /// When it was made and when it last changed.
+    #[serde(flatten)]
+    pub stamps: Stamps,
 }
 
 impl From<AnalysisTemplate> for AnalysisTemplateView {
@@ -84,8 +79,7 @@ impl From<AnalysisTemplate> for AnalysisTemplateView {
             description: t.description,
             is_active: t.is_active,
             fields: t.fields.into_iter().map(Into::into).collect(),
-            created_at: t.created_at,
-            updated_at: t.updated_at,
+            stamps: Stamps::new(t.created_at, t.updated_at),
         }
     }
 }
@@ -177,11 +171,11 @@ pub async fn create_template(
     State(state): State<AppState>,
     scope: ProjectScope,
     ApiJson(body): ApiJson<TemplateRequest>,
-) -> Result<(StatusCode, [(header::HeaderName, String); 1], Json<AnalysisTemplateView>), ApiError> {
+) -> Result<Located<AnalysisTemplateView>, ApiError> {
     let input = body.validate(&[])?;
     let template = state.store.create_template(scope.id(), scope.caller.key_id, &input).await?;
     let location = format!("/v1/projects/{}/analysis-templates/{}", scope.id(), template.id);
-    Ok((StatusCode::CREATED, [(header::LOCATION, location)], Json(template.into())))
+    Ok(Located::created(location, template.into()))
 }
 
 /// Get one template.

@@ -4,7 +4,7 @@
 
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Multipart, Request, State};
-use axum::http::{header, StatusCode};
+use axum::http::header;
 use axum::Json;
 use callscope_audio::sniff;
 use callscope_domain::{parse_channel_roles, Job, JobId, JobStatus, Language, NewJob, Timestamp, Validator};
@@ -15,7 +15,7 @@ use uuid::Uuid;
 
 use crate::error::Problem;
 use crate::extract::{ApiPath, ApiQuery, IdPath, ProjectScope};
-use crate::views::rfc3339;
+use crate::views::{rfc3339, Located};
 use crate::{ApiError, AppState};
 
 /// Bytes needed to recognise a container.
@@ -131,7 +131,7 @@ pub async fn upload_call(
     scope: ProjectScope,
     ApiQuery(query): ApiQuery<UploadQuery>,
     request: Request,
-) -> Result<(StatusCode, [(header::HeaderName, String); 1], Json<UploadAccepted>), ApiError> {
+) -> Result<Located<UploadAccepted>, ApiError> {
     let options = check_query(query, scope.project.default_language)?;
     let limit = state.max_upload_bytes;
     let too_large = || ApiError::PayloadTooLarge(format!("uploads are limited to {limit} bytes"));
@@ -230,7 +230,7 @@ pub async fn upload_call(
     tracing::info!(job_id = %job.id, size, container = container.extension(), "upload accepted");
     let location = format!("/v1/projects/{}/calls/jobs/{}", scope.id(), job.id);
     let body = UploadAccepted { job_id: job.id.0, status: job.status, submitted_at: job.submitted_at };
-    Ok((StatusCode::ACCEPTED, [(header::LOCATION, location)], Json(body)))
+    Ok(Located::accepted(location, body))
 }
 
 /// Get an upload job.

@@ -5,7 +5,7 @@ use std::net::IpAddr;
 use std::time::Duration;
 
 use axum::extract::State;
-use axum::http::{header, StatusCode};
+use axum::http::StatusCode;
 use axum::Json;
 use callscope_domain::WebhookDelivery;
 use callscope_domain::{generate_secret, is_public_ip, parse_events, Timestamp, Webhook, WebhookDeliveryId, WebhookId, WEBHOOK_URL_MAX};
@@ -15,7 +15,7 @@ use uuid::Uuid;
 
 use crate::error::Problem;
 use crate::extract::{ApiJson, ApiPath, ApiQuery, IdPath, ProjectScope};
-use crate::views::rfc3339;
+use crate::views::{rfc3339, Located, Stamps};
 use crate::{ApiError, AppState};
 
 /// How long a registration waits for the host name to resolve.
@@ -35,19 +35,14 @@ pub struct WebhookView {
     pub events: Vec<String>,
     /// False while paused.
     pub active: bool,
-    /// When it was registered.
-    #[serde(serialize_with = "rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub created_at: Timestamp,
-    /// When it last changed.
-    #[serde(serialize_with = "rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub updated_at: Timestamp,
+    /// When it was made and when it last changed.
+    #[serde(flatten)]
+    pub stamps: Stamps,
 }
 
 impl From<Webhook> for WebhookView {
     fn from(w: Webhook) -> Self {
-        Self { id: w.id.0, url: w.url, events: w.events, active: w.active, created_at: w.created_at, updated_at: w.updated_at }
+        Self { id: w.id.0, url: w.url, events: w.events, active: w.active, stamps: Stamps::new(w.created_at, w.updated_at) }
     }
 }
 
@@ -130,7 +125,7 @@ pub async fn create_webhook(
     State(state): State<AppState>,
     scope: ProjectScope,
     ApiJson(body): ApiJson<CreateWebhookRequest>,
-) -> Result<(StatusCode, [(header::HeaderName, String); 1], Json<CreatedWebhookView>), ApiError> {
+) -> Result<Located<CreatedWebhookView>, ApiError> {
     let events = parse_events(&body.events);
     let url = check_url(&body.url, state.webhooks_allow_private).await;
     let (url, events) = match (url, events) {
@@ -146,7 +141,7 @@ pub async fn create_webhook(
     let webhook = state.store.create_webhook(scope.id(), &url, &events, &secret).await?;
     let location = format!("/v1/projects/{}/webhooks/{}", scope.id(), webhook.id);
     let view = CreatedWebhookView { webhook: webhook.into(), secret };
-    Ok((StatusCode::CREATED, [(header::LOCATION, location)], Json(view)))
+    Ok(Located::created(location, view))
 }
 
 /// List the project's webhooks (without secrets).
