@@ -146,6 +146,10 @@ pub enum ApiError {
     /// 401 `unauthorized`.
     #[error("a valid X-API-Key header is required")]
     Unauthorized,
+    /// 401 `unauthorized` for an audio link that is malformed, forged, expired or made by a key
+    /// since revoked (one answer for all four).
+    #[error("this audio link is not valid or has expired; ask for a new one")]
+    LinkNotValid,
     /// 404 `not_found`.
     #[error("{0}")]
     NotFound(String),
@@ -198,7 +202,7 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_) => ErrorCode::BadRequest,
             ApiError::InvalidQuery(_) => ErrorCode::InvalidQuery,
-            ApiError::Unauthorized => ErrorCode::Unauthorized,
+            ApiError::Unauthorized | ApiError::LinkNotValid => ErrorCode::Unauthorized,
             ApiError::NotFound(_) => ErrorCode::NotFound,
             ApiError::MethodNotAllowed => ErrorCode::MethodNotAllowed,
             ApiError::DuplicateUpload { .. } => ErrorCode::DuplicateUpload,

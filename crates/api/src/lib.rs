@@ -14,6 +14,7 @@ use callscope_storage::Storage;
 use callscope_store::Store;
 use tower_http::catch_panic::CatchPanicLayer;
 
+mod audio_link;
 mod context;
 mod docs;
 mod error;

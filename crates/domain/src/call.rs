@@ -55,12 +55,14 @@ pub struct CallSummary {
     pub storage_path: String,
 }
 
-/// A stored call's audio, as the audio endpoints show it.
-#[derive(Debug, Clone, PartialEq)]
+/// A stored call's audio, as the audio endpoints show it (the API adds where its bytes are).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
 pub struct CallAudio {
     /// Upload file name.
     pub filename: String,
-    /// Media type.
+    /// Media type, recognised from the bytes.
     pub content_type: String,
     /// Bytes.
     pub size_bytes: i64,
@@ -70,9 +72,9 @@ pub struct CallAudio {
     pub sample_rate: Option<i32>,
     /// Channels of the file.
     pub channels: Option<i32>,
-    /// Codec short name.
+    /// Codec (`pcm_s16le`, `pcm_mulaw`, `mp3`, `aac`, …).
     pub codec: Option<String>,
-    /// SHA-256 of the bytes.
+    /// Lower-case hex SHA-256 of the bytes.
     pub sha256: String,
     /// Object-store key.
     pub storage_path: String,

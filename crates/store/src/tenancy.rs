@@ -34,6 +34,10 @@ pub trait TenancyStore: Send + Sync {
     /// The principal of a valid (known, not revoked) key.
     async fn authenticate(&self, digest: &KeyDigest) -> StoreResult<Option<Principal>>;
 
+    /// The organization and digest of a key that is not revoked, found by its id: what an audio
+    /// link, signed with that digest, is checked against. `None` for unknown and revoked keys.
+    async fn active_key_digest(&self, id: ApiKeyId) -> StoreResult<Option<(OrgId, KeyDigest)>>;
+
     /// The digests of every key not revoked, of every organization: what the rate limiter
     /// starts from to tell keys it may give budgets of their own.
     async fn active_key_digests(&self) -> StoreResult<Vec<KeyDigest>>;

@@ -40,7 +40,7 @@ export async function callPage(main, project, callId, query, go, fresh = () => t
   if (!fresh()) return;
   const words = timeline.words;
   const speakers = new Map(call.speakers.map((s, i) => [s.speakerId, { ...s, colour: i % 6 }]));
-  const audio = h("audio", { controls: true, preload: "auto", id: "player" });
+  const audio = h("audio", { controls: true, preload: "metadata", id: "player" });
 
   // Each word once, as a button-like span in its turn; personal data keeps its type beside it.
   const spans = [];
@@ -237,13 +237,24 @@ export async function callPage(main, project, callId, query, go, fresh = () => t
               if ((await save(() => api("DELETE", base))) !== undefined) go(`#/p/${project.id}/calls`);
             } }, t("delete")))))));
 
-  // The recording after the page is usable: an hour of audio is tens of megabytes.
-  // Released when the page is left: an hour of audio is tens of megabytes.
-  blob(`${base}/audio/content`).then((b) => {
-    const url = URL.createObjectURL(b);
-    audio.src = url;
-    window.addEventListener("hashchange", () => URL.revokeObjectURL(url), { once: true });
-  }).catch((e) => toast(e.message, "error"));
+  // The player streams the recording with Range requests (an hour of audio is tens of
+  // megabytes) through a short-lived link, since an <audio> element cannot send the key. A link
+  // that expires while the page stays open is replaced, and playback goes on where it was.
+  let relinks = 0;
+  const linkAudio = async () => {
+    const link = await api("POST", `${base}/audio/link`);
+    if (!fresh()) return;
+    const [at, playing] = [audio.currentTime, !audio.paused];
+    audio.src = link.url;
+    if (at > 0) audio.currentTime = at;
+    if (playing) audio.play().catch(() => {});
+  };
+  audio.addEventListener("playing", () => { relinks = 0; });
+  audio.addEventListener("error", () => {
+    // A few tries, so that a recording the browser cannot play does not ask forever.
+    if (fresh() && relinks++ < 2) linkAudio().catch((e) => toast(e.message, "error"));
+  });
+  linkAudio().catch((e) => toast(e.message, "error"));
 
   // Opened from the board: go to the item's moment.
   const item = items.find((i) => i.id === query.get("item"));

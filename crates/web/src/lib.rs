@@ -13,10 +13,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 
-/// What the page may load: its own scripts, styles, images and the API, and audio from blob
-/// URLs (the recording is fetched with the key, then played).
+/// What the page may load: its own scripts, styles, images, the API, and the recording, which
+/// the player streams from this origin through a short-lived audio link.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
-     media-src 'self' blob:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+     media-src 'self'; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /// The assets, by the name they are served under.
 const ASSETS: &[(&str, &str, &str)] = &[

@@ -4,41 +4,29 @@
 use std::ops::Range;
 
 use axum::body::Body;
-use axum::extract::State;
+use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use callscope_domain::CallId;
+use callscope_domain::{CallAudio, CallId, Timestamp};
 use futures::StreamExt;
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::audio_link::AudioLinkGrant;
+use crate::context::record_org;
 use crate::error::Problem;
 use crate::extract::{ApiPath, IdPath, ProjectScope};
+use crate::views::{rfc3339, Located};
 use crate::{ApiError, AppState};
 
 /// A call's audio file.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AudioInfoView {
-    /// Upload file name.
-    pub filename: String,
-    /// Media type, recognised from the bytes.
-    pub content_type: String,
-    /// Bytes.
-    pub size_bytes: i64,
-    /// Length in seconds.
-    pub duration_s: Option<f64>,
-    /// Sample rate of the file.
-    pub sample_rate: Option<i32>,
-    /// Channels of the file.
-    pub channels: Option<i32>,
-    /// Codec (`pcm_s16le`, `pcm_mulaw`, `mp3`, `aac`, …).
-    pub codec: Option<String>,
-    /// Lower-case hex SHA-256 of the bytes.
-    pub sha256: String,
-    /// Object-store key.
-    pub storage_path: String,
+    /// The file's facts.
+    #[serde(flatten)]
+    pub audio: CallAudio,
     /// Where the bytes are served (Range supported).
     pub content_url: String,
 }
@@ -56,18 +44,8 @@ pub async fn get_audio_info(
     ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
 ) -> Result<Json<AudioInfoView>, ApiError> {
     let audio = state.store.get_call_audio(scope.id(), id).await?;
-    Ok(Json(AudioInfoView {
-        filename: audio.filename,
-        content_type: audio.content_type,
-        size_bytes: audio.size_bytes,
-        duration_s: audio.duration_s,
-        sample_rate: audio.sample_rate,
-        channels: audio.channels,
-        codec: audio.codec,
-        sha256: audio.sha256,
-        storage_path: audio.storage_path,
-        content_url: format!("/v1/projects/{}/calls/{id}/audio/content", scope.id()),
-    }))
+    let content_url = format!("/v1/projects/{}/calls/{id}/audio/content", scope.id());
+    Ok(Json(AudioInfoView { audio, content_url }))
 }
 
 /// The original audio bytes. A single `Range: bytes=…` gives 206 with that part.
@@ -87,6 +65,70 @@ pub async fn get_audio_content(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let audio = state.store.get_call_audio(scope.id(), id).await?;
+    audio_bytes(&state, audio, &headers).await
+}
+
+/// A link to a call's audio that works without `X-API-Key`.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AudioLinkView {
+    /// Path of the audio (Range supported), for an `<audio>` element's `src`. It opens this
+    /// call's audio only, and stops working at `expiresAt` or when the key that made it is revoked.
+    pub url: String,
+    /// When the link stops working (one hour after it was made).
+    #[serde(serialize_with = "rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub expires_at: Timestamp,
+}
+
+/// Make a short-lived link to a call's audio, for players that cannot send `X-API-Key` (beyond
+/// the spec). Nothing is stored: the link is signed with the calling key, lasts an hour, and ends
+/// with the key.
+#[utoipa::path(post, path = "/v1/projects/{projectId}/calls/{id}/audio/link", tag = "Calls",
+    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The call")),
+    responses(
+        (status = 201, description = "The link (also in `Location`)", body = AudioLinkView,
+            headers(("Location" = String, description = "The link's path"))),
+        (status = 404, description = "No such project or call", body = Problem),
+    ))]
+pub async fn create_audio_link(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
+) -> Result<Located<AudioLinkView>, ApiError> {
+    state.store.get_call_audio(scope.id(), id).await?;
+    // The key was checked a moment ago; if it was revoked since, the link would not open anyway.
+    let (_, digest) = state.store.active_key_digest(scope.caller.key_id).await?.ok_or(ApiError::Unauthorized)?;
+    let grant = AudioLinkGrant::new(scope.caller.key_id, scope.id(), id, state.clock.now());
+    let url = format!("/v1/audio/{}", grant.sign(&digest));
+    Ok(Located::created(url.clone(), AudioLinkView { url, expires_at: grant.expires_at }))
+}
+
+/// A call's audio through a link from `…/audio/link`, without `X-API-Key`; Range as for
+/// `…/audio/content`.
+#[utoipa::path(get, path = "/v1/audio/{token}", tag = "Calls", security(()),
+    params(("token" = String, Path, description = "The link's token"),
+        ("Range" = Option<String>, Header, description = "`bytes=START-END`, `bytes=START-` or `bytes=-SUFFIX`")),
+    responses(
+        (status = 200, description = "The whole file", content_type = "application/octet-stream"),
+        (status = 206, description = "The requested range (`Content-Range`)", content_type = "application/octet-stream"),
+        (status = 401, description = "The link is malformed, forged, expired, or its key was revoked", body = Problem),
+        (status = 404, description = "The call is gone", body = Problem),
+        (status = 416, description = "`range_not_satisfiable`", body = Problem),
+    ))]
+pub async fn get_linked_audio(State(state): State<AppState>, Path(token): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
+    let link = AudioLinkGrant::parse(&token).ok_or(ApiError::LinkNotValid)?;
+    let (org, digest) = state.store.active_key_digest(link.key_id()).await?.ok_or(ApiError::LinkNotValid)?;
+    let grant = link.verify(&digest, state.clock.now()).ok_or(ApiError::LinkNotValid)?;
+    record_org(org);
+    // The project is looked up within the key's organization, as for any request of that key.
+    let project = state.store.get_project(org, grant.project_id).await?.ok_or_else(|| ApiError::not_found("call"))?;
+    let audio = state.store.get_call_audio(project.id, grant.call_id).await?;
+    audio_bytes(&state, audio, &headers).await
+}
+
+/// The audio's bytes, or the part a single `Range` asks for.
+async fn audio_bytes(state: &AppState, audio: CallAudio, headers: &HeaderMap) -> Result<Response, ApiError> {
     let size = u64::try_from(audio.size_bytes).unwrap_or_default();
     let requested = headers.get(header::RANGE).and_then(|v| v.to_str().ok()).map(|v| parse_range(v, size));
     let (status, range) = match requested {

@@ -60,6 +60,8 @@ pub(crate) fn v1_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(action_items::get_action_item, action_items::update_action_item, action_items::delete_action_item))
         .routes(routes!(audio::get_audio_info))
         .routes(routes!(audio::get_audio_content))
+        .routes(routes!(audio::create_audio_link))
+        .routes(routes!(audio::get_linked_audio))
 }
 
 /// The open routes: probes and the documentation.

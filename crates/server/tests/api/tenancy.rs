@@ -79,6 +79,7 @@ pub fn project_routes() -> Vec<ScopedRoute> {
         route(Method::GET, "/v1/projects/{projectId}/calls/{id}/words", None, Call),
         route(Method::GET, "/v1/projects/{projectId}/calls/{id}/audio", None, Call),
         route(Method::GET, "/v1/projects/{projectId}/calls/{id}/audio/content", None, Call),
+        route(Method::POST, "/v1/projects/{projectId}/calls/{id}/audio/link", None, Call),
         route(Method::GET, "/v1/projects/{projectId}/action-items", None, Own),
         route(Method::GET, "/v1/projects/{projectId}/action-items/responsible-parties", None, Own),
         route(Method::GET, "/v1/projects/{projectId}/action-items/pending", None, Own),

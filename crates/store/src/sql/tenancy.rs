@@ -98,6 +98,15 @@ impl TenancyStore for SqlStore {
         Ok(row.map(Into::into))
     }
 
+    async fn active_key_digest(&self, id: ApiKeyId) -> StoreResult<Option<(OrgId, KeyDigest)>> {
+        let row: Option<(Uuid, String)> =
+            sqlx::query_as("select organization_id, key_hash from api_keys where id = $1 and revoked_at is null")
+                .bind(id.0)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map(|(org, digest)| (OrgId(org), KeyDigest::from_hex(digest))))
+    }
+
     async fn active_key_digests(&self) -> StoreResult<Vec<KeyDigest>> {
         let rows: Vec<(String,)> =
             sqlx::query_as("select key_hash from api_keys where revoked_at is null").fetch_all(&self.pool).await?;
