@@ -117,8 +117,7 @@ async fn an_audio_link_streams_without_the_key_until_it_expires_or_its_key_is_re
     // Revoking a key ends the links it made, and only those.
     let player = ApiKeySecret::generate();
     let player_key = app.store.create_api_key(app.org, "player", &player.digest()).await.unwrap().unwrap();
-    let theirs: Value =
-        app.client.post(app.url(&format!("{base}/link"))).header("X-API-Key", player.expose()).send().await.unwrap().json().await.unwrap();
+    let theirs: Value = app.request_as(player.expose(), reqwest::Method::POST, &format!("{base}/link")).send().await.unwrap().json().await.unwrap();
     let theirs = theirs["url"].as_str().unwrap().to_owned();
     assert_eq!(app.client.get(app.url(&theirs)).send().await.unwrap().status(), 200);
     app.store.revoke_api_key(player_key.id).await.unwrap();
@@ -128,28 +127,10 @@ async fn an_audio_link_streams_without_the_key_until_it_expires_or_its_key_is_re
     // Another organization's link cannot be bent to this call: the call is in the signature,
     // and its key's organization is where the project is looked up.
     let (_, foreign_key) = app.other_org("intruder").await;
-    let foreign_project: Value = app
-        .client
-        .post(app.url("/v1/projects"))
-        .header("X-API-Key", &foreign_key)
-        .json(&serde_json::json!({"name": "Theirs"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let foreign_call = call_with_audio(&app, foreign_project["id"].as_str().unwrap(), &wav_bytes(8_000, 1, 0.5)).await;
-    let foreign_link: Value = app
-        .client
-        .post(app.url(&format!("/v1/projects/{}/calls/{foreign_call}/audio/link", foreign_project["id"].as_str().unwrap())))
-        .header("X-API-Key", &foreign_key)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let foreign_project = app.create_project_as(&foreign_key, "Theirs").await["id"].as_str().unwrap().to_owned();
+    let foreign_call = call_with_audio(&app, &foreign_project, &wav_bytes(8_000, 1, 0.5)).await;
+    let foreign_link = format!("/v1/projects/{foreign_project}/calls/{foreign_call}/audio/link");
+    let foreign_link: Value = app.request_as(&foreign_key, reqwest::Method::POST, &foreign_link).send().await.unwrap().json().await.unwrap();
     let foreign_url = foreign_link["url"].as_str().unwrap();
     let bent = foreign_url.replace(&foreign_call.replace('-', ""), &call.replace('-', ""));
     assert_ne!(bent, foreign_url);

@@ -95,7 +95,12 @@ impl TestApp {
 
     /// A request carrying the bootstrap key.
     pub fn request(&self, method: Method, path: &str) -> RequestBuilder {
-        self.client.request(method, self.url(path)).header("X-API-Key", &self.key)
+        self.request_as(&self.key, method, path)
+    }
+
+    /// A request with another key than the bootstrap organization's.
+    pub fn request_as(&self, key: &str, method: Method, path: &str) -> RequestBuilder {
+        self.client.request(method, self.url(path)).header("X-API-Key", key)
     }
 
     pub async fn get(&self, path: &str) -> Response {
@@ -112,7 +117,12 @@ impl TestApp {
 
     /// Creates a project and returns it.
     pub async fn create_project(&self, name: &str) -> Value {
-        let response = self.post_json("/v1/projects", &serde_json::json!({ "name": name })).await;
+        self.create_project_as(&self.key, name).await
+    }
+
+    /// Creates a project with `key`, of whichever organization, and returns it.
+    pub async fn create_project_as(&self, key: &str, name: &str) -> Value {
+        let response = self.request_as(key, Method::POST, "/v1/projects").json(&serde_json::json!({ "name": name })).send().await.expect("request");
         assert_eq!(response.status(), 201, "creating project {name}");
         response.json().await.unwrap()
     }

@@ -178,7 +178,7 @@ async fn send(app: &TestApp, route: &ScopedRoute, project_id: &str, ids: &Fixtur
         let url = app.url(&format!("{path}?force=true"));
         return app.client.post(url).header("X-API-Key", key).multipart(form).send().await.unwrap();
     }
-    let mut request = app.client.request(route.method.clone(), app.url(&path)).header("X-API-Key", key);
+    let mut request = app.request_as(key, route.method.clone(), &path);
     if let Some(body) = &route.body {
         request = request.json(body);
     }
@@ -192,17 +192,7 @@ async fn another_organizations_key_gets_404_on_every_project_route(backend: Back
     let (_, foreign_key) = app.other_org("intruder").await;
     let ids = fixtures(&app, id).await;
     // The intruder's own project: its nested ids must not reach ours either.
-    let intruder_project: Value = app
-        .client
-        .post(app.url("/v1/projects"))
-        .header("X-API-Key", &foreign_key)
-        .json(&json!({"name": "Theirs"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let intruder_project = app.create_project_as(&foreign_key, "Theirs").await;
     let theirs = intruder_project["id"].as_str().unwrap();
 
     for route in project_routes() {
