@@ -40,7 +40,7 @@ export async function callPage(main, project, callId, query, go, fresh = () => t
   if (!fresh()) return;
   const words = timeline.words;
   const speakers = new Map(call.speakers.map((s, i) => [s.speakerId, { ...s, colour: i % 6 }]));
-  const audio = h("audio", { controls: true, preload: "metadata", id: "player" });
+  const audio = h("audio", { controls: true, preload: "metadata", id: "player", "aria-label": `${t("recording")}: ${call.title}` });
 
   // Each word once, as a button-like span in its turn; personal data keeps its type beside it.
   const spans = [];
@@ -90,13 +90,18 @@ export async function callPage(main, project, callId, query, go, fresh = () => t
   });
   // The keyboard reaches words one at a time: one word is in the tab order (the first, then the
   // last one moved to), the arrow keys move between words and Enter or Space plays from there.
-  if (spans.length) spans[0].tabIndex = 0;
+  // That word is a button to assistive technology, named by the word; the others stay text, so
+  // a screen reader reads the transcript as prose rather than as 10,000 buttons.
+  const reachable = (el, yes) => {
+    if (yes) { el.tabIndex = 0; el.setAttribute("role", "button"); } else { el.removeAttribute("tabindex"); el.removeAttribute("role"); }
+  };
+  if (spans.length) reachable(spans[0], true);
   let focusAt = 0;
   const moveTo = (i) => {
     if (i < 0 || i >= spans.length) return;
-    spans[focusAt].removeAttribute("tabindex");
+    reachable(spans[focusAt], false);
     focusAt = i;
-    spans[i].tabIndex = 0;
+    reachable(spans[i], true);
     spans[i].focus();
   };
   const transcript = h("ol", { class: "transcript", id: "transcript", "aria-label": t("transcriptKeys"), onclick: (e) => {

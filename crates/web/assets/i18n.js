@@ -93,6 +93,7 @@ const ROWS = [
   ["words", "words", "słów"],
   ["turns", "turns", "wypowiedzi"],
   ["transcript", "Transcript", "Transkrypcja"],
+  ["recording", "Recording", "Nagranie"],
   ["loading", "Loading…", "Wczytywanie…"],
   ["error", "Something went wrong", "Coś poszło nie tak"],
   ["moment", "Play this moment", "Odtwórz ten moment"],
