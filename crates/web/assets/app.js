@@ -125,6 +125,11 @@ const levelClass = (level) => `level level-${level}`;
 
 async function callsPage(project, query, fresh) {
   const q = query.get("q") || "";
+  const list = h("div", { id: "call-list" }, h("p", { class: "muted" }, t("loading")));
+  // The list follows finished uploads without losing the upload panel's rows.
+  const refresh = () => callList(project, query, list).catch((error) => mount(list, h("p", { class: "error", role: "alert" }, error.message)));
+  // The page of calls is asked for together with the category tree the filters need, not after it.
+  const listed = refresh();
   const tree = await api("GET", `/v1/projects/${project.id}/categories`).catch(() => []);
   if (!fresh()) return;
   const categories = flattenTree(tree).map((c) => [c.id, `${"— ".repeat(c.depth)}${c.name}`]);
@@ -149,9 +154,6 @@ async function callsPage(project, query, fresh) {
     if (overdue.checked) next.set("hasOverdueItems", "true");
     go(`#/p/${project.id}/calls?${next}`);
   };
-  const list = h("div", { id: "call-list" }, h("p", { class: "muted" }, t("loading")));
-  // The list follows finished uploads without losing the upload panel's rows.
-  const refresh = () => callList(project, query, list).catch((error) => mount(list, h("p", { class: "error", role: "alert" }, error.message)));
   mount(main,
     h("h1", {}, t("calls")),
     uploader(project, refresh),
@@ -165,7 +167,7 @@ async function callsPage(project, query, fresh) {
       [...query.keys()].some((k) => k !== "page") && h("a", { href: `#/p/${project.id}/calls` }, t("clear")),
       h("p", { id: "search-help", class: "muted help" }, t("searchHelp"), q ? ` ${t("searchIgnoresFilters")}` : "")),
     list);
-  await refresh();
+  await listed;
 }
 
 /** One page of calls (or of search hits, when there is a query) into `into`. */
