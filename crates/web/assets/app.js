@@ -34,7 +34,12 @@ async function render() {
   const { parts, query } = route();
   try {
     if (!projects.length) projects = (await api("GET", "/v1/projects?pageSize=100")).data;
-    const project = parts[0] === "p" ? projects.find((p) => p.id === parts[1]) : null;
+    let project = parts[0] === "p" ? projects.find((p) => p.id === parts[1]) : null;
+    // A project made elsewhere since the list was read, or past its first hundred: by its id.
+    if (parts[0] === "p" && !project) {
+      project = await api("GET", `/v1/projects/${encodeURIComponent(parts[1])}`).catch(() => null);
+      if (project) projects.push(project);
+    }
     header(project);
     if (!project) return projectPicker();
     const view = parts[2] || "calls";
