@@ -111,7 +111,8 @@ const ROWS = [
   ["noCategories", "No categories yet: calls stay uncategorized.", "Nie ma jeszcze kategorii: rozmowy zostają bez kategorii."],
   ["rename", "Rename", "Zmień nazwę"],
   ["move", "Move", "Przenieś"],
-  ["confirmCategoryDelete", "Delete \"{name}\" and the {below} categories below it? Its {calls} calls become uncategorized.", "Usunąć \"{name}\" i {below} kategorii pod nią? Jej rozmowy ({calls}) zostaną bez kategorii."],
+  // Counts after a colon, so that no language needs a plural form for them.
+  ["confirmCategoryDelete", "Delete \"{name}\"? Categories below it, deleted with it: {below}. Calls that become uncategorized: {calls}.", "Usunąć \"{name}\"? Kategorie pod nią, usuwane razem z nią: {below}. Rozmowy, które zostaną bez kategorii: {calls}."],
   ["add", "Add", "Dodaj"],
   ["categories", "Categories", "Kategorie"],
   ["templates", "Analysis templates", "Szablony analizy"],
