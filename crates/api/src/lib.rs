@@ -24,6 +24,7 @@ mod rate_limit;
 mod routes;
 mod views;
 
+pub use audio_link::AudioLinkSecret;
 pub use error::{ApiError, ErrorCode};
 pub use openapi::openapi;
 pub use rate_limit::{KnownKeys, RateLimiter};
@@ -42,6 +43,8 @@ pub struct ApiSettings {
     pub max_upload_bytes: u64,
     /// Uploads per API key per minute; 0 turns the limit off.
     pub uploads_per_minute: u32,
+    /// What audio links are signed with.
+    pub audio_link_secret: AudioLinkSecret,
 }
 
 /// What every handler can reach.
@@ -67,6 +70,8 @@ pub struct AppState {
     pub search: Option<Arc<SearchService>>,
     /// The in-process workers, when this process runs any: `/readyz` needs one alive.
     pub worker_health: Option<Arc<WorkerHealth>>,
+    /// What audio links are signed with.
+    pub audio_link_secret: AudioLinkSecret,
 }
 
 impl AppState {
@@ -83,6 +88,7 @@ impl AppState {
             max_upload_bytes: settings.max_upload_bytes,
             search: None,
             worker_health: None,
+            audio_link_secret: settings.audio_link_secret.clone(),
         }
     }
 

@@ -15,10 +15,11 @@ use crate::routes::{open_routes, v1_routes};
         title = "callscope",
         description = "Self-hosted call analytics: upload recorded calls, get transcripts, speakers, \
 PII statistics, classification, summaries, action items and search.\n\n\
-Every `/v1` route needs an organization key in `X-API-Key`. Errors are RFC 9457 \
+Every `/v1` route needs an organization key in `X-API-Key`, except `GET /v1/audio/{token}`, where an \
+audio link made with a key stands in for it. Errors are RFC 9457 \
 `application/problem+json` bodies with a stable `code`; every response carries `X-Request-Id`. \
 Timestamps are RFC 3339 UTC with milliseconds; absent values are `null`. Requests are limited \
-per key (429 `rate_limited` with `Retry-After`).",
+per key, and by the client's address for requests without one (429 `rate_limited` with `Retry-After`).",
         license(name = "Apache-2.0"),
     ),
     modifiers(&KeyAuth, &PiiTypes),

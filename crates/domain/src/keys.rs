@@ -39,6 +39,13 @@ impl fmt::Debug for ApiKeySecret {
     }
 }
 
+/// A server-side secret: 32 bytes of the operating system's randomness, as lower-case hex.
+pub fn random_secret_hex() -> String {
+    let mut bytes = [0u8; 32];
+    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    hex::encode(bytes)
+}
+
 /// Lower-case hex SHA-256 of a plain key: what the database stores and looks keys up by.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct KeyDigest(String);

@@ -33,7 +33,7 @@ pub use ids::{
     WebhookId,
 };
 pub use job::{parse_channel_roles, Job, JobKind, JobStage, JobStatus, NewJob};
-pub use keys::{ApiKey, ApiKeySecret, KeyDigest, Principal};
+pub use keys::{random_secret_hex, ApiKey, ApiKeySecret, KeyDigest, Principal};
 pub use pii::{PiiSpan, PiiStatistics};
 pub use preset::{PresetInput, SpeakerPreset};
 pub use project::{Language, NewProject, Organization, PiiRedaction, Project, ProjectPatch, PROJECT_DESCRIPTION_MAX, PROJECT_NAME_MAX};

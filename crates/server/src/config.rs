@@ -46,6 +46,10 @@ pub struct Config {
     pub worker_poll_interval_ms: u64,
     /// Requests per API key per minute; 0 turns the limit off.
     pub rate_limit_per_minute: u32,
+    /// What audio links are signed with (empty: a secret made on the first start and kept in
+    /// `<data_dir>/audio-link-secret`). Servers that share a database but not a data directory
+    /// need the same one.
+    pub audio_link_secret: String,
     /// Seconds in-flight requests get to finish after SIGTERM/SIGINT.
     pub shutdown_grace_seconds: u64,
     /// Test only: accept `http://` and loopback webhook targets.
@@ -196,6 +200,7 @@ impl Default for Config {
             job_retry_base_seconds: 10,
             worker_poll_interval_ms: 1000,
             rate_limit_per_minute: 1200,
+            audio_link_secret: String::new(),
             shutdown_grace_seconds: 30,
             webhooks_allow_private: false,
             webhooks_extra_ca_file: String::new(),
@@ -359,6 +364,7 @@ impl Config {
             database_url: mask_url_password(&self.database_url),
             llm_api_key: mask(&self.llm_api_key),
             models_hub_token: mask(&self.models_hub_token),
+            audio_link_secret: mask(&self.audio_link_secret),
             models_hub_url: callscope_analysis::masked_url(&self.models_hub_url),
             llm_base_url: callscope_analysis::masked_url(&self.llm_base_url),
             ..self.clone()
@@ -424,7 +430,12 @@ mod tests {
     fn secrets_are_masked() {
         assert_eq!(mask_url_password("postgres://app:s3cret@db:5432/calls"), "postgres://app:********@db:5432/calls");
         assert_eq!(mask_url_password("sqlite://./data/x.db"), "sqlite://./data/x.db");
-        let config = Config { database_url: "postgres://app:s3cret@db/calls".into(), models_hub_token: "hf_s3cret".into(), ..Config::default() };
+        let config = Config {
+            database_url: "postgres://app:s3cret@db/calls".into(),
+            models_hub_token: "hf_s3cret".into(),
+            audio_link_secret: "links-s3cret".into(),
+            ..Config::default()
+        };
         let shown = config.to_redacted_toml();
         assert!(!shown.contains("s3cret"), "{shown}");
         assert!(shown.contains("********"));

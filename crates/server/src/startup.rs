@@ -32,6 +32,9 @@ use crate::Config;
 /// File in the data directory that receives the first organization's key.
 pub const BOOTSTRAP_KEY_FILE: &str = "bootstrap-api-key";
 
+/// Where a deployment that names no `audio_link_secret` keeps the one made on its first start.
+pub const AUDIO_LINK_SECRET_FILE: &str = "audio-link-secret";
+
 /// A built service, bound to its port and ready to run.
 pub struct Application {
     listener: TcpListener,
@@ -62,6 +65,7 @@ impl Application {
             webhooks_allow_private: config.webhooks_allow_private,
             max_upload_bytes: config.max_upload_bytes,
             uploads_per_minute: config.rate_limit_uploads_per_minute,
+            audio_link_secret: audio_link_secret(config)?,
         };
         if config.webhooks_allow_private {
             tracing::warn!("webhooks_allow_private is on: webhooks may target http:// and loopback (tests only)");
@@ -361,6 +365,41 @@ pub async fn bootstrap(store: &dyn Store, data_dir: &Path) -> anyhow::Result<Opt
     }
 }
 
+/// The secret audio links are signed with: `audio_link_secret` when set (servers that share a
+/// database but not a data directory must be given the same one), else 32 random bytes made on
+/// the first start and kept in `<data_dir>/audio-link-secret` (mode 0600).
+///
+/// # Errors
+/// A data directory where the file can be neither read nor written.
+pub fn audio_link_secret(config: &Config) -> anyhow::Result<callscope_api::AudioLinkSecret> {
+    if !config.audio_link_secret.is_empty() {
+        return Ok(callscope_api::AudioLinkSecret::new(config.audio_link_secret.as_bytes()));
+    }
+    let path = config.data_dir.join(AUDIO_LINK_SECRET_FILE);
+    let made = callscope_domain::random_secret_hex();
+    // Made only where there is none: of two processes starting at once, both keep the first.
+    match write_private_new(&path, &made) {
+        Ok(()) => Ok(callscope_api::AudioLinkSecret::new(made)),
+        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
+            let kept = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+            anyhow::ensure!(!kept.trim().is_empty(), "{} is empty: delete it to have a new secret made", path.display());
+            Ok(callscope_api::AudioLinkSecret::new(kept.trim()))
+        }
+        Err(error) => Err(error).with_context(|| format!("cannot create {}", path.display())),
+    }
+}
+
+/// Writes a new file readable by its owner only; fails with `AlreadyExists` when there is one.
+fn write_private_new(path: &Path, contents: &str) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(path)?;
+    file.write_all(contents.as_bytes())?;
+    file.sync_all()
+}
+
 fn write_private(path: &Path, contents: &str) -> anyhow::Result<()> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);
@@ -399,5 +438,30 @@ pub fn shutdown_signal() -> impl std::future::Future<Output = ()> + Send + 'stat
     #[cfg(not(unix))]
     async {
         let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use callscope_api::AudioLinkSecret;
+
+    use super::*;
+
+    #[test]
+    fn the_audio_link_secret_is_made_once_and_kept_unless_configured() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = Config { data_dir: dir.path().to_owned(), ..Config::default() };
+        let first = audio_link_secret(&config).unwrap();
+        assert_eq!(audio_link_secret(&config).unwrap(), first, "kept across starts");
+        let path = dir.path().join(AUDIO_LINK_SECRET_FILE);
+        #[cfg(unix)]
+        assert_eq!(std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&path).unwrap().permissions()) & 0o777, 0o600);
+        let other = tempfile::tempdir().unwrap();
+        let elsewhere = Config { data_dir: other.path().to_owned(), ..Config::default() };
+        assert_ne!(audio_link_secret(&elsewhere).unwrap(), first, "each data directory its own");
+        let named = Config { audio_link_secret: "shared".into(), ..elsewhere };
+        assert_eq!(audio_link_secret(&named).unwrap(), AudioLinkSecret::new("shared"), "the configured one wins");
+        std::fs::write(&path, "").unwrap();
+        assert!(audio_link_secret(&config).is_err(), "an emptied file is an error, not a new secret");
     }
 }

@@ -38,6 +38,7 @@ async function render() {
     // A project made elsewhere since the list was read, or past its first hundred: by its id.
     if (parts[0] === "p" && !project) {
       project = await api("GET", `/v1/projects/${encodeURIComponent(parts[1])}`).catch(() => null);
+      if (mine !== rendering) return;
       if (project) projects.push(project);
     }
     header(project);

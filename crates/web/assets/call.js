@@ -245,8 +245,9 @@ export async function callPage(main, project, callId, query, go, fresh = () => t
   // The player streams the recording with Range requests (an hour of audio is tens of
   // megabytes) through a short-lived link, since an <audio> element cannot send the key. A link
   // that expires while the page stays open is replaced, and playback goes on where it was.
-  let relinks = 0;
+  let [relinks, linkedAt] = [0, 0];
   const linkAudio = async () => {
+    linkedAt = Date.now();
     const link = await api("POST", `${base}/audio/link`);
     if (!fresh()) return;
     const [at, playing] = [audio.currentTime, !audio.paused];
@@ -254,9 +255,10 @@ export async function callPage(main, project, callId, query, go, fresh = () => t
     if (at > 0) audio.currentTime = at;
     if (playing) audio.play().catch(() => {});
   };
-  audio.addEventListener("playing", () => { relinks = 0; });
+  // A link that played for a minute worked: the next failure may be its expiry again.
+  audio.addEventListener("playing", () => { if (Date.now() - linkedAt > 60_000) relinks = 0; });
   audio.addEventListener("error", () => {
-    // A few tries, so that a recording the browser cannot play does not ask forever.
+    // A few tries, so that a recording that keeps failing does not ask forever.
     if (fresh() && relinks++ < 2) linkAudio().catch((e) => toast(e.message, "error"));
   });
   linkAudio().catch((e) => toast(e.message, "error"));

@@ -11,7 +11,7 @@ use axum::Json;
 use callscope_domain::{CallAudio, CallId, Timestamp};
 use futures::StreamExt;
 use serde::Serialize;
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::audio_link::AudioLinkGrant;
 use crate::context::record_org;
@@ -48,10 +48,19 @@ pub async fn get_audio_info(
     Ok(Json(AudioInfoView { audio, content_url }))
 }
 
+/// The `Range` header the audio routes read, for the document only (the handlers parse it).
+#[derive(IntoParams)]
+#[into_params(parameter_in = Header)]
+#[allow(dead_code)]
+struct RangeHeader {
+    /// `bytes=START-END`, `bytes=START-` or `bytes=-SUFFIX`.
+    #[param(rename = "Range")]
+    range: Option<String>,
+}
+
 /// The original audio bytes. A single `Range: bytes=…` gives 206 with that part.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/calls/{id}/audio/content", tag = "Calls",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The call"),
-        ("Range" = Option<String>, Header, description = "`bytes=START-END`, `bytes=START-` or `bytes=-SUFFIX`")),
+    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The call"), RangeHeader),
     responses(
         (status = 200, description = "The whole file", content_type = "application/octet-stream"),
         (status = 206, description = "The requested range (`Content-Range`)", content_type = "application/octet-stream"),
@@ -100,15 +109,14 @@ pub async fn create_audio_link(
     // The key was checked a moment ago; if it was revoked since, the link would not open anyway.
     let (_, digest) = state.store.active_key_digest(scope.caller.key_id).await?.ok_or(ApiError::Unauthorized)?;
     let grant = AudioLinkGrant::new(scope.caller.key_id, scope.id(), id, state.clock.now());
-    let url = format!("/v1/audio/{}", grant.sign(&digest));
+    let url = format!("/v1/audio/{}", grant.sign(&state.audio_link_secret, &digest));
     Ok(Located::created(url.clone(), AudioLinkView { url, expires_at: grant.expires_at }))
 }
 
 /// A call's audio through a link from `…/audio/link`, without `X-API-Key`; Range as for
 /// `…/audio/content`.
 #[utoipa::path(get, path = "/v1/audio/{token}", tag = "Calls", security(()),
-    params(("token" = String, Path, description = "The link's token"),
-        ("Range" = Option<String>, Header, description = "`bytes=START-END`, `bytes=START-` or `bytes=-SUFFIX`")),
+    params(("token" = String, Path, description = "The link's token"), RangeHeader),
     responses(
         (status = 200, description = "The whole file", content_type = "application/octet-stream"),
         (status = 206, description = "The requested range (`Content-Range`)", content_type = "application/octet-stream"),
@@ -119,12 +127,16 @@ pub async fn create_audio_link(
 pub async fn get_linked_audio(State(state): State<AppState>, Path(token): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
     let link = AudioLinkGrant::parse(&token).ok_or(ApiError::LinkNotValid)?;
     let (org, digest) = state.store.active_key_digest(link.key_id()).await?.ok_or(ApiError::LinkNotValid)?;
-    let grant = link.verify(&digest, state.clock.now()).ok_or(ApiError::LinkNotValid)?;
+    let grant = link.verify(&state.audio_link_secret, &digest, state.clock.now()).ok_or(ApiError::LinkNotValid)?;
     record_org(org);
     // The project is looked up within the key's organization, as for any request of that key.
     let project = state.store.get_project(org, grant.project_id).await?.ok_or_else(|| ApiError::not_found("call"))?;
     let audio = state.store.get_call_audio(project.id, grant.call_id).await?;
-    audio_bytes(&state, audio, &headers).await
+    let mut response = audio_bytes(&state, audio, &headers).await?;
+    // Only the browser that holds the link may keep the bytes: a shared cache would go on
+    // serving them after the link expired or its key was revoked.
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("private, no-store"));
+    Ok(response)
 }
 
 /// The audio's bytes, or the part a single `Range` asks for.

@@ -38,7 +38,13 @@ async fn readiness_needs_a_live_worker_where_workers_should_run(backend: Backend
     // The same service over the same database, in a process whose one worker has died.
     let health = Arc::new(WorkerHealth::new(1));
     let storage = callscope_storage::Storage::local(&app.config.data_dir.join("audio")).unwrap();
-    let settings = ApiSettings { rate_limit_per_minute: 0, webhooks_allow_private: false, max_upload_bytes: 1 << 20, uploads_per_minute: 0 };
+    let settings = ApiSettings {
+        rate_limit_per_minute: 0,
+        webhooks_allow_private: false,
+        max_upload_bytes: 1 << 20,
+        uploads_per_minute: 0,
+        audio_link_secret: callscope_api::AudioLinkSecret::new(*b"test"),
+    };
     let state = AppState::new(app.store.clone(), storage, Arc::new(SystemClock), &settings).with_worker_health(health.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/readyz", listener.local_addr().unwrap());
@@ -82,6 +88,16 @@ async fn a_flood_of_unknown_keys_is_limited_by_address(backend: Backend) {
     // The app's key existed when the service started: it has a budget of its own from its first
     // request, though the flood spent its address's.
     assert_eq!(app.get("/v1/projects").await.status(), 200, "a key in use is not held out by the flood");
+    // Audio links carry no key: a flood of made-up ones is held to the same address's budget,
+    // which the flood above has spent.
+    let mut statuses = Vec::new();
+    for _ in 0..5 {
+        statuses.push(app.client.get(app.url("/v1/audio/v1.made.up")).send().await.unwrap().status().as_u16());
+    }
+    // The budget refills a request every six seconds: one may have come back meanwhile.
+    assert!(statuses.iter().filter(|&&s| s == 429).count() >= 4 && statuses.iter().all(|&s| s == 429 || s == 401), "{statuses:?}");
+    // Other routes without a key are refused before any lookup, and not counted.
+    assert_problem(app.client.get(app.url("/v1/projects")).send().await.unwrap(), 401, "unauthorized").await;
 }
 
 async fn a_rate_limit_of_zero_is_off(backend: Backend) {
