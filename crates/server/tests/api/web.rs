@@ -17,7 +17,7 @@ use callscope_store::testing::{store_call, text_call};
 use callscope_store::Backend;
 use serde_json::{json, Value};
 
-use crate::helpers::{spawn_app_with, spoken_call, wav_bytes};
+use crate::helpers::{spawn_app_with, spoken_call, wav_bytes, TestApp};
 
 /// The key WebDriver puts an element's reference under.
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
@@ -672,6 +672,17 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
     assert_eq!(browser.script("return sessionStorage.length", json!([])).await, 0);
 }
 
+/// Puts `seconds` of quiet tone at 8 kHz in the audio store as `call`'s recording, as a worker
+/// leaves one.
+async fn keep_recording(app: &TestApp, call: &mut callscope_store::NewCall, seconds: f32) {
+    let audio = wav_bytes(8_000, 1, seconds);
+    call.size_bytes = i64::try_from(audio.len()).unwrap();
+    let storage = callscope::startup::open_storage(&app.config).unwrap();
+    let mut writer = storage.writer(&call.storage_path).await.unwrap();
+    writer.write(&audio).await.unwrap();
+    writer.finish().await.unwrap();
+}
+
 /// Gives a stored call's turns timed words, as speech recognition would: 300 ms a word from
 /// each turn's start, the turns' speakers alternating.
 fn with_words(mut call: callscope_store::NewCall) -> callscope_store::NewCall {
@@ -719,12 +730,7 @@ async fn the_lists_page_filter_and_mark_what_people_look_for() {
             };
             overdue.1 = item.id.0.to_string();
             call.analysis.as_mut().unwrap().action_items.push(item);
-            let audio = wav_bytes(8_000, 1, 15.0);
-            call.size_bytes = i64::try_from(audio.len()).unwrap();
-            let storage = callscope::startup::open_storage(&app.config).unwrap();
-            let mut writer = storage.writer(&call.storage_path).await.unwrap();
-            writer.write(&audio).await.unwrap();
-            writer.finish().await.unwrap();
+            keep_recording(&app, &mut call, 15.0).await;
         }
         let id = store_call(app.store.as_ref(), project_id, &call).await;
         if i == 0 {
@@ -881,13 +887,7 @@ async fn bench_the_call_page_of_a_one_hour_call() {
     call.transcript.turns = lines;
     call.transcript.words = words;
     call.duration_s = 3_600.0;
-    // The recording: an hour of quiet tone at 8 kHz, as the audio store keeps it.
-    let audio = wav_bytes(8_000, 1, 3_600.0);
-    call.size_bytes = i64::try_from(audio.len()).unwrap();
-    let storage = callscope::startup::open_storage(&app.config).unwrap();
-    let mut writer = storage.writer(&call.storage_path).await.unwrap();
-    writer.write(&audio).await.unwrap();
-    writer.finish().await.unwrap();
+    keep_recording(&app, &mut call, 3_600.0).await;
     let id = store_call(app.store.as_ref(), ProjectId(project.parse().unwrap()), &call).await;
 
     let browser = Browser::start().await;
