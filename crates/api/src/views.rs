@@ -149,7 +149,7 @@ pub struct PageInfo {
 impl PageInfo {
     /// The page `request` asked for, of `total` items.
     pub fn new(total: u64, request: callscope_domain::PageRequest) -> Self {
-        Self { total, page: request.page, page_size: request.page_size, total_pages: total.div_ceil(u64::from(request.page_size.max(1))) }
+        Self { total, page: request.page, page_size: request.page_size, total_pages: request.pages_for(total) }
     }
 }
 

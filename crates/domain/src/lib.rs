@@ -57,6 +57,11 @@ impl PageRequest {
     pub fn offset(&self) -> u64 {
         u64::from(self.page.saturating_sub(1)) * u64::from(self.page_size)
     }
+
+    /// Pages of this size that `total` rows fill: `ceil(total / page_size)`.
+    pub fn pages_for(&self, total: u64) -> u64 {
+        total.div_ceil(u64::from(self.page_size.max(1)))
+    }
 }
 
 /// One page of results plus the total number of matching rows.
@@ -71,6 +76,6 @@ pub struct Page<T> {
 impl<T> Page<T> {
     /// `ceil(total / page_size)`.
     pub fn total_pages(&self, page_size: u32) -> u64 {
-        self.total.div_ceil(u64::from(page_size.max(1)))
+        PageRequest { page: 1, page_size }.pages_for(self.total)
     }
 }
