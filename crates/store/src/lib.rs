@@ -9,8 +9,9 @@
 //!
 //! Both backends run the same SQL, written once under `src/sql/` and compiled for each
 //! database's concrete types, so they cannot drift apart (what differs, a handful of locking
-//! clauses, is at the top of `sqlite.rs` and `postgres.rs`); each has its own migrations because
-//! the schemas use each database's native types (uuid/timestamptz/jsonb on PostgreSQL).
+//! clauses, is at the top of `sqlite.rs` and `postgres.rs`). The schema is written once too:
+//! each `.sql` file under `migrations/` is rendered for the backend's native types (uuid, timestamptz
+//! and jsonb on PostgreSQL) by `migrations.rs`; what only one backend runs is marked off in the file.
 //! Every tenant-facing method takes the `OrgId` first: no query can forget the tenant.
 
 use std::str::FromStr;
@@ -24,6 +25,7 @@ mod calls;
 mod classification;
 mod item_index;
 mod jobs;
+mod migrations;
 mod postgres;
 mod resources;
 mod rows;

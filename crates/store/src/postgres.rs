@@ -17,7 +17,6 @@ const BOOTSTRAP_LOCK: Option<&str> = Some("select pg_advisory_xact_lock(7361601)
 const CLAIM_LOCK: &str = "for update skip locked";
 /// Reads that must hold their row until the transaction ends.
 const ROW_LOCK: &str = "for update";
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
 include!("sql/all.rs");
 

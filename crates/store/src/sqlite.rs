@@ -20,7 +20,6 @@ const BOOTSTRAP_LOCK: Option<&str> = None;
 const CLAIM_LOCK: &str = "";
 /// A writing transaction already holds the whole database.
 const ROW_LOCK: &str = "";
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 
 include!("sql/all.rs");
 

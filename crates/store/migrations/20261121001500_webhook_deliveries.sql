@@ -3,20 +3,20 @@
 -- happens never gets it and none is lost in a crash. Dispatchers claim due deliveries with a
 -- lease, send them and record each attempt here.
 create table webhook_deliveries (
-    id blob primary key,
-    webhook_id blob not null references webhooks (id) on delete cascade,
-    event_id blob not null references events (id) on delete cascade,
+    id UUID primary key,
+    webhook_id UUID not null references webhooks (id) on delete cascade,
+    event_id UUID not null references events (id) on delete cascade,
     status text not null,
     attempts integer not null default 0,
     -- failed attempts since the delivery was made or redelivered: where the retry schedule is
     retry_step integer not null default 0,
     response_code integer,
     error_message text,
-    last_attempt_at text,
-    next_attempt_at text,
+    last_attempt_at TIMESTAMP,
+    next_attempt_at TIMESTAMP,
     lease_owner text,
-    lease_until text,
-    created_at text not null
+    lease_until TIMESTAMP,
+    created_at TIMESTAMP not null
 );
 
 create unique index webhook_deliveries_event on webhook_deliveries (event_id, webhook_id);

@@ -4,9 +4,9 @@
 create index calls_updated on calls (updated_at, id);
 
 create table call_deletions (
-    call_id uuid primary key,
-    project_id uuid not null,
-    deleted_at timestamptz not null
+    call_id UUID primary key,
+    project_id UUID not null,
+    deleted_at TIMESTAMP not null
 );
 
 create index call_deletions_deleted on call_deletions (deleted_at);

@@ -1,29 +1,29 @@
 -- Upload jobs: the durable queue. A worker claims a job by setting worker_id and lease_until,
 -- and keeps the lease alive while it works; an expired lease lets another worker take over.
 create table jobs (
-    id uuid primary key,
-    project_id uuid not null references projects (id) on delete cascade,
+    id UUID primary key,
+    project_id UUID not null references projects (id) on delete cascade,
     status text not null check (status in ('PENDING', 'PROCESSING', 'COMPLETED', 'FAILED')),
     stage text not null,
-    progress double precision not null default 0,
+    progress FLOAT not null default 0,
     attempts integer not null default 0,
     error_message text,
     original_filename text not null,
     content_type text not null,
-    size_bytes bigint not null,
+    size_bytes BIGINT not null,
     sha256 text not null,
     storage_path text not null,
     language text not null,
-    channel_roles jsonb,
-    recorded_at timestamptz,
-    transcript_id uuid,
-    run_at timestamptz not null,
-    lease_until timestamptz,
+    channel_roles JSON,
+    recorded_at TIMESTAMP,
+    transcript_id UUID,
+    run_at TIMESTAMP not null,
+    lease_until TIMESTAMP,
     worker_id text,
-    submitted_at timestamptz not null,
-    started_at timestamptz,
-    completed_at timestamptz,
-    updated_at timestamptz not null
+    submitted_at TIMESTAMP not null,
+    started_at TIMESTAMP,
+    completed_at TIMESTAMP,
+    updated_at TIMESTAMP not null
 );
 
 create index jobs_runnable on jobs (run_at) where status in ('PENDING', 'PROCESSING');
