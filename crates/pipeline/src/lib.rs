@@ -147,28 +147,32 @@ pub struct PipelineSettings {
     pub max_duration_s: f64,
 }
 
+/// One implementation of each stage.
+#[derive(Clone)]
+pub struct Stages {
+    /// Audio bytes to samples.
+    pub decoder: Arc<dyn Decoder>,
+    /// Samples to timed words.
+    pub transcriber: Arc<dyn Transcriber>,
+    /// Who said which word, in a one-signal recording.
+    pub diarizer: Arc<dyn Diarizer>,
+    /// Personal data in the text.
+    pub pii: Arc<dyn PiiScanner>,
+    /// Categories, summary, sentiment, action items and template answers.
+    pub analyzer: Arc<dyn Analyzer>,
+}
+
 /// The stages, wired.
 #[derive(Clone)]
 pub struct Pipeline {
-    decoder: Arc<dyn Decoder>,
-    transcriber: Arc<dyn Transcriber>,
-    diarizer: Arc<dyn Diarizer>,
-    pii: Arc<dyn PiiScanner>,
-    analyzer: Arc<dyn Analyzer>,
+    stages: Stages,
     settings: PipelineSettings,
 }
 
 impl Pipeline {
     /// A pipeline of the given stages.
-    pub fn new(
-        decoder: Arc<dyn Decoder>,
-        transcriber: Arc<dyn Transcriber>,
-        diarizer: Arc<dyn Diarizer>,
-        pii: Arc<dyn PiiScanner>,
-        analyzer: Arc<dyn Analyzer>,
-        settings: PipelineSettings,
-    ) -> Self {
-        Self { decoder, transcriber, diarizer, pii, analyzer, settings }
+    pub fn new(stages: Stages, settings: PipelineSettings) -> Self {
+        Self { stages, settings }
     }
 
     /// The pipeline with the real engines around a loaded speech model and gazetteers.
@@ -179,12 +183,13 @@ impl Pipeline {
         analyzer: Arc<dyn Analyzer>,
         settings: PipelineSettings,
     ) -> Self {
-        Self::new(Arc::new(AudioDecoder), transcriber, Arc::new(diarizer), Arc::new(pii), analyzer, settings)
+        let stages = Stages { decoder: Arc::new(AudioDecoder), transcriber, diarizer: Arc::new(diarizer), pii: Arc::new(pii), analyzer };
+        Self::new(stages, settings)
     }
 
     /// The analysis engine's `modelUsed` when it does not fall back.
     pub fn model_used(&self) -> String {
-        self.analyzer.model_used()
+        self.stages.analyzer.model_used()
     }
 
     /// Processes the job's audio, stored at `audio`.
@@ -193,7 +198,7 @@ impl Pipeline {
     /// The first stage that fails.
     pub async fn run(&self, job: &Job, audio: &Path, context: &CallContext, progress: Arc<dyn Progress>) -> Result<CallResult, StageError> {
         progress.report(JobStage::Decoding, 0.0);
-        let decoded = self.decoder.decode(audio, self.settings.max_duration_s, progress.clone()).await?;
+        let decoded = self.stages.decoder.decode(audio, self.settings.max_duration_s, progress.clone()).await?;
         check_channel_roles(job, &decoded)?;
         progress.report(JobStage::Decoding, 1.0);
 
@@ -208,7 +213,7 @@ impl Pipeline {
             for (channel, samples) in decoded.channels.iter().enumerate() {
                 let reporter = progress.clone();
                 let report = Box::new(move |f: f64| reporter.report(JobStage::Transcribing, (channel as f64 + f) / n as f64));
-                let transcript = self.transcriber.transcribe(Arc::new(samples.clone()), job.language, report).await?;
+                let transcript = self.stages.transcriber.transcribe(Arc::new(samples.clone()), job.language, report).await?;
                 words.extend(transcript.words.into_iter().map(|w| Word { speaker: channel, ..w }));
             }
             progress.report(JobStage::Diarizing, 1.0);
@@ -217,9 +222,9 @@ impl Pipeline {
             let samples = Arc::new(if decoded.channels.len() == 1 { decoded.channels[0].clone() } else { decoded.mixdown() });
             let reporter = progress.clone();
             let report = Box::new(move |f: f64| reporter.report(JobStage::Transcribing, f));
-            let transcript = self.transcriber.transcribe(samples.clone(), job.language, report).await?;
+            let transcript = self.stages.transcriber.transcribe(samples.clone(), job.language, report).await?;
             progress.report(JobStage::Diarizing, 0.0);
-            words = self.diarizer.diarize(samples, transcript.speech, transcript.words).await?;
+            words = self.stages.diarizer.diarize(samples, transcript.speech, transcript.words).await?;
             progress.report(JobStage::Diarizing, 1.0);
             source = SpeakerSource::Diarized;
         }
@@ -241,7 +246,7 @@ impl Pipeline {
 
         progress.report(JobStage::Analyzing, 0.0);
         let texts: Vec<&str> = turns.iter().map(|t| t.text.as_str()).collect();
-        let found = self.pii.scan(&texts, job.language);
+        let found = self.stages.pii.scan(&texts, job.language);
         let mask = context.pii_redaction == PiiRedaction::Mask;
         let pii = pii::apply(&found, &mut turns, &mut timed, &mut full_text, mask);
 
@@ -254,7 +259,7 @@ impl Pipeline {
             turns,
             speakers,
             words: timed,
-            speech_model: self.transcriber.model_name(),
+            speech_model: self.stages.transcriber.model_name(),
             pii_statistics: pii.statistics,
             pii_spans: pii.spans,
             pii_masked: mask,
@@ -280,7 +285,7 @@ impl Pipeline {
             categories: context.categories.clone(),
             template: context.template.clone(),
         };
-        let analysis = self.analyzer.analyze(&input).await.map_err(|e| StageError::Retryable(e.to_string()))?;
+        let analysis = self.stages.analyzer.analyze(&input).await.map_err(|e| StageError::Retryable(e.to_string()))?;
         Ok(analysis.without_non_answers())
     }
 

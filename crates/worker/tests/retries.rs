@@ -13,7 +13,7 @@ use callscope_audio::DecodedAudio;
 use callscope_domain::{JobId, JobStatus, Language, NewJob, NewProject, PiiRedaction, ProjectId, SystemClock};
 use callscope_pipeline::{
     AcousticDiarizer, AnalysisError, AnalysisInput, Analyzer, AudioDecoder, CallAnalysis, Decoder, Diarizer, Gazetteer, Pipeline, PipelineSettings,
-    Progress, Region, RulePii, RulesEngine, StageError, Transcriber, Transcript, Word,
+    Progress, Region, RulePii, RulesEngine, StageError, Stages, Transcriber, Transcript, Word,
 };
 use callscope_storage::Storage;
 use callscope_store::testing::TestDatabase;
@@ -166,25 +166,25 @@ fn settings(setup: &Setup, retry_base: Duration) -> WorkerSettings {
     }
 }
 
-/// The stages a test worker runs; the PII scanner is always the real one.
-struct Stages {
+/// The stages a test worker varies; the PII scanner is always the real one.
+struct Varied {
     decoder: Arc<dyn Decoder>,
     transcriber: Arc<dyn Transcriber>,
     diarizer: Arc<dyn Diarizer>,
     analyzer: Arc<dyn Analyzer>,
 }
 
-fn worker_of(setup: &Setup, stages: Stages, settings: WorkerSettings) -> Worker {
+fn worker_of(setup: &Setup, stages: Varied, settings: WorkerSettings) -> Worker {
     let storage = Storage::local(&setup.dir.path().join("audio")).unwrap();
     let pii = Arc::new(RulePii::new(Arc::new(Gazetteer::default())));
-    let Stages { decoder, transcriber, diarizer, analyzer } = stages;
-    let pipeline = Pipeline::new(decoder, transcriber, diarizer, pii, analyzer, PipelineSettings { max_duration_s: 60.0 });
+    let Varied { decoder, transcriber, diarizer, analyzer } = stages;
+    let pipeline = Pipeline::new(Stages { decoder, transcriber, diarizer, pii, analyzer }, PipelineSettings { max_duration_s: 60.0 });
     Worker::new(setup.store.clone(), storage, pipeline, Arc::new(SystemClock), settings)
 }
 
 fn worker(setup: &Setup, decoder: Flaky, retry_base: Duration) -> Worker {
     let stages =
-        Stages { decoder: Arc::new(decoder), transcriber: Arc::new(Deaf), diarizer: Arc::new(AcousticDiarizer::new(2)), analyzer: Arc::new(rules()) };
+        Varied { decoder: Arc::new(decoder), transcriber: Arc::new(Deaf), diarizer: Arc::new(AcousticDiarizer::new(2)), analyzer: Arc::new(rules()) };
     worker_of(setup, stages, settings(setup, retry_base))
 }
 
@@ -200,7 +200,7 @@ fn speaking_worker(
     analyzer: Arc<dyn Analyzer>,
     settings: WorkerSettings,
 ) -> Worker {
-    let stages = Stages { decoder: Arc::new(AudioDecoder), transcriber: Arc::new(Speaks { line, gate }), diarizer: Arc::new(OneSpeaker), analyzer };
+    let stages = Varied { decoder: Arc::new(AudioDecoder), transcriber: Arc::new(Speaks { line, gate }), diarizer: Arc::new(OneSpeaker), analyzer };
     worker_of(setup, stages, settings)
 }
 
