@@ -477,6 +477,11 @@ mod tests {
 
     use super::*;
 
+    /// Each draft as (description, who, deadline, priority).
+    fn outline(items: &[ActionDraft]) -> Vec<(&str, &str, Option<&str>, &str)> {
+        items.iter().map(|a| (a.description.as_str(), a.responsible_party.as_str(), a.deadline_mentioned.as_deref(), a.priority.as_str())).collect()
+    }
+
     fn call() -> DateTime<Utc> {
         Utc.with_ymd_and_hms(2026, 11, 18, 10, 0, 0).unwrap()
     }
@@ -498,12 +503,8 @@ mod tests {
             ],
             call(),
         );
-        let summary: Vec<(&str, &str, Option<&str>, &str)> = items
-            .iter()
-            .map(|a| (a.description.as_str(), a.responsible_party.as_str(), a.deadline_mentioned.as_deref(), a.priority.as_str()))
-            .collect();
         assert_eq!(
-            summary,
+            outline(&items),
             [
                 ("Send you the return label by Friday", "agent", Some("by Friday"), "MEDIUM"),
                 ("Email us a photo of the damage", "customer", None, "LOW"),
@@ -548,12 +549,8 @@ mod tests {
             ],
             call(),
         );
-        let summary: Vec<(&str, &str, Option<&str>, &str)> = items
-            .iter()
-            .map(|a| (a.description.as_str(), a.responsible_party.as_str(), a.deadline_mentioned.as_deref(), a.priority.as_str()))
-            .collect();
         assert_eq!(
-            summary,
+            outline(&items),
             [
                 ("Wyślę jutro potwierdzenie mailem", "konsultant", Some("jutro"), "HIGH"),
                 ("Zwrócimy pieniądze do piątku", "konsultant", Some("do piątku"), "MEDIUM"),

@@ -189,7 +189,7 @@ impl Worker {
                     let call = job.transcript_id.ok_or_else(|| StageError::Fatal("the re-analysis names no call".into()))?;
                     let transcript = self.store.get_call_transcript(job.project_id, call).await.map_err(|e| match e {
                         StoreError::NotFound(_) => StageError::Fatal("the call no longer exists".into()),
-                        other => StageError::Retryable(format!("could not read the transcript: {other}")),
+                        other => unreadable("transcript")(other),
                     })?;
                     let analysis = self.pipeline.reanalyze(&transcript.turns, &transcript.speakers, job.language, &context, progress.clone()).await?;
                     Ok(Attempt::Reanalyzed(Box::new(analysis)))
@@ -216,21 +216,15 @@ impl Worker {
     /// redaction, the category tree and the template (the one a re-analysis asked for, else the
     /// active one).
     async fn context(&self, job: &Job) -> Result<CallContext, StageError> {
-        let presets =
-            self.store.list_presets(job.project_id).await.map_err(|e| StageError::Retryable(format!("could not read the speaker presets: {e}")))?;
+        let presets = self.store.list_presets(job.project_id).await.map_err(unreadable("speaker presets"))?;
         let project = self
             .store
             .project_of_job(job.project_id)
             .await
-            .map_err(|e| StageError::Retryable(format!("could not read the project: {e}")))?
+            .map_err(unreadable("project"))?
             .ok_or_else(|| StageError::Fatal("the call's project no longer exists".into()))?;
-        let categories =
-            self.store.list_categories(job.project_id).await.map_err(|e| StageError::Retryable(format!("could not read the categories: {e}")))?;
-        let templates = self
-            .store
-            .list_templates(job.project_id)
-            .await
-            .map_err(|e| StageError::Retryable(format!("could not read the analysis templates: {e}")))?;
+        let categories = self.store.list_categories(job.project_id).await.map_err(unreadable("categories"))?;
+        let templates = self.store.list_templates(job.project_id).await.map_err(unreadable("analysis templates"))?;
         let template = match job.template_id {
             Some(id) => {
                 Some(templates.into_iter().find(|t| t.id == id).ok_or_else(|| StageError::Fatal("the analysis template no longer exists".into()))?)
@@ -473,6 +467,11 @@ impl Progress for JobProgress {
         let (start, end) = stage_span(stage);
         *self.0.lock().expect("progress lock") = (stage, start + (end - start) * fraction.clamp(0.0, 1.0));
     }
+}
+
+/// A store error while reading `what` for a job: retried, since the database may answer again.
+fn unreadable(what: &'static str) -> impl FnOnce(StoreError) -> StageError {
+    move |e| StageError::Retryable(format!("could not read the {what}: {e}"))
 }
 
 #[cfg(test)]
