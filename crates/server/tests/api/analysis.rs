@@ -4,7 +4,7 @@
 //! answers. Then the same call through the API: its detail, a category set by hand, and
 //! re-analysis, which keeps that category and replaces the action items.
 
-use callscope_domain::{CallId, ProjectId};
+use callscope_domain::ProjectId;
 use callscope_store::Backend;
 use serde_json::{json, Value};
 
@@ -46,11 +46,7 @@ async fn a_processed_call_is_classified_summarised_and_its_action_items_recorded
             (1, "en-gb", "Great, thank you very much."),
         ],
     );
-    let accepted: Value = app.upload(project_id, "channel_roles=agent,customer", "call.wav", call).await.json().await.unwrap();
-    let job = app.wait_for_job(project_id, accepted["jobId"].as_str().unwrap()).await;
-    assert_eq!(job["status"], "COMPLETED", "{job}");
-    let call_id = CallId(job["transcriptId"].as_str().unwrap().parse().unwrap());
-    let project = ProjectId(project_id.parse().unwrap());
+    let (project, call_id) = app.process_call(project_id, "channel_roles=agent,customer", "call.wav", call).await;
     let transcript = app.store.get_call_transcript(project, call_id).await.unwrap();
     let analysis = app.store.get_call_analysis(project, call_id).await.unwrap();
     let context = format!("transcript: {:?}", transcript.full_text);

@@ -19,8 +19,7 @@ async fn the_original_audio_is_served_whole_or_in_ranges(backend: Backend) {
     let project = app.create_project("Support").await;
     let project_id = project["id"].as_str().unwrap();
     let audio = wav_bytes(8_000, 2, 2.0);
-    let accepted: Value = app.upload(project_id, "", "rozmowa.wav", audio.clone()).await.json().await.unwrap();
-    let job = app.wait_for_job(project_id, accepted["jobId"].as_str().unwrap()).await;
+    let job = app.upload_and_wait(project_id, "", "rozmowa.wav", audio.clone()).await;
     let call = job["transcriptId"].as_str().unwrap();
     let base = format!("/v1/projects/{project_id}/calls/{call}/audio");
 

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use callscope::{Application, Config};
-use callscope_domain::{ApiKeySecret, Clock, OrgId, SystemClock};
+use callscope_domain::{ApiKeySecret, CallId, Clock, OrgId, ProjectId, SystemClock};
 use callscope_store::testing::TestDatabase;
 use callscope_store::{Backend, Store};
 use callscope_worker::{RunOutcome, Worker};
@@ -268,6 +268,20 @@ impl TestApp {
         let form = reqwest::multipart::Form::new().part("file", part);
         let path = format!("/v1/projects/{project}/calls/upload{}{query}", if query.is_empty() { "" } else { "?" });
         self.request(Method::POST, &path).multipart(form).send().await.expect("upload request")
+    }
+
+    /// Uploads a file and waits for its job to end: the job, COMPLETED or FAILED.
+    pub async fn upload_and_wait(&self, project: &str, query: &str, filename: &str, bytes: Vec<u8>) -> Value {
+        let accepted: Value = self.upload(project, query, filename, bytes).await.json().await.unwrap();
+        assert!(accepted["jobId"].is_string(), "the upload was not accepted: {accepted}");
+        self.wait_for_job(project, accepted["jobId"].as_str().unwrap()).await
+    }
+
+    /// Uploads a call that must process to the end: the ids to read the stored call by.
+    pub async fn process_call(&self, project: &str, query: &str, filename: &str, bytes: Vec<u8>) -> (ProjectId, CallId) {
+        let job = self.upload_and_wait(project, query, filename, bytes).await;
+        assert_eq!(job["status"], "COMPLETED", "{job}");
+        (ProjectId(project.parse().unwrap()), CallId(job["transcriptId"].as_str().unwrap().parse().unwrap()))
     }
 
     /// The job once it is COMPLETED or FAILED (within 60 s). When the server runs no workers

@@ -8,23 +8,41 @@ use std::sync::{Arc, Mutex};
 use axum::extract::State;
 use axum::routing::post;
 use axum::Json;
-use callscope_domain::{CallId, ProjectId};
+use callscope::config::{AnalysisEngine, LlmAnalysisMode};
 use callscope_store::Backend;
 use serde_json::{json, Value};
 
-use crate::helpers::{spawn_app_with, spoken_call};
+use crate::helpers::{spawn_app_with, spoken_call, TestApp};
 
 both_backends!(text_sent_to_an_external_llm_is_masked_and_its_analysis_stored);
 both_backends!(the_guided_mode_asks_the_endpoint_for_closed_choices_only);
 
 type Seen = Arc<Mutex<Vec<Value>>>;
 
-/// Serves a chat-completions stand-in on a loopback port; its base URL, up to `/v1`.
-async fn stand_in(router: axum::Router) -> String {
+/// A server whose analysis engine is an OpenAI-compatible endpoint on a loopback port, answered
+/// by `answer`, in `mode` (`None`: the default mode); every request body the endpoint got is
+/// kept in the returned list.
+async fn app_with_endpoint<H, T>(backend: Backend, answer: H, mode: Option<LlmAnalysisMode>) -> (TestApp, Seen)
+where
+    H: axum::handler::Handler<T, Seen>,
+    T: 'static,
+{
+    let seen: Seen = Arc::default();
+    let router = axum::Router::new().route("/v1/chat/completions", post(answer)).with_state(seen.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
-    base_url
+    let app = spawn_app_with(backend, |c| {
+        c.analysis_engine = AnalysisEngine::Openai;
+        if let Some(mode) = mode {
+            c.llm_analysis_mode = mode;
+        }
+        c.llm_base_url = base_url;
+        c.llm_model = "test-model".into();
+        c.llm_max_retries = 0;
+    })
+    .await;
+    (app, seen)
 }
 
 async fn completions(State(seen): State<Seen>, Json(body): Json<Value>) -> Json<Value> {
@@ -42,17 +60,7 @@ async fn completions(State(seen): State<Seen>, Json(body): Json<Value>) -> Json<
 }
 
 async fn text_sent_to_an_external_llm_is_masked_and_its_analysis_stored(backend: Backend) {
-    let seen: Seen = Arc::default();
-    let base_url = stand_in(axum::Router::new().route("/v1/chat/completions", post(completions)).with_state(seen.clone())).await;
-
-    let app = spawn_app_with(backend, |c| {
-        c.analysis_engine = callscope::config::AnalysisEngine::Openai;
-        c.llm_analysis_mode = callscope::config::LlmAnalysisMode::Open;
-        c.llm_base_url = base_url;
-        c.llm_model = "test-model".into();
-        c.llm_max_retries = 0;
-    })
-    .await;
+    let (app, seen) = app_with_endpoint(backend, completions, Some(LlmAnalysisMode::Open)).await;
     let project = app.create_project("Plain").await;
     let project_id = project["id"].as_str().unwrap();
     let call = spoken_call(
@@ -62,11 +70,7 @@ async fn text_sent_to_an_external_llm_is_masked_and_its_analysis_stored(backend:
             (1, "en-gb", "My name is John Smith. My phone number is two one two, five five five, zero one four seven."),
         ],
     );
-    let accepted: Value = app.upload(project_id, "channel_roles=agent,customer", "call.wav", call).await.json().await.unwrap();
-    let job = app.wait_for_job(project_id, accepted["jobId"].as_str().unwrap()).await;
-    assert_eq!(job["status"], "COMPLETED", "{job}");
-    let call_id = CallId(job["transcriptId"].as_str().unwrap().parse().unwrap());
-    let project = ProjectId(project_id.parse().unwrap());
+    let (project, call_id) = app.process_call(project_id, "channel_roles=agent,customer", "call.wav", call).await;
     let transcript = app.store.get_call_transcript(project, call_id).await.unwrap();
     assert!(transcript.full_text.contains("Smith"), "the project keeps the values: {:?}", transcript.full_text);
 
@@ -102,27 +106,14 @@ async fn choices(State(seen): State<Seen>, Json(body): Json<Value>) -> Json<Valu
 }
 
 async fn the_guided_mode_asks_the_endpoint_for_closed_choices_only(backend: Backend) {
-    let seen: Seen = Arc::default();
-    let base_url = stand_in(axum::Router::new().route("/v1/chat/completions", post(choices)).with_state(seen.clone())).await;
-
-    let app = spawn_app_with(backend, |c| {
-        c.analysis_engine = callscope::config::AnalysisEngine::Openai;
-        c.llm_base_url = base_url;
-        c.llm_model = "test-model".into();
-        c.llm_max_retries = 0;
-    })
-    .await;
+    let (app, seen) = app_with_endpoint(backend, choices, None).await;
     let project = app.create_project("Guided").await;
     let project_id = project["id"].as_str().unwrap();
     let call = spoken_call(
         2,
         &[(0, "en-us", "Thank you for calling. What is your name?"), (1, "en-gb", "My name is John Smith. Could you send me a new router?")],
     );
-    let accepted: Value = app.upload(project_id, "channel_roles=agent,customer", "call.wav", call).await.json().await.unwrap();
-    let job = app.wait_for_job(project_id, accepted["jobId"].as_str().unwrap()).await;
-    assert_eq!(job["status"], "COMPLETED", "{job}");
-    let call_id = CallId(job["transcriptId"].as_str().unwrap().parse().unwrap());
-    let project = ProjectId(project_id.parse().unwrap());
+    let (project, call_id) = app.process_call(project_id, "channel_roles=agent,customer", "call.wav", call).await;
 
     let requests = seen.lock().unwrap().clone();
     assert_eq!(requests.len(), 1);

@@ -14,8 +14,7 @@ both_backends!(personal_data_is_counted_and_masked_when_the_project_asks);
 /// stored audio's bytes.
 async fn process(app: &TestApp, project: &Value, call: Vec<u8>) -> (CallTranscript, Vec<u8>, CallId) {
     let project_id = project["id"].as_str().unwrap();
-    let accepted: Value = app.upload(project_id, "channel_roles=agent,customer", "call.wav", call).await.json().await.unwrap();
-    let job = app.wait_for_job(project_id, accepted["jobId"].as_str().unwrap()).await;
+    let job = app.upload_and_wait(project_id, "channel_roles=agent,customer", "call.wav", call).await;
     assert_eq!(job["status"], "COMPLETED", "{job}");
     let call_id = job["transcriptId"].as_str().unwrap();
     let audio = app.get(&format!("/v1/projects/{project_id}/calls/{call_id}/audio/content")).await;

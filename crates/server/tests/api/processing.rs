@@ -2,7 +2,7 @@
 //! call with its transcript, bad input fails at once with a message a person can act on, and
 //! each outcome leaves its event in the outbox.
 
-use callscope_domain::{CallId, ProjectId};
+use callscope_domain::ProjectId;
 use callscope_store::Backend;
 use serde_json::Value;
 
@@ -70,11 +70,8 @@ async fn a_stereo_call_is_transcribed_per_channel_with_each_sentence_on_its_spea
             (0, "en-us", "Of course. I will send you a confirmation email today."),
         ],
     );
-    let accepted: Value = app.upload(project_id, "channel_roles=agent,customer", "call.wav", call).await.json().await.unwrap();
-    let job = app.wait_for_job(project_id, accepted["jobId"].as_str().unwrap()).await;
-    assert_eq!(job["status"], "COMPLETED", "{job}");
-    let call_id = CallId(job["transcriptId"].as_str().unwrap().parse().unwrap());
-    let transcript = app.store.get_call_transcript(ProjectId(project_id.parse().unwrap()), call_id).await.unwrap();
+    let (project, call_id) = app.process_call(project_id, "channel_roles=agent,customer", "call.wav", call).await;
+    let transcript = app.store.get_call_transcript(project, call_id).await.unwrap();
 
     let turns: Vec<(&str, String)> = transcript.turns.iter().map(|t| (t.speaker_id.as_str(), t.text.to_lowercase())).collect();
     assert_eq!(turns.len(), 3, "{turns:?}");
@@ -110,11 +107,8 @@ async fn a_mono_call_takes_its_speaker_names_from_the_default_preset(backend: Ba
     let made_default = app.request(reqwest::Method::PATCH, &format!("/v1/projects/{project_id}/speaker-presets/{id}/default")).send().await.unwrap();
     assert_eq!(made_default.status(), 200);
     let call = spoken_call(1, &[(0, "en-us", "Hello, this is the front desk. Your table is ready.")]);
-    let accepted: Value = app.upload(project_id, "", "desk.wav", call).await.json().await.unwrap();
-    let job = app.wait_for_job(project_id, accepted["jobId"].as_str().unwrap()).await;
-    assert_eq!(job["status"], "COMPLETED", "{job}");
-    let call_id = CallId(job["transcriptId"].as_str().unwrap().parse().unwrap());
-    let transcript = app.store.get_call_transcript(ProjectId(project_id.parse().unwrap()), call_id).await.unwrap();
+    let (project, call_id) = app.process_call(project_id, "", "desk.wav", call).await;
+    let transcript = app.store.get_call_transcript(project, call_id).await.unwrap();
     assert!(transcript.full_text.to_lowercase().contains("table is ready"), "{transcript:?}");
     assert_eq!(transcript.speakers.len(), 1, "one voice: {:?}", transcript.speakers);
     assert_eq!(transcript.speakers[0].name, "Receptionist");
@@ -147,8 +141,7 @@ async fn a_role_count_that_does_not_match_the_channels_fails(backend: Backend) {
     let app = app_with_worker(backend, |_| {}).await;
     let project = app.create_project("Support").await;
     let project_id = project["id"].as_str().unwrap();
-    let accepted: Value = app.upload(project_id, "channel_roles=agent,customer", "mono.wav", wav_bytes(8_000, 1, 1.0)).await.json().await.unwrap();
-    let job = app.wait_for_job(project_id, accepted["jobId"].as_str().unwrap()).await;
+    let job = app.upload_and_wait(project_id, "channel_roles=agent,customer", "mono.wav", wav_bytes(8_000, 1, 1.0)).await;
     assert_eq!(job["status"], "FAILED");
     assert_eq!(job["errorMessage"], "channel_roles names 2 roles but the file has 1 channel");
 }
@@ -157,8 +150,7 @@ async fn audio_over_the_duration_limit_fails(backend: Backend) {
     let app = app_with_worker(backend, |c| c.max_audio_duration_seconds = 2.0).await;
     let project = app.create_project("Support").await;
     let project_id = project["id"].as_str().unwrap();
-    let accepted: Value = app.upload(project_id, "", "long.wav", wav_bytes(8_000, 1, 3.0)).await.json().await.unwrap();
-    let job = app.wait_for_job(project_id, accepted["jobId"].as_str().unwrap()).await;
+    let job = app.upload_and_wait(project_id, "", "long.wav", wav_bytes(8_000, 1, 3.0)).await;
     assert_eq!(job["status"], "FAILED");
     assert!(job["errorMessage"].as_str().unwrap().contains("over the limit of 2 s"), "{job}");
 }
