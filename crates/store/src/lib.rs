@@ -48,9 +48,11 @@ pub type StoreResult<T> = Result<T, StoreError>;
 /// Why a store operation failed.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
+    // The wrapped errors are shown in the message and not offered as `source()` as well, so
+    // that a report walking the chain (anyhow's `{:#}`) names each cause once.
     /// The database could not be reached or did not answer in time: worth retrying later.
     #[error("database unavailable: {0}")]
-    Unavailable(#[source] sqlx::Error),
+    Unavailable(sqlx::Error),
     /// A uniqueness rule was broken; the string names the constraint when the database told.
     #[error("conflicts with an existing row ({0})")]
     Conflict(String),
@@ -59,7 +61,7 @@ pub enum StoreError {
     BadUrl(String),
     /// Applying migrations failed.
     #[error("migration failed: {0}")]
-    Migrate(#[from] sqlx::migrate::MigrateError),
+    Migrate(sqlx::migrate::MigrateError),
     /// A stored value this build cannot read (e.g. an enum value from a newer version).
     #[error("unreadable stored value: {0}")]
     Corrupt(String),
@@ -71,7 +73,13 @@ pub enum StoreError {
     Rejected(Rejection),
     /// Any other database error: a bug or a broken database.
     #[error("database error: {0}")]
-    Other(#[source] sqlx::Error),
+    Other(sqlx::Error),
+}
+
+impl From<sqlx::migrate::MigrateError> for StoreError {
+    fn from(err: sqlx::migrate::MigrateError) -> Self {
+        StoreError::Migrate(err)
+    }
 }
 
 impl From<sqlx::Error> for StoreError {
