@@ -107,15 +107,17 @@ impl AppState {
     }
 }
 
-/// The whole HTTP application: `/v1` behind the key and the rate limit, plus the open
-/// operational routes (`/healthz`, `/readyz`, `/openapi.json`, `/docs`).
-pub fn router(state: AppState) -> Router {
+/// The whole HTTP application: `/v1` behind the key and the rate limit, the open operational
+/// routes (`/healthz`, `/readyz`, `/openapi.json`, `/docs`), and `pages` (the web application)
+/// served beside them with the same request ids, logging and error format.
+pub fn router(state: AppState, pages: Router<AppState>) -> Router {
     let (v1, _) = routes::v1_routes().split_for_parts();
     let (open, _) = routes::open_routes().split_for_parts();
     let v1 = v1.layer(middleware::from_fn_with_state(state.clone(), rate_limit::enforce));
     Router::new()
         .merge(v1)
         .merge(open)
+        .merge(pages)
         .fallback(error::route_not_found)
         .method_not_allowed_fallback(error::method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_JSON_BYTES))

@@ -78,7 +78,7 @@ impl Application {
         // Keys in use keep their own rate-limit budgets from the first request (see the limiter).
         state.known_keys.learn_all(store.active_key_digests().await.context("cannot read the API keys")?);
         // The web application at / beside the API under /v1.
-        let router = callscope_web::router().merge(callscope_api::router(state));
+        let router = callscope_api::router(state, callscope_web::router());
         let listener = TcpListener::bind(&config.listen).await.with_context(|| format!("cannot listen on {}", config.listen))?;
         Ok(Self {
             listener,

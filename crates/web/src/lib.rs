@@ -7,7 +7,6 @@
 //! from this origin only (no inline script, no framing), so markup that reaches a transcript, a
 //! file name or a snippet can never run; the scripts also only ever set text, never HTML.
 
-use axum::extract::Path;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -33,21 +32,14 @@ const ASSETS: &[(&str, &str, &str)] = &[
 
 const INDEX: &str = include_str!("../assets/index.html");
 
-/// The application's routes: `/` and `/app/{asset}`. They need no state, so they merge into
-/// any router.
+/// The application's routes: `/` and one `/app/{name}` per asset. They need no state, so they
+/// merge into any router; a name that is no asset matches no route, and so gets the merging
+/// router's own 404.
 pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
-    Router::new().route("/", get(index)).route("/app/{asset}", get(asset))
-}
-
-async fn index() -> Response {
-    page(StatusCode::OK, "text/html; charset=utf-8", INDEX)
-}
-
-async fn asset(Path(name): Path<String>) -> Response {
-    match ASSETS.iter().find(|(n, _, _)| *n == name) {
-        Some((_, content_type, body)) => page(StatusCode::OK, content_type, body),
-        None => page(StatusCode::NOT_FOUND, "text/plain; charset=utf-8", "no such asset\n"),
-    }
+    let page_route = Router::new().route("/", get(|| async { page(StatusCode::OK, "text/html; charset=utf-8", INDEX) }));
+    ASSETS.iter().fold(page_route, |routes, &(name, content_type, body)| {
+        routes.route(&format!("/app/{name}"), get(move || async move { page(StatusCode::OK, content_type, body) }))
+    })
 }
 
 /// A response with the headers every page and asset carries.

@@ -50,12 +50,17 @@ async fn request_ids_are_echoed_or_minted(backend: Backend) {
     assert_eq!(uuid::Uuid::parse_str(id).unwrap().get_version_num(), 7);
     let junk = app.client.get(app.url("/healthz")).header("X-Request-Id", "x".repeat(500)).send().await.unwrap();
     assert_eq!(junk.headers()["x-request-id"].len(), 36, "an unusable client id is replaced");
-    for response in [app.get("/v1/projects").await, app.get("/docs").await, app.get("/v1/nope").await] {
-        assert!(response.headers().contains_key("x-request-id"), "{}", response.url());
+    for path in ["/v1/projects", "/docs", "/v1/nope", "/", "/app/app.js"] {
+        let response = app.get(path).await;
+        assert!(response.headers().contains_key("x-request-id"), "{path}");
     }
     let problem = app.client.get(app.url("/v1/projects")).header("X-Request-Id", "mine-1").send().await.unwrap();
     let body = assert_problem(problem, 401, "unauthorized").await;
     assert_eq!(body["requestId"], "mine-1");
+    // The web application's routes answer in the same terms: an unknown asset is the API's 404.
+    let missing = app.client.get(app.url("/app/nope.js")).header("X-Request-Id", "mine-2").send().await.unwrap();
+    let body = assert_problem(missing, 404, "not_found").await;
+    assert_eq!(body["requestId"], "mine-2");
 }
 
 async fn internal_errors_leak_nothing(backend: Backend) {

@@ -48,7 +48,7 @@ async fn readiness_needs_a_live_worker_where_workers_should_run(backend: Backend
     let state = AppState::new(app.store.clone(), storage, Arc::new(SystemClock), &settings).with_worker_health(health.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/readyz", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, callscope_api::router(state)).await.unwrap() });
+    tokio::spawn(async move { axum::serve(listener, callscope_api::router(state, axum::Router::new())).await.unwrap() });
     assert_problem(app.client.get(&url).send().await.unwrap(), 503, "unavailable").await;
     health.started();
     assert_eq!(app.client.get(&url).send().await.unwrap().status(), 200, "ready again once a worker runs");
