@@ -17,6 +17,9 @@ const BOOTSTRAP_LOCK: Option<&str> = Some("select pg_advisory_xact_lock(7361601)
 const CLAIM_LOCK: &str = "for update skip locked";
 /// Reads that must hold their row until the transaction ends.
 const ROW_LOCK: &str = "for update";
+/// Holds a row against other writers that take it so, without blocking the inserts that only
+/// reference it (their foreign-key check takes a key-share lock).
+const NO_KEY_LOCK: &str = "for no key update";
 
 include!("sql/all.rs");
 

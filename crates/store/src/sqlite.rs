@@ -20,6 +20,8 @@ const BOOTSTRAP_LOCK: Option<&str> = None;
 const CLAIM_LOCK: &str = "";
 /// A writing transaction already holds the whole database.
 const ROW_LOCK: &str = "";
+/// Likewise.
+const NO_KEY_LOCK: &str = "";
 
 include!("sql/all.rs");
 

@@ -330,6 +330,46 @@ async fn retries_and_failures_keep_the_reason(backend: Backend) {
     assert!(store.find_duplicate_job(project.id, "bb").await.unwrap().is_none(), "a failed upload may be sent again");
 }
 
+both_backends!(one_active_template_and_one_default_preset_even_when_raced);
+
+/// Activating templates (or making presets the default) at the same moment leaves exactly one
+/// active (or default) and refuses none: each step-down waits for the other's.
+async fn one_active_template_and_one_default_preset_even_when_raced(backend: Backend) {
+    use callscope_domain::{PresetInput, TemplateInput};
+
+    let (_db, store, _) = open(backend).await;
+    let org = store.create_organization("acme").await.unwrap();
+    let key = store.create_api_key(org.id, "ci", &KeyDigest::of("k")).await.unwrap().unwrap();
+    let project = store.create_project(org.id, &new_project("Support")).await.unwrap().id;
+    let mut templates = Vec::new();
+    let mut presets = Vec::new();
+    for i in 0..8 {
+        let template = TemplateInput { name: format!("t{i}"), description: None, is_active: None, fields: Vec::new() };
+        templates.push(store.create_template(project, key.id, &template).await.unwrap().id);
+        let preset = PresetInput { name: Some(format!("p{i}")), speakers: Some(vec!["Agent".into()]) };
+        presets.push(store.create_preset(project, &preset).await.unwrap().id);
+    }
+    for round in 0..3 {
+        let raced: Vec<_> = templates
+            .iter()
+            .zip(&presets)
+            .map(|(&template, &preset)| {
+                let store = store.clone();
+                tokio::spawn(async move {
+                    store.set_template_active(project, template, true).await.map(|_| ())?;
+                    store.set_default_preset(project, preset).await.map(|_| ())
+                })
+            })
+            .collect();
+        for outcome in raced {
+            outcome.await.unwrap().unwrap_or_else(|e| panic!("round {round}: {e}"));
+        }
+        let active = store.list_templates(project).await.unwrap().iter().filter(|t| t.is_active).count();
+        let defaults = store.list_presets(project).await.unwrap().iter().filter(|p| p.is_default).count();
+        assert_eq!((active, defaults), (1, 1), "round {round}");
+    }
+}
+
 both_backends!(action_item_lists_agree_with_every_item_after_changes_made_elsewhere);
 
 /// Each list page and total is exactly what filtering and sorting every stored item gives, and

@@ -212,6 +212,7 @@ impl ResourceStore for SqlStore {
     async fn set_default_preset(&self, project: ProjectId, id: SpeakerPresetId) -> StoreResult<SpeakerPreset> {
         let now = self.clock.now();
         let mut tx = self.pool.begin().await?;
+        hold_one_per_project_rules(&mut tx, project).await?;
         // The old default steps down first: the partial unique index allows one at a time.
         sqlx::query(
             "update speaker_presets set is_default = $3, updated_at = $4 \
@@ -491,6 +492,7 @@ async fn renumber(
 }
 
 async fn deactivate_templates(tx: &mut Tx<'_>, project: ProjectId, except: TemplateId, now: Timestamp) -> StoreResult<()> {
+    hold_one_per_project_rules(&mut *tx, project).await?;
     sqlx::query(
         "update analysis_templates set is_active = $3, updated_at = $4 where project_id = $1 and is_active and id <> $2",
     )
@@ -500,5 +502,16 @@ async fn deactivate_templates(tx: &mut Tx<'_>, project: ProjectId, except: Templ
     .bind(now)
     .execute(&mut **tx)
     .await?;
+    Ok(())
+}
+
+/// Waits for any other transaction that keeps one of the project's one-per-project rules (the
+/// active template, the default preset) and holds the project until this one ends. Without it,
+/// two PostgreSQL transactions could each step the other's choice down unseen and then both
+/// break the partial unique index; SQLite runs one writer at a time anyway.
+async fn hold_one_per_project_rules(tx: &mut Tx<'_>, project: ProjectId) -> StoreResult<()> {
+    if !NO_KEY_LOCK.is_empty() {
+        sqlx::query(&format!("select id from projects where id = $1 {NO_KEY_LOCK}")).bind(project.0).execute(&mut **tx).await?;
+    }
     Ok(())
 }

@@ -1,6 +1,6 @@
 // The store's SQL, written once and compiled into both backend modules with `include!`: each
-// includer defines `Db` (the sqlx database), `BACKEND`, `BOOTSTRAP_LOCK`, `CLAIM_LOCK` and
-// `ROW_LOCK`, which are all the backends differ in, and then includes `sql/all.rs`:
+// includer defines `Db` (the sqlx database), `BACKEND`, `BOOTSTRAP_LOCK`, `CLAIM_LOCK`,
+// `ROW_LOCK` and `NO_KEY_LOCK`, which are all the backends differ in, and then includes `sql/all.rs`:
 // this file and one file per area (`sql/jobs.rs` for `JobStore`, and so on). Placeholders are `$N`, which
 // both PostgreSQL and sqlx's SQLite driver understand. The imports below serve every area.
 
