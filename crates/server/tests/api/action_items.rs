@@ -233,4 +233,15 @@ async fn action_items_are_filtered_sorted_counted_and_edited(backend: Backend) {
     let events = app.store.list_events(ProjectId(project.parse().unwrap())).await.unwrap();
     assert_eq!(events.last().unwrap(), &("action_item.deleted".to_owned(), json!({"id": b2})));
     assert_eq!(list(&app, &project, "").await["totalCount"], 3);
+
+    // transcriptIndex is the item's position in its call's list: deleting the first moves the
+    // next one up.
+    let index_of = |item: &str| {
+        let url = item_url(item);
+        let app = &app;
+        async move { app.get(&url).await.json::<Value>().await.unwrap()["transcriptIndex"].clone() }
+    };
+    assert_eq!(index_of(a2).await, 1);
+    assert_eq!(app.request(Method::DELETE, &item_url(a1)).send().await.unwrap().status(), 204);
+    assert_eq!(index_of(a2).await, 0);
 }

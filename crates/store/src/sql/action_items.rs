@@ -94,10 +94,24 @@ impl ActionItemStore for SqlStore {
     async fn delete_action_item(&self, project: ProjectId, id: ActionItemId) -> StoreResult<()> {
         let now = self.clock.now();
         let mut tx = self.pool.begin().await?;
-        let done = sqlx::query("delete from action_items where id = $1 and project_id = $2").bind(id.0).bind(project.0).execute(&mut *tx).await?;
-        if done.rows_affected() == 0 {
-            return Err(StoreError::NotFound("action item"));
-        }
+        let deleted: Option<(Uuid, i32)> =
+            sqlx::query_as("delete from action_items where id = $1 and project_id = $2 returning call_id, transcript_index")
+                .bind(id.0)
+                .bind(project.0)
+                .fetch_optional(&mut *tx)
+                .await?;
+        let (call, position) = deleted.ok_or(StoreError::NotFound("action item"))?;
+        // `transcriptIndex` is the item's position in its call's list (decisions §5): the items
+        // after the deleted one move up.
+        sqlx::query(
+            "update action_items set transcript_index = transcript_index - 1 \
+             where call_id = $1 and project_id = $2 and transcript_index > $3",
+        )
+        .bind(call)
+        .bind(project.0)
+        .bind(position)
+        .execute(&mut *tx)
+        .await?;
         let event = Event::ActionItemDeleted(id);
         insert_event(&mut tx, project.0, &event, now).await?;
         tx.commit().await?;
