@@ -103,7 +103,8 @@ fn is_json(headers: &HeaderMap) -> bool {
 pub(crate) fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     // Well-formedness first (trailing bytes included), so that broken JSON is always a 400 even
     // when its beginning would already fail the typed parse.
-    serde_json::from_slice::<serde::de::IgnoredAny>(bytes).map_err(|e| ApiError::BadRequest(format!("malformed JSON: {e}")))?;
+    let whole: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| ApiError::BadRequest(format!("malformed JSON: {e}")))?;
+    refuse_nul_in_json(&whole, "")?;
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
         let path = err.path().to_string();
@@ -131,6 +132,37 @@ fn data_error(path: &str, err: &serde_json::Error) -> ApiError {
     ApiError::Validation(ValidationErrors::one(parent, message))
 }
 
+const NUL_REFUSED: &str = "must not contain the NUL character (U+0000)";
+
+/// Refuses a string (or key) holding U+0000 anywhere in a JSON body, naming its field: no
+/// field means it, and PostgreSQL cannot store it in text (the database error would be a 500).
+fn refuse_nul_in_json(value: &serde_json::Value, path: &str) -> Result<(), ApiError> {
+    let refused = |at: &str| ApiError::Validation(ValidationErrors::one(if at.is_empty() { "body" } else { at }, NUL_REFUSED));
+    match value {
+        serde_json::Value::String(text) if text.contains('\0') => Err(refused(path)),
+        serde_json::Value::Array(items) => items.iter().enumerate().try_for_each(|(i, item)| refuse_nul_in_json(item, &format!("{path}[{i}]"))),
+        serde_json::Value::Object(fields) => fields.iter().try_for_each(|(key, item)| {
+            // A NUL in a key is named as `\0`, so that the error itself stays storable text.
+            let named = key.replace('\0', "\\0");
+            let at = if path.is_empty() { named } else { format!("{path}.{named}") };
+            if key.contains('\0') {
+                return Err(refused(&at));
+            }
+            refuse_nul_in_json(item, &at)
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Refuses a query parameter (name or value, once decoded) holding U+0000, naming it, as
+/// [`refuse_nul_in_json`] does for bodies.
+pub(crate) fn refuse_nul_in_query(raw: Option<&str>) -> Result<(), ApiError> {
+    match url::form_urlencoded::parse(raw.unwrap_or_default().as_bytes()).find(|(key, value)| key.contains('\0') || value.contains('\0')) {
+        Some((key, _)) => Err(ApiError::Validation(ValidationErrors::one(key.replace('\0', "\\0"), NUL_REFUSED))),
+        None => Ok(()),
+    }
+}
+
 /// Query parameters; a value of the wrong type is a 400.
 #[derive(Debug)]
 pub struct ApiQuery<T>(pub T);
@@ -139,6 +171,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for ApiQuery<T> {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        refuse_nul_in_query(parts.uri.query())?;
         Query::<T>::try_from_uri(&parts.uri)
             .map(|Query(v)| ApiQuery(v))
             .map_err(|e| ApiError::BadRequest(format!("invalid query string: {}", e.body_text())))
@@ -197,6 +230,21 @@ mod tests {
         assert_eq!(field, "inner.count");
         let (field, _) = field_of(parse_json::<Body>(b"\"text\"").unwrap_err());
         assert_eq!(field, "body");
+    }
+
+    #[test]
+    fn nul_characters_are_refused_by_field_in_bodies_and_queries() {
+        let (field, message) = field_of(parse_json::<Body>(br#"{"name": "a\u0000b"}"#).unwrap_err());
+        assert_eq!((field.as_str(), message.as_str()), ("name", NUL_REFUSED));
+        let (field, _) = field_of(parse_json::<serde_json::Value>(br#"{"fields": [{"prompt": "ok"}, {"options": ["x\u0000"]}]}"#).unwrap_err());
+        assert_eq!(field, "fields[1].options[0]");
+        let (field, _) = field_of(parse_json::<serde_json::Value>(br#"{"a\u0000": 1}"#).unwrap_err());
+        assert_eq!(field, "a\\0");
+        assert!(parse_json::<Body>(br#"{"name": "a\\u0000b"}"#).is_ok(), "an escaped backslash before u0000 is text");
+        let (field, _) = field_of(refuse_nul_in_query(Some("page=1&responsibleParty=a%00b")).unwrap_err());
+        assert_eq!(field, "responsibleParty");
+        assert!(refuse_nul_in_query(Some("q=a%2500b")).is_ok(), "%2500 decodes to the text %00");
+        assert!(refuse_nul_in_query(None).is_ok());
     }
 }
 

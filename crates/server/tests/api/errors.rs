@@ -4,13 +4,14 @@ use callscope_store::Backend;
 use reqwest::Method;
 use serde_json::json;
 
-use crate::helpers::{assert_problem, spawn_app};
+use crate::helpers::{assert_problem, spawn_app, wav_bytes};
 
 both_backends!(
     routing_and_body_errors_are_problems,
     request_ids_are_echoed_or_minted,
     internal_errors_leak_nothing,
     an_unreachable_database_is_503_with_retry_after,
+    text_with_a_nul_character_is_refused_by_field,
 );
 
 async fn routing_and_body_errors_are_problems(backend: Backend) {
@@ -87,4 +88,24 @@ async fn an_unreachable_database_is_503_with_retry_after(backend: Backend) {
     assert_eq!(retry_after.as_deref(), Some("5"));
     assert_problem(app.get("/readyz").await, 503, "unavailable").await;
     assert_eq!(app.get("/healthz").await.status(), 200, "the process itself is still up");
+}
+
+/// U+0000 in any text a client sends is a 422 naming where it was, before it reaches the
+/// database (PostgreSQL cannot store it in text, which would be a 500).
+async fn text_with_a_nul_character_is_refused_by_field(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let refused = assert_problem(app.post_json("/v1/projects", &json!({"name": "Sup\u{0}port"})).await, 422, "validation_failed").await;
+    assert_eq!(refused["errors"][0]["field"], "name", "{refused}");
+    let project = app.create_project("Support").await;
+    let id = project["id"].as_str().unwrap();
+    let template = json!({"name": "QA", "fields": [{"label": "Topic", "prompt": "What\u{0}?", "answerType": "TEXT"}]});
+    let refused = assert_problem(app.post_json(&format!("/v1/projects/{id}/analysis-templates"), &template).await, 422, "validation_failed").await;
+    assert_eq!(refused["errors"][0]["field"], "fields[0].prompt", "{refused}");
+    let refused = assert_problem(app.get(&format!("/v1/projects/{id}/action-items?responsibleParty=a%00")).await, 422, "validation_failed").await;
+    assert_eq!(refused["errors"][0]["field"], "responsibleParty", "{refused}");
+    let upload = app.upload(id, "channel_roles=agent,cust%00omer", "call.wav", wav_bytes(8_000, 2, 1.0)).await;
+    let refused = assert_problem(upload, 422, "validation_failed").await;
+    assert_eq!(refused["errors"][0]["field"], "channel_roles", "{refused}");
+    let projects: serde_json::Value = app.get("/v1/projects").await.json().await.unwrap();
+    assert_eq!(projects["total"], 1, "only the clean project was made: {projects}");
 }
