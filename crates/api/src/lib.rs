@@ -113,9 +113,12 @@ impl AppState {
 pub fn router(state: AppState, pages: Router<AppState>) -> Router {
     let (v1, _) = routes::v1_routes().split_for_parts();
     let (open, _) = routes::open_routes().split_for_parts();
+    let (links, _) = routes::link_routes().split_for_parts();
     let v1 = v1.layer(middleware::from_fn_with_state(state.clone(), rate_limit::enforce));
+    let links = links.layer(middleware::from_fn_with_state(state.clone(), rate_limit::enforce_by_address));
     Router::new()
         .merge(v1)
+        .merge(links)
         .merge(open)
         .merge(pages)
         .fallback(error::route_not_found)

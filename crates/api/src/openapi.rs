@@ -7,7 +7,7 @@ use utoipa::OpenApi;
 
 use crate::error::{ErrorCode, FieldErrorView, Problem};
 
-use crate::routes::{open_routes, v1_routes};
+use crate::routes::{link_routes, open_routes, v1_routes};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -15,8 +15,8 @@ use crate::routes::{open_routes, v1_routes};
         title = "callscope",
         description = "Self-hosted call analytics: upload recorded calls, get transcripts, speakers, \
 PII statistics, classification, summaries, action items and search.\n\n\
-Every `/v1` route needs an organization key in `X-API-Key`, except `GET /v1/audio/{token}`, where an \
-audio link made with a key stands in for it. Errors are RFC 9457 \
+Every `/v1` route needs an organization key in `X-API-Key`. Outside `/v1`, `GET /audio/{token}` serves \
+a call's audio to whoever holds an audio link made with a key (for players that cannot send the header). Errors are RFC 9457 \
 `application/problem+json` bodies with a stable `code`; every response carries `X-Request-Id`. \
 Timestamps are RFC 3339 UTC with milliseconds; absent values are `null`. Requests are limited \
 per key, and by the client's address for requests without one (429 `rate_limited` with `Retry-After`).",
@@ -76,6 +76,7 @@ project's `piiRedaction: mask` the stored transcript shows `[NAME]` in place of 
 /// The whole document, as served at `/openapi.json`.
 pub fn openapi() -> utoipa::openapi::OpenApi {
     let (_, mut doc) = v1_routes().split_for_parts();
+    doc.merge(link_routes().split_for_parts().1);
     doc.merge(open_routes().split_for_parts().1);
     declare_problem_media_type(&mut doc);
     doc

@@ -144,20 +144,20 @@ fn address_bucket(request: &Request) -> String {
     }
 }
 
-/// Where the audio served through links lives (`GET /v1/audio/{token}`).
-const AUDIO_LINK_PREFIX: &str = "/v1/audio/";
+/// Middleware on the link routes (`GET /audio/{token}`): a link is looked up like a key, and
+/// carries none, so each request counts against the client address's budget.
+pub async fn enforce_by_address(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    if let Err(wait) = state.limiter.check(&address_bucket(&request), Instant::now()) {
+        return ApiError::RateLimited { retry_after_s: wait.as_secs_f64().ceil().max(1.0) as u64 }.into_response();
+    }
+    next.run(request).await
+}
 
 /// Middleware on `/v1`: answers 429 with `Retry-After` when the budget is spent: the key's, or
 /// for a key not yet seen to authenticate, its address's.
 pub async fn enforce(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
     let Some(key) = request.headers().get(API_KEY_HEADER).map(|v| KeyDigest::of(&String::from_utf8_lossy(v.as_bytes()))) else {
-        // An audio link is looked up like a key, so links count against the address's budget.
-        if request.uri().path().starts_with(AUDIO_LINK_PREFIX) {
-            if let Err(wait) = state.limiter.check(&address_bucket(&request), Instant::now()) {
-                return ApiError::RateLimited { retry_after_s: wait.as_secs_f64().ceil().max(1.0) as u64 }.into_response();
-            }
-        }
-        // Any other request without a key is refused before any lookup.
+        // A request without a key is refused before any lookup.
         return next.run(request).await;
     };
     let now = Instant::now();

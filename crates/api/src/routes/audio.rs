@@ -109,13 +109,13 @@ pub async fn create_audio_link(
     // The key was checked a moment ago; if it was revoked since, the link would not open anyway.
     let (_, digest) = state.store.active_key_digest(scope.caller.key_id).await?.ok_or(ApiError::Unauthorized)?;
     let grant = AudioLinkGrant::new(scope.caller.key_id, scope.id(), id, state.clock.now());
-    let url = format!("/v1/audio/{}", grant.sign(&state.audio_link_secret, &digest));
+    let url = format!("/audio/{}", grant.sign(&state.audio_link_secret, &digest));
     Ok(Located::created(url.clone(), AudioLinkView { url, expires_at: grant.expires_at }))
 }
 
-/// A call's audio through a link from `…/audio/link`, without `X-API-Key`; Range as for
-/// `…/audio/content`.
-#[utoipa::path(get, path = "/v1/audio/{token}", tag = "Calls", security(()),
+/// A call's audio through a link from `…/audio/link`, without `X-API-Key` (so outside `/v1`,
+/// every route of which needs the key); Range as for `…/audio/content`.
+#[utoipa::path(get, path = "/audio/{token}", tag = "Calls", security(()),
     params(("token" = String, Path, description = "The link's token"), RangeHeader),
     responses(
         (status = 200, description = "The whole file", content_type = "application/octet-stream"),

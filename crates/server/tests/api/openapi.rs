@@ -62,7 +62,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("GET", "/v1/projects/{projectId}/calls/{id}/audio"),
     ("GET", "/v1/projects/{projectId}/calls/{id}/audio/content"),
     ("POST", "/v1/projects/{projectId}/calls/{id}/audio/link"),
-    ("GET", "/v1/audio/{token}"),
+    ("GET", "/audio/{token}"),
     ("GET", "/v1/projects/{projectId}/action-items"),
     ("GET", "/v1/projects/{projectId}/action-items/responsible-parties"),
     ("GET", "/v1/projects/{projectId}/action-items/pending"),

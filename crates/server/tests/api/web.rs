@@ -321,7 +321,7 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
             json!([]),
         )
         .await;
-    assert!(streamed[0].as_str().unwrap().starts_with("/v1/audio/v1."), "{streamed}");
+    assert!(streamed[0].as_str().unwrap().starts_with("/audio/v1."), "{streamed}");
     assert_eq!(streamed[1], false, "no key in the player's URL: {streamed}");
     assert_eq!(streamed[2], 206, "{streamed}");
     assert!(streamed[3].as_str().unwrap().starts_with("bytes 0-99/"), "{streamed}");
