@@ -248,6 +248,9 @@ impl From<StoreError> for ApiError {
                 Rejection::DuplicateCategory => {
                     ApiError::Conflict(ErrorCode::DuplicateCategory, "a sibling category has the same name (names are compared ignoring case)".into())
                 }
+                Rejection::TooDeep => {
+                    ApiError::invalid("parentId", format!("would give the category tree more than {} levels", callscope_domain::CATEGORY_LEVELS_MAX))
+                }
                 Rejection::CategoryCycle => {
                     ApiError::Conflict(ErrorCode::CategoryCycle, "a category cannot be moved under itself or one of its descendants".into())
                 }

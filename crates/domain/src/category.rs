@@ -9,6 +9,9 @@ use crate::{CategoryId, ProjectId, TaxonomyId, Timestamp, ValidationErrors, Vali
 pub const CATEGORY_NAME_MAX: usize = 200;
 /// Longest category description.
 pub const CATEGORY_DESCRIPTION_MAX: usize = 2000;
+/// Most levels a tree may have (a root is level 1): more than any taxonomy a team keeps, and a
+/// bound on the recursion that builds, sends and walks the tree.
+pub const CATEGORY_LEVELS_MAX: usize = 20;
 
 /// A node of the tree.
 #[derive(Debug, Clone, PartialEq)]
@@ -139,6 +142,36 @@ pub fn would_cycle(categories: &[Category], node: CategoryId, new_parent: Catego
     false
 }
 
+/// The level `node` sits at: 1 for a root (and for an id not in `categories`).
+pub fn level_of(categories: &[Category], node: CategoryId) -> usize {
+    let parent_of: HashMap<CategoryId, Option<CategoryId>> = categories.iter().map(|c| (c.id, c.parent_id)).collect();
+    let mut level = 1;
+    let mut cursor = parent_of.get(&node).copied().flatten();
+    // A stored cycle cannot be walked to a root: it stops at the number of nodes.
+    while let Some(current) = cursor.filter(|_| level <= categories.len()) {
+        level += 1;
+        cursor = parent_of.get(&current).copied().flatten();
+    }
+    level
+}
+
+/// How many levels `node`'s subtree has, `node` included: 1 for a leaf.
+pub fn subtree_levels(categories: &[Category], node: CategoryId) -> usize {
+    let mut children: HashMap<CategoryId, Vec<CategoryId>> = HashMap::new();
+    for category in categories {
+        if let Some(parent) = category.parent_id {
+            children.entry(parent).or_default().push(category.id);
+        }
+    }
+    let mut levels = 0;
+    let mut current = vec![node];
+    while !current.is_empty() && levels <= categories.len() {
+        levels += 1;
+        current = current.iter().flat_map(|id| children.get(id).into_iter().flatten().copied()).collect();
+    }
+    levels
+}
+
 /// The ids of `node` and all its descendants.
 pub fn subtree(categories: &[Category], node: CategoryId) -> Vec<CategoryId> {
     let mut out = vec![node];
@@ -230,6 +263,22 @@ mod tests {
         assert!(!would_cycle(&all, grandchild.id, other.id));
         assert!(!would_cycle(&all, child.id, other.id));
         assert_eq!(subtree(&all, child.id), vec![child.id, grandchild.id]);
+    }
+
+    #[test]
+    fn levels_count_from_the_root_and_down_the_deepest_branch() {
+        let root = node("root", None, 0);
+        let child = node("child", Some(root.id), 0);
+        let other = node("other", Some(root.id), 1);
+        let grandchild = node("grandchild", Some(child.id), 0);
+        let all = [root.clone(), child.clone(), other.clone(), grandchild.clone()];
+        assert_eq!([level_of(&all, root.id), level_of(&all, child.id), level_of(&all, grandchild.id)], [1, 2, 3]);
+        assert_eq!([subtree_levels(&all, root.id), subtree_levels(&all, child.id), subtree_levels(&all, other.id)], [3, 2, 1]);
+        let mut looped = node("a", None, 0);
+        let b = node("b", Some(looped.id), 0);
+        looped.parent_id = Some(b.id);
+        assert!(level_of(&[looped.clone(), b.clone()], b.id) <= 3, "a stored cycle ends the walk");
+        assert!(subtree_levels(&[looped.clone(), b], looped.id) <= 3);
     }
 
     #[test]

@@ -24,7 +24,10 @@ mod webhook;
 
 pub use action_item::{ActionItem, ActionItemPriority, ActionItemStatus, NewActionItem};
 pub use call::{CallAudio, CallSummary, CallTranscript, StoredAnalysis};
-pub use category::{build_tree, insert_at, name_key, subtree, would_cycle, Category, CategoryMove, CategoryNode, CategoryPatch, NewCategory};
+pub use category::{
+    build_tree, insert_at, level_of, name_key, subtree, subtree_levels, would_cycle, Category, CategoryMove, CategoryNode, CategoryPatch,
+    NewCategory, CATEGORY_LEVELS_MAX,
+};
 pub use clock::{rfc3339_millis, rfc3339_millis_opt, Clock, ManualClock, SystemClock, Timestamp};
 pub use event::{CallCompleted, CategoryChange, Event};
 pub use health::WorkerHealth;

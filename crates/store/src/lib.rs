@@ -106,6 +106,9 @@ pub enum Rejection {
     /// The move would put a category under itself or a descendant.
     #[error("a category cannot move under itself or its descendants")]
     CategoryCycle,
+    /// The tree would have more than `CATEGORY_LEVELS_MAX` levels.
+    #[error("the category tree would have more than {} levels", callscope_domain::CATEGORY_LEVELS_MAX)]
+    TooDeep,
     /// `categoryId` is not a category of the project.
     #[error("categoryId is not a category of this project")]
     UnknownCategory,

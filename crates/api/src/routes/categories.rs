@@ -146,7 +146,7 @@ pub async fn get_category_tree(State(state): State<AppState>, scope: ProjectScop
             headers(("Location" = String, description = "Path of the new category"))),
         (status = 404, description = "No such project", body = Problem),
         (status = 409, description = "`duplicate_category`: a sibling has the same name", body = Problem),
-        (status = 422, description = "A field breaks a rule, or `parentId` is not a category of the project", body = Problem),
+        (status = 422, description = "A field breaks a rule, `parentId` is not a category of the project, or the tree would pass 20 levels", body = Problem),
     ))]
 pub async fn create_category(
     State(state): State<AppState>,
@@ -207,7 +207,7 @@ pub async fn update_category(
         (status = 200, description = "The moved category", body = CategoryView),
         (status = 404, description = "No such project or category", body = Problem),
         (status = 409, description = "`category_cycle` or `duplicate_category`", body = Problem),
-        (status = 422, description = "`parentId` is not a category of the project, or a bad position", body = Problem),
+        (status = 422, description = "`parentId` is not a category of the project, a bad position, or the tree would pass 20 levels", body = Problem),
     ))]
 pub async fn move_category(
     State(state): State<AppState>,

@@ -11,6 +11,7 @@ both_backends!(
     moves_renumber_both_sibling_lists_and_refuse_cycles,
     the_tree_counts_calls_and_deletes_uncategorize_them,
     updates_and_validation,
+    trees_stop_at_twenty_levels,
 );
 
 struct Tree<'a> {
@@ -232,4 +233,28 @@ async fn updates_and_validation(backend: Backend) {
     let problem = assert_problem(app.post_json(&tree.base, &json!({"name": "x", "parentId": foreign})).await, 422, "validation_failed").await;
     assert_eq!(problem["errors"][0]["field"], "parentId");
     assert_problem(app.get(&format!("{}/{foreign}", tree.base)).await, 404, "not_found").await;
+}
+
+/// A tree has at most 20 levels (a root is level 1): a create or a move that would go deeper
+/// is refused naming `parentId`, and leaves the tree as it was.
+async fn trees_stop_at_twenty_levels(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let tree = Tree::new(&app).await;
+    let mut chain = vec![tree.add("level 1", None).await];
+    for level in 2..=20 {
+        let parent = chain.last().unwrap().clone();
+        chain.push(tree.add(&format!("level {level}"), Some(&parent)).await);
+    }
+    let too_deep = app.post_json(&tree.base, &json!({"name": "level 21", "parentId": chain[19]})).await;
+    let body = assert_problem(too_deep, 422, "validation_failed").await;
+    assert_eq!(body["errors"][0]["field"], "parentId", "{body}");
+
+    // A two-level subtree fits under level 18, not under level 19.
+    let branch = tree.add("branch", None).await;
+    tree.add("leaf", Some(&branch)).await;
+    let refused = tree.move_to(&branch, json!({"parentId": chain[18]})).await;
+    assert_problem(refused, 422, "validation_failed").await;
+    assert_eq!(tree.order(None).await, ["level 1:0", "branch:1"], "the refused move changed nothing");
+    assert_eq!(tree.move_to(&branch, json!({"parentId": chain[17]})).await.status(), 200);
+    assert_eq!(tree.order(Some(&chain[17])).await, ["level 19:0", "branch:1"]);
 }

@@ -28,6 +28,10 @@ impl ResourceStore for SqlStore {
             if !all.iter().any(|c| c.id == parent.0) {
                 return Err(StoreError::Rejected(Rejection::ParentNotFound));
             }
+            let domain: Vec<Category> = all.iter().cloned().map(Into::into).collect();
+            if level_of(&domain, parent) >= CATEGORY_LEVELS_MAX {
+                return Err(StoreError::Rejected(Rejection::TooDeep));
+            }
         }
         let parent = new.parent_id.map(|p| p.0);
         let siblings = siblings_of(&all, parent, None);
@@ -102,6 +106,9 @@ impl ResourceStore for SqlStore {
             let domain: Vec<Category> = all.iter().cloned().map(Into::into).collect();
             if would_cycle(&domain, id, parent) {
                 return Err(StoreError::Rejected(Rejection::CategoryCycle));
+            }
+            if level_of(&domain, parent) + subtree_levels(&domain, id) > CATEGORY_LEVELS_MAX {
+                return Err(StoreError::Rejected(Rejection::TooDeep));
             }
         }
         let new_siblings = siblings_of(&all, new_parent, Some(node.id));
