@@ -119,7 +119,8 @@ fn render(text: &str, spans: &[Span], first: usize) -> String {
         start = start.min(retreat(text, text.len(), LENGTH));
     }
     if start > 0 {
-        start = text[start..anchor].find(char::is_whitespace).map_or(anchor, |ws| start + ws + 1);
+        // Past the whitespace, which may be wider than a byte (a no-break space, say).
+        start = text[start..anchor].char_indices().find(|(_, c)| c.is_whitespace()).map_or(anchor, |(ws, c)| start + ws + c.len_utf8());
     }
     let mut end = advance(text, start, LENGTH);
     if end < text.len() {
@@ -193,6 +194,23 @@ mod tests {
                 let _ = snippet(&query, language, &[text.as_str(), "Dzień dobry, İstanbul ẞ straße"]);
             }
         }
+
+        /// Long texts of words between every kind of space, with the searched word somewhere:
+        /// the passage is cut at spaces of any width, never inside a character.
+        #[test]
+        fn passages_are_cut_at_spaces_of_any_width(
+            words in proptest::collection::vec(("[a-zł]{1,12}|refund", "[ \u{a0}\u{202f}\u{3000}\t\n]"), 1..200),
+        ) {
+            let text: String = words.iter().map(|(word, space)| format!("{word}{space}")).collect();
+            let _ = snippet(&parse("refund").unwrap(), Language::En, &[text.as_str()]);
+        }
+    }
+
+    #[test]
+    fn a_passage_after_a_no_break_space_starts_after_it() {
+        let text = format!("{}\u{a0}the refund was sent {}", "a".repeat(100), "b".repeat(300));
+        let s = snippet(&parse("refund").unwrap(), Language::En, &[text.as_str()]);
+        assert!(s.starts_with("…the <mark>refund</mark> was sent"), "{s}");
     }
 
     fn plain(snippet: &str) -> String {
