@@ -125,39 +125,43 @@ impl Worker {
             let message = format!("gave up after {} attempts; the last one did not finish (its worker stopped)", self.settings.max_attempts);
             return self.fail(&job, &message).await.map(|end| RunOutcome::Ran(job.id, end));
         }
-        let end = match self.process(&job).await {
+        // The lease is renewed until the attempt's outcome is recorded: storing a redacted copy
+        // of a long call, after the pipeline, takes a while too.
+        let progress = Arc::new(JobProgress::default());
+        let (_heartbeat, lost) = self.heartbeat(&job, progress.clone());
+        let end = match self.process(&job, progress, lost).await {
             Attempt::Done(result) => self.complete(&job, result).await?,
             Attempt::Reanalyzed(analysis) => self.complete_reanalysis(&job, &analysis).await?,
             Attempt::LeaseLost => JobEnd::LeaseLost,
             Attempt::Failed(StageError::Fatal(message)) => self.fail(&job, &message).await?,
-            Attempt::Failed(StageError::Retryable(message)) if job.attempts < self.settings.max_attempts => {
-                let factor = 2u32.saturating_pow(u32::try_from(job.attempts - 1).unwrap_or(0).min(16));
-                let delay = self.settings.retry_base.saturating_mul(factor);
-                let run_at = self.clock.now() + chrono::TimeDelta::from_std(delay).unwrap_or(chrono::TimeDelta::MAX);
-                tracing::warn!(error = %message, retry_in_s = delay.as_secs_f64(), "attempt failed, will retry");
-                let note = format!("attempt {} failed: {message}; retrying", job.attempts);
-                if self.store.retry_job(job.id, &self.id, &note, run_at).await? {
-                    JobEnd::Retrying
-                } else {
-                    JobEnd::LeaseLost
-                }
-            }
-            Attempt::Failed(StageError::Retryable(message)) => {
-                self.fail(&job, &format!("gave up after {} attempts: {message}", job.attempts)).await?
-            }
+            Attempt::Failed(StageError::Retryable(message)) => self.retry_or_give_up(&job, &message).await?,
         };
         tracing::info!(end = ?end, "attempt ended");
         Ok(RunOutcome::Ran(job.id, end))
     }
 
-    /// Runs the pipeline under a heartbeat; stops early when the lease is lost.
-    async fn process(&self, job: &Job) -> Attempt {
-        let progress = Arc::new(JobProgress::default());
-        let (lost_tx, mut lost_rx) = watch::channel(false);
-        // Aborted when this function is left by any path, an unwinding panic included: a
+    /// Queues the job again after a backoff that doubles with each attempt, or fails it once it
+    /// has had its attempts.
+    async fn retry_or_give_up(&self, job: &Job, message: &str) -> StoreResult<JobEnd> {
+        if job.attempts >= self.settings.max_attempts {
+            return self.fail(job, &format!("gave up after {} attempts: {message}", job.attempts)).await;
+        }
+        let factor = 2u32.saturating_pow(u32::try_from(job.attempts - 1).unwrap_or(0).min(16));
+        let delay = self.settings.retry_base.saturating_mul(factor);
+        let run_at = self.clock.now() + chrono::TimeDelta::from_std(delay).unwrap_or(chrono::TimeDelta::MAX);
+        tracing::warn!(error = %message, retry_in_s = delay.as_secs_f64(), "attempt failed, will retry");
+        let note = format!("attempt {} failed: {message}; retrying", job.attempts);
+        Ok(if self.store.retry_job(job.id, &self.id, &note, run_at).await? { JobEnd::Retrying } else { JobEnd::LeaseLost })
+    }
+
+    /// Renews the job's lease (and reports its progress) every heartbeat until the returned
+    /// guard is dropped; the receiver turns true when the lease was lost to another worker.
+    fn heartbeat(&self, job: &Job, progress: Arc<JobProgress>) -> (AbortOnDrop, watch::Receiver<bool>) {
+        let (lost_tx, lost_rx) = watch::channel(false);
+        // Aborted when the guard is dropped by any path, an unwinding panic included: a
         // heartbeat that outlives its attempt would hold the job PROCESSING for ever.
-        let _heartbeat = AbortOnDrop({
-            let (store, id, worker, settings, progress) = (self.store.clone(), job.id, self.id.clone(), self.settings.clone(), progress.clone());
+        let guard = AbortOnDrop({
+            let (store, id, worker, settings) = (self.store.clone(), job.id, self.id.clone(), self.settings.clone());
             tokio::spawn(async move {
                 loop {
                     tokio::time::sleep(settings.heartbeat).await;
@@ -174,6 +178,11 @@ impl Worker {
                 }
             })
         });
+        (guard, lost_rx)
+    }
+
+    /// Runs the pipeline; stops early when the lease is lost.
+    async fn process(&self, job: &Job, progress: Arc<JobProgress>, mut lost: watch::Receiver<bool>) -> Attempt {
         let work = async {
             let context = self.context(job).await?;
             match job.kind {
@@ -208,7 +217,7 @@ impl Worker {
                     Attempt::Failed(StageError::Retryable(format!("processing stopped on an internal error: {message}")))
                 }
             },
-            _ = lost_rx.wait_for(|lost| *lost) => Attempt::LeaseLost,
+            _ = lost.wait_for(|lost| *lost) => Attempt::LeaseLost,
         }
     }
 
@@ -271,9 +280,7 @@ impl Worker {
                     // Keeping the original is the safe failure: the transcript is masked anyway,
                     // and the next attempt tries again.
                     tracing::warn!(%error, "could not store the redacted audio");
-                    let note = format!("could not store the redacted audio: {error}");
-                    let run_at = now + chrono::TimeDelta::from_std(self.settings.retry_base).unwrap_or(chrono::TimeDelta::MAX);
-                    return Ok(if self.store.retry_job(job.id, &self.id, &note, run_at).await? { JobEnd::Retrying } else { JobEnd::LeaseLost });
+                    return self.retry_or_give_up(job, &format!("could not store the redacted audio: {error}")).await;
                 }
             }
         } else {
