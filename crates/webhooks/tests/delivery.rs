@@ -6,9 +6,9 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use callscope_domain::{Clock, NewProject, ProjectId, SystemClock, WebhookDelivery};
+use callscope_domain::{Clock, DeliveryStatus, NewProject, ProjectId, SystemClock, WebhookDelivery};
 use callscope_store::testing::TestDatabase;
-use callscope_store::{both_backends, connect, Backend, Store, StoreOptions};
+use callscope_store::{both_backends, connect, Backend, DeliveryAttempt, Store, StoreOptions};
 use callscope_webhooks::testing::{raise_event, verify_independently, Receiver, Reply};
 use callscope_webhooks::{Dispatcher, DispatcherSettings, Resolve, RetrySchedule, Sender, SenderSettings};
 
@@ -78,6 +78,7 @@ both_backends!(
     a_dispatcher_that_dies_between_attempts_loses_nothing_and_sends_nothing_twice,
     addresses_that_are_not_public_are_refused_at_delivery_time,
     paused_webhooks_get_nothing_raised_while_paused_and_redelivery_sends_again,
+    a_redelivery_asked_during_an_attempt_is_not_undone_by_it,
 );
 
 async fn a_delivery_is_signed_and_an_independent_verifier_accepts_it(backend: Backend) {
@@ -326,4 +327,28 @@ async fn paused_webhooks_get_nothing_raised_while_paused_and_redelivery_sends_ag
     assert!(s.store.redeliver(other, hook.id, oldest.id).await.is_err());
     assert!(s.store.redeliver(s.project, also.id, oldest.id).await.is_err(), "a delivery of another webhook");
     assert!(s.store.create_test_delivery(other, hook.id, &serde_json::json!({})).await.is_err());
+}
+
+/// A person asks for a delivery again while a dispatcher's attempt at it is in flight: the
+/// attempt ending afterwards (here, giving up) does not undo the redelivery, which is due at
+/// once and goes to the next dispatcher.
+async fn a_redelivery_asked_during_an_attempt_is_not_undone_by_it(backend: Backend) {
+    let s = setup(backend).await;
+    let hook = s.store.create_webhook(s.project, "https://hooks.example.com/in", &["*".into()], &callscope_domain::generate_secret()).await.unwrap();
+    let delivery = s.store.create_test_delivery(s.project, hook.id, &serde_json::json!({"message": "hello"})).await.unwrap();
+    assert_eq!(s.store.claim_deliveries("dispatcher-a", Duration::from_secs(60), 10).await.unwrap().len(), 1);
+
+    let asked = s.store.redeliver(s.project, hook.id, delivery.id).await.unwrap();
+    assert_eq!(asked.status, DeliveryStatus::Pending);
+    let gave_up = DeliveryAttempt {
+        status: DeliveryStatus::Failed,
+        response_code: Some(500),
+        error_message: Some("the receiver answered 500".into()),
+        attempted_at: SystemClock.now(),
+        next_attempt_at: None,
+        retry_step: 1,
+    };
+    assert!(!s.store.finish_delivery(delivery.id, "dispatcher-a", &gave_up).await.unwrap(), "the redelivery superseded the attempt");
+    assert_eq!(only_delivery(&s, hook.id).await.status, DeliveryStatus::Pending);
+    assert_eq!(s.store.claim_deliveries("dispatcher-b", Duration::from_secs(60), 10).await.unwrap().len(), 1, "due now");
 }

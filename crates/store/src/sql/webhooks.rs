@@ -77,9 +77,11 @@ impl WebhookStore for SqlStore {
 
     async fn redeliver(&self, project: ProjectId, webhook: WebhookId, id: WebhookDeliveryId) -> StoreResult<WebhookDelivery> {
         webhook_in_project(&self.pool, project, webhook).await?;
+        // The lease goes too: an attempt in flight now finds its delivery no longer its own, so
+        // its outcome cannot overwrite the redelivery, and the next claim sends it again.
         let done = sqlx::query(
-            "update webhook_deliveries set status = 'PENDING', retry_step = 0, next_attempt_at = $3 \
-             where id = $1 and webhook_id = $2",
+            "update webhook_deliveries set status = 'PENDING', retry_step = 0, next_attempt_at = $3, \
+             lease_owner = null, lease_until = null where id = $1 and webhook_id = $2",
         )
         .bind(id.0)
         .bind(webhook.0)
