@@ -189,7 +189,10 @@ impl Worker {
                 JobKind::Transcribe => {
                     let copy = self.storage.local_copy(&job.storage_path, &self.settings.scratch_dir).await.map_err(|e| match e {
                         StorageError::NotFound(_) => StageError::Fatal("the uploaded audio is missing from storage".into()),
-                        other => StageError::Retryable(format!("could not read the audio: {other}")),
+                        other => {
+                            tracing::warn!(error = %other, "could not read the audio");
+                            StageError::Retryable(format!("could not read the audio from storage {SEE_THE_LOG}"))
+                        }
                     })?;
                     let result = self.pipeline.run(job, copy.path(), &context, progress.clone()).await?;
                     Ok(Attempt::Done(Box::new(result)))
@@ -214,7 +217,7 @@ impl Worker {
                 Err(panic) => {
                     let message = panic_message(panic.as_ref());
                     tracing::error!(panic = %message, "a stage panicked");
-                    Attempt::Failed(StageError::Retryable(format!("processing stopped on an internal error: {message}")))
+                    Attempt::Failed(StageError::Retryable(format!("processing stopped on an internal error {SEE_THE_LOG}")))
                 }
             },
             _ = lost.wait_for(|lost| *lost) => Attempt::LeaseLost,
@@ -280,7 +283,7 @@ impl Worker {
                     // Keeping the original is the safe failure: the transcript is masked anyway,
                     // and the next attempt tries again.
                     tracing::warn!(%error, "could not store the redacted audio");
-                    return self.retry_or_give_up(job, &format!("could not store the redacted audio: {error}")).await;
+                    return self.retry_or_give_up(job, &format!("could not store the redacted audio {SEE_THE_LOG}")).await;
                 }
             }
         } else {
@@ -476,9 +479,18 @@ impl Progress for JobProgress {
     }
 }
 
+/// Where a job's `errorMessage` sends a person for what it leaves out: the service's log,
+/// written under the job's id. The message itself is shown to API clients and sent to webhooks,
+/// so it carries no internals (decisions §2): no database, storage or panic text.
+const SEE_THE_LOG: &str = "(the service log has the details, under the job's id)";
+
 /// A store error while reading `what` for a job: retried, since the database may answer again.
 fn unreadable(what: &'static str) -> impl FnOnce(StoreError) -> StageError {
-    move |e| StageError::Retryable(format!("could not read the {what}: {e}"))
+    move |e| {
+        tracing::warn!(error = %e, "could not read the {what}");
+        let cause = if matches!(e, StoreError::Unavailable(_)) { "the database is unavailable" } else { "the database failed" };
+        StageError::Retryable(format!("could not read the {what}: {cause} {SEE_THE_LOG}"))
+    }
 }
 
 #[cfg(test)]
