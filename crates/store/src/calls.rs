@@ -38,6 +38,11 @@ pub trait CallStore: Send + Sync {
     /// it (their file names are personal data too). The audio is the caller's to delete, first.
     async fn delete_call(&self, project: ProjectId, call: CallId) -> StoreResult<()>;
 
+    /// Every object-store key that may hold the call's audio: the one it plays, and the uploads
+    /// of the jobs that made it (an original whose deletion after redaction failed). Erasure
+    /// deletes them all.
+    async fn call_audio_keys(&self, project: ProjectId, call: CallId) -> StoreResult<Vec<String>>;
+
     /// A call of the project as lists show it.
     async fn get_call_summary(&self, project: ProjectId, call: CallId) -> StoreResult<CallSummary>;
 

@@ -227,13 +227,15 @@ pub async fn delete_call(
     scope: ProjectScope,
     ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
 ) -> Result<StatusCode, ApiError> {
-    let summary = state.store.get_call_summary(scope.id(), id).await?;
-    // The audio first: if it cannot go, the call stays whole and the client can retry.
-    match state.storage.delete(&summary.storage_path).await {
-        Ok(()) | Err(callscope_storage::StorageError::NotFound(_)) => {}
-        Err(error) => {
-            tracing::warn!(%error, key = %summary.storage_path, "could not delete a call's audio");
-            return Err(ApiError::Unavailable);
+    // The audio first, every copy of it: if one cannot go, the call stays whole (and findable
+    // by its id) and the client can retry.
+    for key in state.store.call_audio_keys(scope.id(), id).await? {
+        match state.storage.delete(&key).await {
+            Ok(()) | Err(callscope_storage::StorageError::NotFound(_)) => {}
+            Err(error) => {
+                tracing::warn!(%error, %key, "could not delete a call's audio");
+                return Err(ApiError::Unavailable);
+            }
         }
     }
     state.store.delete_call(scope.id(), id).await?;

@@ -112,4 +112,21 @@ async fn personal_data_is_counted_and_masked_when_the_project_asks(backend: Back
     let stored = app.stored_files();
     assert_eq!(stored.len(), 2, "the plain call's upload and the masked call's redacted copy: {stored:?}");
     assert_eq!(stored.iter().filter(|f| f.to_string_lossy().ends_with(".redacted.wav")).count(), 1, "{stored:?}");
+
+    // Had the original outlived its redaction (its deletion failed, or the worker stopped right
+    // after completing), erasing the call still takes it.
+    let redacted = stored.iter().find(|f| f.to_string_lossy().ends_with(".redacted.wav")).unwrap();
+    // The copy is `<upload key>.<nonce>.redacted.wav`, beside the upload.
+    let redacted = redacted.to_string_lossy();
+    let original = format!("{}.wav", &redacted[..redacted.find(".wav.").unwrap()]);
+    std::fs::write(&original, b"the unredacted upload").unwrap();
+    let erased = app
+        .request(reqwest::Method::DELETE, &format!("/v1/projects/{}/calls/{}", masked["id"].as_str().unwrap(), hidden_call.0))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(erased.status(), 204);
+    let left = app.stored_files();
+    assert_eq!(left.len(), 1, "only the plain call's upload: {left:?}");
+    assert!(!left.iter().any(|f| f.to_string_lossy().contains(".redacted") || f.to_string_lossy() == original), "{left:?}");
 }

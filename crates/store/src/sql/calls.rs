@@ -130,6 +130,27 @@ impl CallStore for SqlStore {
         Ok(summaries)
     }
 
+    async fn call_audio_keys(&self, project: ProjectId, call: CallId) -> StoreResult<Vec<String>> {
+        let played: Option<(String,)> = sqlx::query_as("select storage_path from calls where id = $1 and project_id = $2")
+            .bind(call.0)
+            .bind(project.0)
+            .fetch_optional(&self.pool)
+            .await?;
+        let (played,) = played.ok_or(StoreError::NotFound("call"))?;
+        let uploads: Vec<(String,)> = sqlx::query_as("select storage_path from jobs where transcript_id = $1 and project_id = $2")
+            .bind(call.0)
+            .bind(project.0)
+            .fetch_all(&self.pool)
+            .await?;
+        let mut keys = vec![played];
+        for (upload,) in uploads {
+            if !keys.contains(&upload) {
+                keys.push(upload);
+            }
+        }
+        Ok(keys)
+    }
+
     async fn get_call_summary(&self, project: ProjectId, call: CallId) -> StoreResult<CallSummary> {
         let row: Option<CallSummaryRow> = sqlx::query_as(&format!("select {CALL_SUMMARY_COLUMNS} where c.id = $1 and c.project_id = $2"))
             .bind(call.0)
