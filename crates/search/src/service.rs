@@ -74,6 +74,17 @@ struct SyncState {
     last_pass: Option<Instant>,
 }
 
+impl SyncState {
+    /// Forgets what this process read since the last commit that held, so that the next pass
+    /// reads it again from the stored watermark: a failed commit loses the index's changes.
+    fn forget_uncommitted(&mut self) {
+        self.cursor = None;
+        self.newest_deletion = None;
+        self.recent.clear();
+        self.recent_deletions.clear();
+    }
+}
+
 /// The search index with its link to the database.
 pub struct SearchService {
     store: Arc<dyn Store>,
@@ -188,13 +199,14 @@ impl SearchService {
             let batch = self.store.changed_calls(cursor, BATCH).await?;
             let Some(&(last_id, last_at)) = batch.last() else { break };
             cursor = (last_at, last_id);
-            state.cursor = state.cursor.max(Some(cursor));
             let todo: Vec<CallId> = batch.iter().filter(|(id, at)| state.recent.get(id) != Some(at)).map(|(id, _)| *id).collect();
             if !todo.is_empty() {
                 let documents = self.store.search_documents(None, &todo).await?;
                 let index = Arc::clone(&self.index);
                 blocking(move || index.upsert(&documents)).await?;
             }
+            // Only once the batch is in the writer: a batch that failed is read again next time.
+            state.cursor = state.cursor.max(Some(cursor));
             for (id, at) in &batch {
                 state.recent.insert(*id, *at);
             }
@@ -203,8 +215,7 @@ impl SearchService {
             uncommitted += todo.len();
             if uncommitted >= COMMIT_EVERY {
                 let watermark = Watermark { changed: newest, ..state.watermark.clone() };
-                self.commit(&watermark).await?;
-                state.watermark = watermark;
+                self.commit_or_forget(&mut state, &watermark).await?;
                 uncommitted = 0;
             }
             if batch.len() < BATCH as usize {
@@ -233,8 +244,7 @@ impl SearchService {
         state.newest_deletion = state.newest_deletion.max(newest_deletion);
         if uncommitted > 0 || progress.deleted > 0 || newest != state.watermark.changed {
             let watermark = Watermark { changed: newest, deleted: newest_deletion, ..state.watermark.clone() };
-            self.commit(&watermark).await?;
-            state.watermark = watermark;
+            self.commit_or_forget(&mut state, &watermark).await?;
         }
         // What fell out of the overlap cannot come back: forget it.
         if let Some(horizon) = state.watermark.changed.map(|t| t - overlap) {
@@ -247,6 +257,21 @@ impl SearchService {
             self.ready.store(true, Ordering::Release);
         }
         Ok(progress)
+    }
+
+    /// Commits with `watermark` and takes it as the state's; when the commit fails, the state
+    /// forgets what the lost changes had read.
+    async fn commit_or_forget(&self, state: &mut SyncState, watermark: &Watermark) -> Result<(), SearchError> {
+        match self.commit(watermark).await {
+            Ok(()) => {
+                state.watermark = watermark.clone();
+                Ok(())
+            }
+            Err(error) => {
+                state.forget_uncommitted();
+                Err(error)
+            }
+        }
     }
 
     async fn commit(&self, watermark: &Watermark) -> Result<(), SearchError> {
