@@ -331,6 +331,47 @@ async fn retries_and_failures_keep_the_reason(backend: Backend) {
 }
 
 both_backends!(one_active_template_and_one_default_preset_even_when_raced);
+both_backends!(deleting_a_calls_items_at_once_keeps_the_rest_numbered);
+
+/// Clients deleting several items of one call at the same moment all succeed (on PostgreSQL,
+/// none is chosen as a deadlock victim), and the items left are numbered 0, 1, … in order.
+async fn deleting_a_calls_items_at_once_keeps_the_rest_numbered(backend: Backend) {
+    let (_db, store, _) = open(backend).await;
+    let org = store.create_organization("acme").await.unwrap();
+    let project = store.create_project(org.id, &new_project("items")).await.unwrap().id;
+    let mut call = new_call();
+    let analysis = call.analysis.as_mut().unwrap();
+    analysis.action_items = (0..24)
+        .map(|i| callscope_domain::NewActionItem {
+            id: callscope_domain::ActionItemId::new(),
+            description: format!("task {i}"),
+            responsible_party: None,
+            deadline_mentioned: None,
+            due_at: None,
+            evidence: None,
+            priority: ActionItemPriority::Medium,
+        })
+        .collect();
+    let items: Vec<_> = analysis.action_items.iter().map(|i| i.id).collect();
+    callscope_store::testing::store_call(store.as_ref(), project, &call).await;
+    // Every other item, all at once, from the back and the front alike.
+    let doomed: Vec<_> = items.iter().copied().step_by(2).collect();
+    let deletes: Vec<_> = doomed
+        .iter()
+        .map(|&id| {
+            let store = store.clone();
+            tokio::spawn(async move { store.delete_action_item(project, id).await })
+        })
+        .collect();
+    for delete in deletes {
+        delete.await.unwrap().expect("every delete succeeds");
+    }
+    let mut left = Vec::new();
+    for id in items.iter().skip(1).step_by(2) {
+        left.push(store.get_action_item(project, *id).await.unwrap().transcript_index);
+    }
+    assert_eq!(left, (0..12).collect::<Vec<i32>>(), "the survivors keep their order, numbered from 0");
+}
 
 /// Activating templates (or making presets the default) at the same moment leaves exactly one
 /// active (or default) and refuses none: each step-down waits for the other's.

@@ -94,6 +94,21 @@ impl ActionItemStore for SqlStore {
     async fn delete_action_item(&self, project: ProjectId, id: ActionItemId) -> StoreResult<()> {
         let now = self.clock.now();
         let mut tx = self.pool.begin().await?;
+        // On PostgreSQL the call's items are taken in list order before anything else, so that
+        // the delete's change-log trigger (which holds the project's version row) never waits
+        // for an item a concurrent delete of the same call holds while that one waits for the
+        // version row. (SQLite has one writer at a time, and a read first would only make this
+        // transaction unable to become the writer.)
+        if !ROW_LOCK.is_empty() {
+            sqlx::query(&format!(
+                "select id from action_items where project_id = $1 and call_id = \
+                 (select call_id from action_items where id = $2 and project_id = $1) order by transcript_index, id {ROW_LOCK}"
+            ))
+            .bind(project.0)
+            .bind(id.0)
+            .execute(&mut *tx)
+            .await?;
+        }
         let deleted: Option<(Uuid, i32)> =
             sqlx::query_as("delete from action_items where id = $1 and project_id = $2 returning call_id, transcript_index")
                 .bind(id.0)
