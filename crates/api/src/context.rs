@@ -76,7 +76,8 @@ pub async fn observe(request: Request, next: Next) -> Response {
 /// The path as the log may keep it: an audio link's token opens a call's audio while it lasts,
 /// so it is left out like a key would be.
 fn loggable_path(path: &str) -> String {
-    match path.strip_prefix("/audio/") {
+    // Links made before the route left `/v1` may still be asked for (they get a 404).
+    match path.strip_prefix("/audio/").or_else(|| path.strip_prefix("/v1/audio/")) {
         Some(_) => "/audio/{token}".to_owned(),
         None => path.to_owned(),
     }

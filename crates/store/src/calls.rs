@@ -38,9 +38,9 @@ pub trait CallStore: Send + Sync {
     /// it (their file names are personal data too). The audio is the caller's to delete, first.
     async fn delete_call(&self, project: ProjectId, call: CallId) -> StoreResult<()>;
 
-    /// Every object-store key that may hold the call's audio: the one it plays, and the uploads
-    /// of the jobs that made it (an original whose deletion after redaction failed). Erasure
-    /// deletes them all.
+    /// Every object-store key that may hold the call's audio: the uploads of the jobs that made
+    /// it (an original whose deletion after redaction failed), then, last, the one it plays, so
+    /// that an erasure stopped part way leaves the call playable. Erasure deletes them all.
     async fn call_audio_keys(&self, project: ProjectId, call: CallId) -> StoreResult<Vec<String>>;
 
     /// A call of the project as lists show it.

@@ -142,12 +142,13 @@ impl CallStore for SqlStore {
             .bind(project.0)
             .fetch_all(&self.pool)
             .await?;
-        let mut keys = vec![played];
+        let mut keys: Vec<String> = Vec::new();
         for (upload,) in uploads {
-            if !keys.contains(&upload) {
+            if upload != played && !keys.contains(&upload) {
                 keys.push(upload);
             }
         }
+        keys.push(played);
         Ok(keys)
     }
 

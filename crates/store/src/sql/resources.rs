@@ -107,7 +107,8 @@ impl ResourceStore for SqlStore {
             if would_cycle(&domain, id, parent) {
                 return Err(StoreError::Rejected(Rejection::CategoryCycle));
             }
-            if level_of(&domain, parent) + subtree_levels(&domain, id) > CATEGORY_LEVELS_MAX {
+            // Checked for a new parent only: reordering among siblings makes nothing deeper.
+            if node.parent_id != Some(parent.0) && level_of(&domain, parent) + subtree_levels(&domain, id) > CATEGORY_LEVELS_MAX {
                 return Err(StoreError::Rejected(Rejection::TooDeep));
             }
         }
