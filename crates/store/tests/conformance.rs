@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use callscope_domain::{
-    ActionItemPriority, ActionItemStatus, ApiKeySecret, Clock, KeyDigest, Language, ManualClock, NewProject, OrgId, PageRequest, PiiRedaction,
-    ProjectId, ProjectPatch, SentimentLevel,
+    ActionItemId, ActionItemPriority, ActionItemStatus, ApiKeySecret, CallId, Clock, KeyDigest, Language, ManualClock, NewProject, OrgId,
+    PageRequest, PiiRedaction, ProjectId, ProjectPatch, SentimentLevel,
 };
 use callscope_store::both_backends;
 use callscope_store::testing::TestDatabase;
@@ -332,18 +332,59 @@ async fn retries_and_failures_keep_the_reason(backend: Backend) {
 
 both_backends!(one_active_template_and_one_default_preset_even_when_raced);
 both_backends!(deleting_a_calls_items_at_once_keeps_the_rest_numbered);
+both_backends!(items_edited_and_deleted_while_their_call_is_erased);
+
+/// Clients editing and deleting a call's items while another erases the call: each edit or
+/// delete either happens or finds its item gone (on PostgreSQL none is chosen as a deadlock
+/// victim, though the erasure deletes the items in the table's order, which the renumbering of
+/// earlier deletes has made differ from the list's), and the erasure succeeds.
+async fn items_edited_and_deleted_while_their_call_is_erased(backend: Backend) {
+    let (_db, store, _) = open(backend).await;
+    for round in 0..4 {
+        let (project, call, items) = call_with_items(&store, 16).await;
+        // Deletes from the front renumber (and so move, in the table) every later item first.
+        for &id in items.iter().take(4) {
+            store.delete_action_item(project, id).await.unwrap();
+        }
+        let mut racing = Vec::new();
+        for (n, &id) in items.iter().enumerate().skip(4) {
+            let store = store.clone();
+            racing.push(tokio::spawn(async move {
+                if n % 2 == 0 {
+                    store.delete_action_item(project, id).await.map(drop)
+                } else {
+                    let patch = callscope_store::ActionItemPatch { notes: Some(format!("round {round}")), ..Default::default() };
+                    store.update_action_item(project, id, &patch).await.map(drop)
+                }
+            }));
+        }
+        let erasure = {
+            let store = store.clone();
+            tokio::spawn(async move { store.delete_call(project, call).await })
+        };
+        for outcome in racing {
+            match outcome.await.unwrap() {
+                Ok(()) | Err(StoreError::NotFound(_)) => {}
+                Err(other) => panic!("an edit or delete racing the erasure failed: {other}"),
+            }
+        }
+        erasure.await.unwrap().expect("the erasure succeeds");
+        assert!(matches!(store.get_action_item(project, items[5]).await, Err(StoreError::NotFound(_))));
+    }
+}
 
 /// Clients deleting several items of one call at the same moment all succeed (on PostgreSQL,
 /// none is chosen as a deadlock victim), and the items left are numbered 0, 1, … in order.
-async fn deleting_a_calls_items_at_once_keeps_the_rest_numbered(backend: Backend) {
-    let (_db, store, _) = open(backend).await;
+/// A stored call of `count` action items, in a project of its own: the project, the call and
+/// the items' ids in list order.
+async fn call_with_items(store: &Arc<dyn Store>, count: usize) -> (ProjectId, CallId, Vec<ActionItemId>) {
     let org = store.create_organization("acme").await.unwrap();
     let project = store.create_project(org.id, &new_project("items")).await.unwrap().id;
     let mut call = new_call();
     let analysis = call.analysis.as_mut().unwrap();
-    analysis.action_items = (0..24)
+    analysis.action_items = (0..count)
         .map(|i| callscope_domain::NewActionItem {
-            id: callscope_domain::ActionItemId::new(),
+            id: ActionItemId::new(),
             description: format!("task {i}"),
             responsible_party: None,
             deadline_mentioned: None,
@@ -352,8 +393,14 @@ async fn deleting_a_calls_items_at_once_keeps_the_rest_numbered(backend: Backend
             priority: ActionItemPriority::Medium,
         })
         .collect();
-    let items: Vec<_> = analysis.action_items.iter().map(|i| i.id).collect();
+    let items = analysis.action_items.iter().map(|i| i.id).collect();
     callscope_store::testing::store_call(store.as_ref(), project, &call).await;
+    (project, call.id, items)
+}
+
+async fn deleting_a_calls_items_at_once_keeps_the_rest_numbered(backend: Backend) {
+    let (_db, store, _) = open(backend).await;
+    let (project, _, items) = call_with_items(&store, 24).await;
     // Every other item, all at once, from the back and the front alike.
     let doomed: Vec<_> = items.iter().copied().step_by(2).collect();
     let deletes: Vec<_> = doomed

@@ -43,6 +43,7 @@ impl ActionItemStore for SqlStore {
     async fn update_action_item(&self, project: ProjectId, id: ActionItemId, patch: &ActionItemPatch) -> StoreResult<ActionItem> {
         let now = self.clock.now();
         let mut tx = self.pool.begin().await?;
+        lock_item_call(&mut tx, project, id).await?;
         // A write first: it takes the row's lock (the database's, on SQLite) before the read.
         let touched = sqlx::query("update action_items set updated_at = updated_at where id = $1 and project_id = $2")
             .bind(id.0)
@@ -94,21 +95,7 @@ impl ActionItemStore for SqlStore {
     async fn delete_action_item(&self, project: ProjectId, id: ActionItemId) -> StoreResult<()> {
         let now = self.clock.now();
         let mut tx = self.pool.begin().await?;
-        // On PostgreSQL the call's items are taken in list order before anything else, so that
-        // the delete's change-log trigger (which holds the project's version row) never waits
-        // for an item a concurrent delete of the same call holds while that one waits for the
-        // version row. (SQLite has one writer at a time, and a read first would only make this
-        // transaction unable to become the writer.)
-        if !ROW_LOCK.is_empty() {
-            sqlx::query(&format!(
-                "select id from action_items where project_id = $1 and call_id = \
-                 (select call_id from action_items where id = $2 and project_id = $1) order by transcript_index, id {ROW_LOCK}"
-            ))
-            .bind(project.0)
-            .bind(id.0)
-            .execute(&mut *tx)
-            .await?;
-        }
+        lock_item_call(&mut tx, project, id).await?;
         let deleted: Option<(Uuid, i32)> =
             sqlx::query_as("delete from action_items where id = $1 and project_id = $2 returning call_id, transcript_index")
                 .bind(id.0)
@@ -303,6 +290,27 @@ impl ActionItemRow {
             updated_at: self.updated_at,
         })
     }
+}
+
+/// Takes the row of the item's call before anything of the item. Every transaction that writes a
+/// call's items holds the call first: the analysis and the re-analysis write the call before its
+/// items, and the erasure deletes it. The items' change-log trigger then takes the project's
+/// version row, always after the call, so two writers of one call's items wait for each other at
+/// the call instead of each holding what the other waits for (an item and the version row: a
+/// deadlock on PostgreSQL). SQLite has one writer at a time, and a read first would only make
+/// the transaction unable to become the writer.
+async fn lock_item_call(tx: &mut Tx<'_>, project: ProjectId, item: ActionItemId) -> StoreResult<()> {
+    if !NO_KEY_LOCK.is_empty() {
+        sqlx::query(&format!(
+            "select id from calls where project_id = $1 and id = \
+             (select call_id from action_items where id = $2 and project_id = $1) {NO_KEY_LOCK}"
+        ))
+        .bind(project.0)
+        .bind(item.0)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
 }
 
 /// Fills the filter keys of items written before they existed, in Rust (SQLite's lower() knows
