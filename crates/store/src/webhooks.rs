@@ -35,7 +35,8 @@ pub trait WebhookStore: Send + Sync {
     /// dispatcher) for `worker` until the lease runs out, oldest due first.
     async fn claim_deliveries(&self, worker: &str, lease: std::time::Duration, limit: u32) -> StoreResult<Vec<ClaimedDelivery>>;
 
-    /// Records an attempt of a delivery `worker` holds; false when it no longer holds it.
+    /// Records an attempt of a delivery `worker` holds; false when it no longer holds it, and then
+    /// the attempt is only counted, its outcome left out.
     async fn finish_delivery(&self, id: WebhookDeliveryId, worker: &str, attempt: &DeliveryAttempt) -> StoreResult<bool>;
 
     /// The outbox, oldest first (for the dispatcher and tests).

@@ -349,6 +349,8 @@ async fn a_redelivery_asked_during_an_attempt_is_not_undone_by_it(backend: Backe
         retry_step: 1,
     };
     assert!(!s.store.finish_delivery(delivery.id, "dispatcher-a", &gave_up).await.unwrap(), "the redelivery superseded the attempt");
-    assert_eq!(only_delivery(&s, hook.id).await.status, DeliveryStatus::Pending);
+    let after = only_delivery(&s, hook.id).await;
+    assert_eq!(after.status, DeliveryStatus::Pending);
+    assert_eq!((after.attempts, after.response_code), (1, None), "the attempt counts, its outcome is not recorded");
     assert_eq!(s.store.claim_deliveries("dispatcher-b", Duration::from_secs(60), 10).await.unwrap().len(), 1, "due now");
 }

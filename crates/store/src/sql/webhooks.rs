@@ -157,7 +157,14 @@ impl WebhookStore for SqlStore {
         .bind(attempt.next_attempt_at)
         .execute(&self.pool)
         .await?;
-        Ok(done.rows_affected() == 1)
+        if done.rows_affected() == 1 {
+            return Ok(true);
+        }
+        // The delivery is no longer this attempt's (a redelivery took it, or the lease ran out
+        // and another dispatcher claimed it): its outcome does not overwrite the delivery's
+        // state, but the request was made, so it still counts among the attempts.
+        sqlx::query("update webhook_deliveries set attempts = attempts + 1 where id = $1").bind(id.0).execute(&self.pool).await?;
+        Ok(false)
     }
 
     async fn list_events(&self, project: ProjectId) -> StoreResult<Vec<(String, serde_json::Value)>> {
