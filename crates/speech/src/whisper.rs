@@ -475,12 +475,23 @@ impl WhisperModel {
             if silent {
                 return Ok(Decoded { segments: Vec::new(), resume_at: None, ..candidate });
             }
-            let good = candidate.compression_ratio <= 2.4 && candidate.avg_logprob >= -1.0;
-            if good {
+            let looping = candidate.compression_ratio > 2.4;
+            if !looping && candidate.avg_logprob >= -1.0 {
                 best = Some(candidate);
                 break;
             }
-            if best.as_ref().is_none_or(|b| candidate.avg_logprob > b.avg_logprob) {
+            // When every temperature fails, a text that does not loop beats a more probable one
+            // that does: a loop is confident nonsense ("8-8-8-8…" for a spoken phone number),
+            // which the rest of the pipeline would read as data.
+            let better = |b: &Decoded| {
+                let b_looping = b.compression_ratio > 2.4;
+                if looping != b_looping {
+                    b_looping
+                } else {
+                    candidate.avg_logprob > b.avg_logprob
+                }
+            };
+            if best.as_ref().is_none_or(better) {
                 best = Some(candidate);
             }
         }
@@ -648,8 +659,10 @@ fn segment_words(segment: &RawSegment, window: &Window, tokenizer: &tokenizers::
 }
 
 /// Removes n-gram loops (the same 1–8 words over and over): a run of more than three repeats is
-/// cut back to one.
+/// cut back to one. A loop inside one word (Whisper joins digits with hyphens: "20-6-8-8-8-8-…")
+/// is cut back too.
 fn collapse_loops(words: Vec<Word>) -> Vec<Word> {
+    let words: Vec<Word> = words.into_iter().map(|w| Word { text: collapse_loop_in_word(&w.text), ..w }).collect();
     let key = |w: &Word| normalise(&w.text);
     let mut out: Vec<Word> = Vec::with_capacity(words.len());
     let mut i = 0;
@@ -674,6 +687,47 @@ fn collapse_loops(words: Vec<Word>) -> Vec<Word> {
         if !skipped {
             out.push(words[i].clone());
             i += 1;
+        }
+    }
+    out
+}
+
+/// The most times a piece of 1–4 characters may follow itself inside one word before it counts as
+/// a loop: "8-8-8-8-8-8-8-8" (eight eights) is still a number someone could say, and a loop runs
+/// to dozens.
+const WORD_LOOP_REPEATS: usize = 8;
+
+/// `text` with every run of a 1–4 character piece repeated more than `WORD_LOOP_REPEATS` times in
+/// a row cut back to one piece, and a trailing hyphen left by the cut dropped.
+fn collapse_loop_in_word(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= WORD_LOOP_REPEATS {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    'outer: while i < chars.len() {
+        for n in 1..=4usize {
+            let unit = &chars[i..(i + n).min(chars.len())];
+            if unit.len() < n {
+                break;
+            }
+            let mut repeats = 1;
+            while chars.get(i + repeats * n..i + (repeats + 1) * n) == Some(unit) {
+                repeats += 1;
+            }
+            if repeats > WORD_LOOP_REPEATS {
+                out.extend(unit);
+                i += repeats * n;
+                continue 'outer;
+            }
+        }
+        out.push(chars[i]);
+        i += 1;
+    }
+    if out.len() < text.len() {
+        while out.ends_with('-') {
+            out.pop();
         }
     }
     out
@@ -742,6 +796,17 @@ mod tests {
         words.push(word("bye", 20.0));
         let kept: Vec<String> = collapse_loops(words).into_iter().map(|w| w.text).collect();
         assert_eq!(kept, ["I", "said", "no", "no", "thank", "you.", "bye"]);
+    }
+
+    #[test]
+    fn loops_inside_a_word_are_cut_back_and_numbers_kept() {
+        let looping = format!("20-6{}-", "-8".repeat(60));
+        let kept: Vec<String> = collapse_loops(vec![word(&looping, 0.0), word("bye", 1.0)]).into_iter().map(|w| w.text).collect();
+        assert_eq!(kept, ["20-6-8", "bye"]);
+        for said in ["8-8-8-8-8-8-8-8", "07700-900-000", "555-0000-0000", "Hmmmmm", "aaaaaaaa"] {
+            assert_eq!(collapse_loop_in_word(said), said, "{said} is not a loop");
+        }
+        assert_eq!(collapse_loop_in_word(&"ha".repeat(20)), "ha");
     }
 
     #[test]
