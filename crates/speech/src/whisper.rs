@@ -726,9 +726,9 @@ fn collapse_loop_in_word(text: &str) -> String {
         i += 1;
     }
     if out.len() < text.len() {
-        while out.ends_with('-') {
-            out.pop();
-        }
+        let kept = out.trim_end_matches('-').len();
+        // A word that was nothing but hyphens keeps one.
+        out.truncate(kept.max(1));
     }
     out
 }
@@ -807,6 +807,7 @@ mod tests {
             assert_eq!(collapse_loop_in_word(said), said, "{said} is not a loop");
         }
         assert_eq!(collapse_loop_in_word(&"ha".repeat(20)), "ha");
+        assert_eq!(collapse_loop_in_word(&"-".repeat(20)), "-", "never an empty word");
     }
 
     #[test]
