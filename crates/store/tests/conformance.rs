@@ -373,8 +373,6 @@ async fn items_edited_and_deleted_while_their_call_is_erased(backend: Backend) {
     }
 }
 
-/// Clients deleting several items of one call at the same moment all succeed (on PostgreSQL,
-/// none is chosen as a deadlock victim), and the items left are numbered 0, 1, … in order.
 /// A stored call of `count` action items, in a project of its own: the project, the call and
 /// the items' ids in list order.
 async fn call_with_items(store: &Arc<dyn Store>, count: usize) -> (ProjectId, CallId, Vec<ActionItemId>) {
@@ -398,6 +396,8 @@ async fn call_with_items(store: &Arc<dyn Store>, count: usize) -> (ProjectId, Ca
     (project, call.id, items)
 }
 
+/// Clients deleting several items of one call at the same moment all succeed (on PostgreSQL,
+/// none is chosen as a deadlock victim), and the items left are numbered 0, 1, … in order.
 async fn deleting_a_calls_items_at_once_keeps_the_rest_numbered(backend: Backend) {
     let (_db, store, _) = open(backend).await;
     let (project, _, items) = call_with_items(&store, 24).await;
