@@ -4,6 +4,7 @@
 //! What has been indexed up to is kept in the index's own commit payload, so a commit records
 //! the documents and the watermark together.
 
+use std::collections::HashMap;
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -12,10 +13,14 @@ use callscope_domain::{CallId, Language, ProjectId, Timestamp};
 use callscope_store::SearchDocument;
 use serde::{Deserialize, Serialize};
 use tantivy::collector::{Count, TopDocs};
-use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, Occur, PhraseQuery, Query as TantivyQuery, RangeQuery, TermQuery};
+use tantivy::query::{
+    Bm25StatisticsProvider, BooleanQuery, BoostQuery, ConstScoreQuery, Occur, PhraseQuery, Query as TantivyQuery, RangeQuery, TermQuery,
+};
 use tantivy::schema::{Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, Value, FAST, INDEXED, STORED, STRING};
 use tantivy::tokenizer::{PreTokenizedString, Token};
-use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, SegmentReader, TantivyDocument, Term as IndexTerm};
+use tantivy::{
+    DocId, DocSet, Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, SegmentReader, TantivyDocument, Term as IndexTerm, TERMINATED,
+};
 
 use crate::query::{Query, Term};
 use crate::text::Analyzer;
@@ -259,7 +264,10 @@ impl CallIndex {
     }
 
     /// One page of the project's calls matching `query`, created within the inclusive bounds,
-    /// by BM25 relevance, ties newest first.
+    /// by BM25 relevance, ties newest first. The relevance is computed from the project's own
+    /// calls alone (how many hold each word, how long they are): one index serves every
+    /// organization, and a score made with the whole index's counts would tell a caller how
+    /// many of other organizations' calls hold a name or a number.
     ///
     /// # Errors
     /// When the index cannot be read.
@@ -273,7 +281,7 @@ impl CallIndex {
         limit: usize,
     ) -> Result<Hits, IndexError> {
         let mut clauses: Vec<(Occur, Box<dyn TantivyQuery>)> = Vec::new();
-        let project_term = IndexTerm::from_field_text(self.fields.project, &project.0.to_string());
+        let project_term = project_term_of(self.fields.project, project);
         clauses.push((Occur::Must, filter(TermQuery::new(project_term, IndexRecordOption::Basic))));
         if from.is_some() || to.is_some() {
             let bound = |t: Option<Timestamp>| match t {
@@ -296,12 +304,14 @@ impl CallIndex {
             move |doc, score| (score, column.as_ref().map_or(0, |c| c.get_val(doc)))
         });
         let searcher = self.reader.searcher();
-        // A page past every document holds nothing; the collector would reserve room for it.
-        if offset >= usize::try_from(searcher.num_docs()).unwrap_or(usize::MAX) {
+        let statistics = ProjectStatistics::new(&searcher, self.fields.project, &project_term_of(self.fields.project, project))?;
+        // A page past every document of the project holds nothing; the collector would reserve
+        // room for it (and scores need at least one document to average over).
+        if offset >= statistics.documents {
             let total = searcher.search(&query, &Count)?;
             return Ok(Hits { total: total as u64, hits: Vec::new() });
         }
-        let (total, top) = searcher.search(&query, &(Count, top))?;
+        let (total, top) = searcher.search_with_statistics_provider(&query, &(Count, top), &statistics)?;
         let mut hits = Vec::with_capacity(top.len());
         for ((score, _), address) in top {
             let doc: TantivyDocument = searcher.doc(address)?;
@@ -330,6 +340,70 @@ impl CallIndex {
             }
         }
         Box::new(BooleanQuery::new(fields))
+    }
+}
+
+fn project_term_of(field: Field, project: ProjectId) -> IndexTerm {
+    IndexTerm::from_field_text(field, &project.0.to_string())
+}
+
+/// BM25's statistics over one project's documents only.
+struct ProjectStatistics<'a> {
+    searcher: &'a Searcher,
+    project: IndexTerm,
+    /// The project's live documents, per segment.
+    docs: Vec<Vec<DocId>>,
+    documents: usize,
+    /// Tokens per field, summed once per search.
+    tokens: Mutex<HashMap<Field, u64>>,
+}
+
+impl<'a> ProjectStatistics<'a> {
+    fn new(searcher: &'a Searcher, project_field: Field, project: &IndexTerm) -> tantivy::Result<Self> {
+        let mut docs = Vec::with_capacity(searcher.segment_readers().len());
+        for segment in searcher.segment_readers() {
+            let mut live = Vec::new();
+            if let Some(mut postings) = segment.inverted_index(project_field)?.read_postings(project, IndexRecordOption::Basic)? {
+                let alive = segment.alive_bitset();
+                let mut doc = postings.doc();
+                while doc != TERMINATED {
+                    if alive.is_none_or(|a| a.is_alive(doc)) {
+                        live.push(doc);
+                    }
+                    doc = postings.advance();
+                }
+            }
+            docs.push(live);
+        }
+        let documents = docs.iter().map(Vec::len).sum();
+        Ok(Self { searcher, project: project.clone(), docs, documents, tokens: Mutex::new(HashMap::new()) })
+    }
+}
+
+impl Bm25StatisticsProvider for ProjectStatistics<'_> {
+    fn total_num_tokens(&self, field: Field) -> tantivy::Result<u64> {
+        if let Some(known) = self.tokens.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(&field) {
+            return Ok(*known);
+        }
+        let mut total = 0u64;
+        for (segment, docs) in self.searcher.segment_readers().iter().zip(&self.docs) {
+            let norms = segment.get_fieldnorms_reader(field)?;
+            total += docs.iter().map(|&doc| u64::from(norms.fieldnorm(doc))).sum::<u64>();
+        }
+        self.tokens.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(field, total);
+        Ok(total)
+    }
+
+    fn total_num_docs(&self) -> tantivy::Result<u64> {
+        Ok(self.documents as u64)
+    }
+
+    fn doc_freq(&self, term: &IndexTerm) -> tantivy::Result<u64> {
+        let both = BooleanQuery::new(vec![
+            (Occur::Must, Box::new(TermQuery::new(self.project.clone(), IndexRecordOption::Basic)) as Box<dyn TantivyQuery>),
+            (Occur::Must, Box::new(TermQuery::new(term.clone(), IndexRecordOption::Basic))),
+        ]);
+        Ok(self.searcher.search(&both, &Count)? as u64)
     }
 }
 

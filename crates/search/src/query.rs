@@ -4,6 +4,12 @@
 
 use std::fmt;
 
+/// Longest query, in characters.
+pub const MAX_QUERY_CHARS: usize = 500;
+/// Most words a query holds, counting every word of its phrases and exclusions: each costs a
+/// look-up per field and language, and the statistics the score is computed from.
+pub const MAX_QUERY_WORDS: usize = 32;
+
 /// A word or a phrase as the user typed it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Term {
@@ -43,6 +49,9 @@ pub enum QueryError {
     },
     /// The query has nothing to look for: empty, or exclusions only (422).
     NothingToFind(&'static str),
+    /// The query is longer than [`MAX_QUERY_CHARS`] or holds more than [`MAX_QUERY_WORDS`] words
+    /// (422).
+    TooLarge(String),
 }
 
 impl fmt::Display for QueryError {
@@ -50,6 +59,7 @@ impl fmt::Display for QueryError {
         match self {
             QueryError::Syntax { position, message } => write!(f, "{message} (at character {position})"),
             QueryError::NothingToFind(message) => f.write_str(message),
+            QueryError::TooLarge(message) => f.write_str(message),
         }
     }
 }
@@ -71,6 +81,10 @@ enum Token {
 /// or an `OR` without a term on both sides (or next to an exclusion);
 /// [`QueryError::NothingToFind`] for a query without any required term.
 pub fn parse(q: &str) -> Result<Query, QueryError> {
+    let length = q.chars().count();
+    if length > MAX_QUERY_CHARS {
+        return Err(QueryError::TooLarge(format!("the query has {length} characters; at most {MAX_QUERY_CHARS} are searched")));
+    }
     let tokens = tokenize(q)?;
     let mut query = Query::default();
     let mut pending_or: Option<usize> = None;
@@ -112,6 +126,10 @@ pub fn parse(q: &str) -> Result<Query, QueryError> {
         group.retain(has_words);
     }
     query.required.retain(|group| !group.is_empty());
+    let words: usize = query.required.iter().flatten().chain(&query.excluded).map(|t| crate::text::words(t.text()).count()).sum();
+    if words > MAX_QUERY_WORDS {
+        return Err(QueryError::TooLarge(format!("the query has {words} words; at most {MAX_QUERY_WORDS} are searched")));
+    }
     if query.required.is_empty() {
         return Err(QueryError::NothingToFind(if query.excluded.is_empty() {
             "the query has no words to search for"
@@ -194,6 +212,17 @@ mod tests {
         assert!(q.excluded.is_empty());
         let chain = parse("a OR b OR \"c d\"").unwrap();
         assert_eq!(chain.required, vec![vec![word("a"), word("b"), phrase("c d")]]);
+    }
+
+    #[test]
+    fn queries_are_bounded_in_characters_and_words() {
+        assert!(parse(&"a".repeat(MAX_QUERY_CHARS)).is_ok());
+        assert!(matches!(parse(&"a".repeat(MAX_QUERY_CHARS + 1)), Err(QueryError::TooLarge(m)) if m.contains("501 characters")));
+        let words = |n: usize| (0..n).map(|i| format!("w{i}")).collect::<Vec<_>>().join(" ");
+        assert!(parse(&words(MAX_QUERY_WORDS)).is_ok());
+        assert!(matches!(parse(&words(MAX_QUERY_WORDS + 1)), Err(QueryError::TooLarge(m)) if m.contains("33 words")));
+        let phrase = format!("a -\"{}\"", words(MAX_QUERY_WORDS));
+        assert!(matches!(parse(&phrase), Err(QueryError::TooLarge(_))), "phrase and exclusion words count");
     }
 
     #[test]

@@ -9,7 +9,11 @@ use callscope_search::{parse, Opened, SearchError, SearchService};
 use callscope_store::testing::{store_call, text_call, TestDatabase};
 use callscope_store::{both_backends, Backend, Store, StoreOptions};
 
-both_backends!(the_index_follows_the_database, a_damaged_index_is_rebuilt_and_a_held_one_refused);
+both_backends!(
+    the_index_follows_the_database,
+    a_damaged_index_is_rebuilt_and_a_held_one_refused,
+    relevance_tells_nothing_of_other_organizations_calls
+);
 
 async fn open_store(db: &TestDatabase) -> Arc<dyn Store> {
     let options = StoreOptions { url: db.url().to_owned(), max_connections: 4 };
@@ -123,4 +127,38 @@ async fn a_damaged_index_is_rebuilt_and_a_held_one_refused(backend: Backend) {
     drop(index);
     let rebuilt = SearchService::open(dir.path(), store.clone()).await.unwrap();
     assert_eq!(ids(&rebuilt, ours, "invoice").await, [call], "filled again from the database");
+}
+
+/// The relevance of each of the project's hits for `q`.
+async fn relevance(search: &SearchService, project: ProjectId, q: &str) -> Vec<(callscope_domain::CallId, f32)> {
+    search.search(project, parse(q).unwrap(), None, None, 0, 100).await.unwrap().hits
+}
+
+async fn relevance_tells_nothing_of_other_organizations_calls(backend: Backend) {
+    let db = TestDatabase::new(backend).await;
+    let store = open_store(&db).await;
+    let ours = project(store.as_ref(), "ours").await;
+    let theirs = project(store.as_ref(), "theirs").await;
+    for (title, text) in [
+        ("Address change", "Please call Kowalski back about the new address."),
+        ("Invoice", "The invoice for March is wrong, Kowalski said."),
+        ("Router", "My router keeps dropping the connection every evening."),
+    ] {
+        store_call(store.as_ref(), ours, &text_call(Language::En, title, text, "")).await;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let search = SearchService::open(dir.path(), store.clone()).await.unwrap();
+    let before = relevance(&search, ours, "kowalski").await;
+    let phone_before = relevance(&search, ours, "router connection").await;
+    assert_eq!(before.len(), 2);
+
+    // Another organization's calls, many of them naming the same person, change nothing of what
+    // this project's search answers.
+    for i in 0..40 {
+        let text = format!("Kowalski called about order {i}; Kowalski wants it by Friday, and the router too.");
+        store_call(store.as_ref(), theirs, &text_call(Language::En, "Order", &text, "Kowalski")).await;
+    }
+    assert_eq!(relevance(&search, ours, "kowalski").await, before, "scores from this project's calls alone");
+    assert_eq!(relevance(&search, ours, "router connection").await, phone_before);
+    assert_eq!(relevance(&search, theirs, "kowalski").await.len(), 40);
 }

@@ -70,7 +70,7 @@ pub struct CallSearchPage {
         (status = 200, description = "A page of hits, most relevant first", body = CallSearchPage),
         (status = 400, description = "A query that cannot be parsed (invalid_query, with the position), or a parameter of the wrong type", body = Problem),
         (status = 404, description = "No such project", body = Problem),
-        (status = 422, description = "An empty or exclusion-only query, page bounds, or from after to", body = Problem),
+        (status = 422, description = "An empty or exclusion-only query, one of more than 500 characters or 32 words, page bounds, or from after to", body = Problem),
         (status = 503, description = "The search index is being built, or the database is unavailable", body = Problem),
     ))]
 pub async fn search_calls(
@@ -81,6 +81,7 @@ pub async fn search_calls(
     let query = callscope_search::parse(&params.q).map_err(|e| match e {
         QueryError::Syntax { .. } => ApiError::InvalidQuery(format!("q: {e}")),
         QueryError::NothingToFind(message) => ApiError::invalid("q", message),
+        QueryError::TooLarge(message) => ApiError::invalid("q", message),
     })?;
     let request: PageRequest = PageQuery { page: params.page, page_size: params.page_size }.validate()?;
     let (from, to) = time_bounds(params.from.as_deref(), params.to.as_deref())?;
