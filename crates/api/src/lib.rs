@@ -15,6 +15,7 @@ use callscope_store::Store;
 use tower_http::catch_panic::CatchPanicLayer;
 
 mod audio_link;
+mod connection;
 mod context;
 mod docs;
 mod error;
@@ -126,6 +127,7 @@ pub fn router(state: AppState, pages: Router<AppState>) -> Router {
         .layer(DefaultBodyLimit::max(MAX_JSON_BYTES))
         // Inside the request context, so a panic's 500 still carries the request id.
         .layer(CatchPanicLayer::custom(error::panic_response))
+        .layer(middleware::from_fn(connection::announce_close_on_unread_body))
         .layer(middleware::from_fn(context::observe))
         .with_state(state)
 }

@@ -15,6 +15,7 @@ both_backends!(
     the_same_bytes_twice_are_409_unless_forced,
     malformed_bodies_are_400,
     uploads_have_their_own_rate_limit,
+    a_refused_upload_tells_a_keep_alive_client_to_reconnect,
 );
 
 async fn an_upload_is_stored_and_queued(backend: Backend) {
@@ -142,4 +143,66 @@ async fn uploads_have_their_own_rate_limit(backend: Backend) {
     assert!(limited.headers().contains_key("retry-after"));
     assert_problem(limited, 429, "rate_limited").await;
     assert_eq!(app.get("/v1/projects").await.status(), 200, "other requests still pass");
+}
+
+/// Sends an upload on `stream` as one HTTP/1.1 request that keeps the connection alive, and
+/// reads the answer: its status and headers (names in lower case).
+async fn raw_upload(stream: &mut tokio::net::TcpStream, app: &crate::helpers::TestApp, project: &str, bytes: &[u8]) -> (u16, Vec<(String, String)>) {
+    use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+    let boundary = "callscope-test-boundary";
+    let mut body =
+        format!("--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.wav\"\r\nContent-Type: audio/wav\r\n\r\n").into_bytes();
+    body.extend_from_slice(bytes);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    let head = format!(
+        "POST /v1/projects/{project}/calls/upload HTTP/1.1\r\nHost: test\r\nX-API-Key: {}\r\nContent-Type: multipart/form-data; boundary={boundary}\r\nContent-Length: {}\r\n\r\n",
+        app.key,
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    // A server that answers early stops reading: what it does not take is not waited for.
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(2), stream.write_all(&body)).await;
+    let mut reader = BufReader::new(stream);
+    let mut status_line = String::new();
+    reader.read_line(&mut status_line).await.unwrap();
+    let status = status_line.split_whitespace().nth(1).expect("a status line").parse().unwrap();
+    let mut headers = Vec::new();
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).await.unwrap();
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        let (name, value) = line.split_once(':').unwrap();
+        headers.push((name.to_ascii_lowercase(), value.trim().to_owned()));
+    }
+    let length: usize = headers.iter().find(|(n, _)| n == "content-length").map_or(0, |(_, v)| v.parse().unwrap());
+    let mut answer = vec![0; length];
+    reader.read_exact(&mut answer).await.unwrap();
+    (status, headers)
+}
+
+async fn a_refused_upload_tells_a_keep_alive_client_to_reconnect(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let project = app.create_project("p").await;
+    let id = project["id"].as_str().unwrap();
+    let address = app.address.trim_start_matches("http://").to_owned();
+    let closes = |headers: &[(String, String)]| headers.iter().any(|(n, v)| n == "connection" && v.eq_ignore_ascii_case("close"));
+
+    // 200 kB of noise is refused from its first bytes, before the rest is read: the answer says
+    // the connection ends, so a client does not send its next request into a closed one.
+    let noise: Vec<u8> = (0u32..200_000).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+    let (status, headers) = raw_upload(&mut stream, &app, id, &noise).await;
+    assert_eq!(status, 415);
+    assert!(closes(&headers), "the early answer announces the close: {headers:?}");
+
+    // Uploads read to the end keep the connection: two of them share one.
+    let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+    for seconds in [0.5, 0.6] {
+        let (status, headers) = raw_upload(&mut stream, &app, id, &wav_bytes(8_000, 1, seconds)).await;
+        assert_eq!(status, 202);
+        assert!(!closes(&headers), "a fully read upload keeps its connection: {headers:?}");
+    }
 }

@@ -1,0 +1,69 @@
+//! Keeping clients' connections honest.
+//!
+//! A request answered before its body was read (an upload refused for its first bytes, its
+//! declared size, its key or its rate) leaves the rest of the body on the connection, and the
+//! server closes it after the answer. Clients that keep connections alive (httpx, requests,
+//! browsers) then send their next request on a connection that is already gone, and fail with
+//! "server disconnected without sending a response". Saying `Connection: close` on such an
+//! answer lets them open a new one instead.
+
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use axum::body::{Body, Bytes};
+use axum::extract::Request;
+use axum::http::header::{CONNECTION, CONTENT_LENGTH, TRANSFER_ENCODING};
+use axum::http::HeaderValue;
+use axum::middleware::Next;
+use axum::response::Response;
+use http_body::{Frame, SizeHint};
+
+/// Middleware: announces `Connection: close` on an answer given before its request's body was
+/// read to the end.
+pub async fn announce_close_on_unread_body(request: Request, next: Next) -> Response {
+    let headers = request.headers();
+    let has_body = headers.contains_key(TRANSFER_ENCODING)
+        || headers.get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok()).is_some_and(|n| n > 0);
+    if !has_body {
+        return next.run(request).await;
+    }
+    let finished = Arc::new(AtomicBool::new(false));
+    let (parts, body) = request.into_parts();
+    let body = Body::new(EndWatch { inner: body, finished: finished.clone() });
+    let mut response = next.run(Request::from_parts(parts, body)).await;
+    if !finished.load(Ordering::Acquire) {
+        response.headers_mut().insert(CONNECTION, HeaderValue::from_static("close"));
+    }
+    response
+}
+
+/// A body that notes when it has been read to its end.
+struct EndWatch {
+    inner: Body,
+    finished: Arc<AtomicBool>,
+}
+
+impl http_body::Body for EndWatch {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        let polled = Pin::new(&mut self.inner).poll_frame(cx);
+        // A reader that stops at the end of what it expects (a multipart parser at its closing
+        // boundary) may never ask for the end itself: a body of known length says it is done.
+        if matches!(polled, Poll::Ready(None)) || self.inner.is_end_stream() {
+            self.finished.store(true, Ordering::Release);
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}
