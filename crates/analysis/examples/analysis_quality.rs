@@ -59,7 +59,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             timeout: Duration::from_secs(1800),
             max_retries: 1,
             retry_base: Duration::from_secs(1),
-            max_tokens: option("--max-tokens").map(|n| n.parse()).transpose()?,
+            max_tokens: option("--max-tokens").map(|n| n.parse()).transpose()?.unwrap_or(2048),
         };
         let label: &'static str = if option("--label").as_deref() == Some("local") { "local" } else { "openai" };
         let chars = option("--context-chars").map(|n| n.parse()).transpose()?.unwrap_or(24_000);

@@ -76,7 +76,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         timeout: Duration::from_secs(600),
         max_retries: 0,
         retry_base: Duration::from_secs(1),
-        max_tokens: Some(2048),
+        max_tokens: 2048,
     };
     let engine = GuidedEngine::new(OpenAiClient::new(settings, None)?, RulesEngine::load(std::path::Path::new(dir))?, 12_800).named("local");
     // The warm-up: the instructions and category tree enter the cache, as after a server's first call.

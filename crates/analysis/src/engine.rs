@@ -220,6 +220,52 @@ impl CallAnalysis {
         self
     }
 
+    /// The same analysis within the bounds every stored analysis keeps, whichever engine wrote
+    /// it: a model that writes on (or a transcript that steers it) cannot make a call's record
+    /// grow without end. Lists keep their first entries and texts their first characters.
+    #[must_use]
+    pub fn bounded(mut self) -> Self {
+        use bounds::*;
+        let list = |items: &mut Vec<String>, most: usize, chars: usize| {
+            items.truncate(most);
+            items.iter_mut().for_each(|s| clip(s, chars));
+        };
+        if let Some(title) = &mut self.title {
+            clip(title, TITLE_CHARS);
+        }
+        clip(&mut self.summary.executive_summary, SUMMARY_CHARS);
+        clip(&mut self.summary.resolution_provided, RESOLUTION_CHARS);
+        list(&mut self.summary.key_discussion_points, MAX_POINTS, POINT_CHARS);
+        list(&mut self.summary.next_steps, MAX_POINTS, POINT_CHARS);
+        clip(&mut self.sentiment.progression, PROGRESSION_CHARS);
+        clip(&mut self.sentiment.evidence, QUOTE_CHARS);
+        self.actions.truncate(MAX_ACTION_ITEMS);
+        for action in &mut self.actions {
+            clip(&mut action.description, DESCRIPTION_CHARS);
+            clip(&mut action.responsible_party, PARTY_CHARS);
+            clip(&mut action.evidence, QUOTE_CHARS);
+            if let Some(deadline) = &mut action.deadline_mentioned {
+                clip(deadline, DEADLINE_CHARS);
+            }
+        }
+        if let Some(c) = &mut self.classification {
+            clip(&mut c.reasoning, REASONING_CHARS);
+            c.secondary.truncate(MAX_SECONDARY_CATEGORIES);
+            for m in c.primary.iter_mut().chain(c.secondary.iter_mut()) {
+                clip(&mut m.evidence, QUOTE_CHARS);
+            }
+        }
+        if let Some((_, answers)) = &mut self.template {
+            for answer in answers {
+                list(&mut answer.evidence, MAX_ANSWER_QUOTES, QUOTE_CHARS);
+                if let serde_json::Value::String(text) = &mut answer.value {
+                    clip(text, ANSWER_CHARS);
+                }
+            }
+        }
+        self
+    }
+
     /// The `summary` block.
     pub fn summary_block(&self) -> SummaryBlock {
         SummaryBlock {
@@ -330,5 +376,65 @@ mod tests {
         assert_eq!(template["results"][0]["value"], "router");
         assert_eq!(template["analyzedAt"], "2026-11-18T09:00:00.000Z");
         assert_eq!(a.classification_json()["primary"]["categoryNames"], serde_json::json!(["Technical support"]));
+    }
+}
+
+/// The most a stored analysis holds, whatever wrote it ([`CallAnalysis::bounded`]). Generous for
+/// a four-hour call, and small enough that a record stays a record.
+pub mod bounds {
+    /// Characters of the title.
+    pub const TITLE_CHARS: usize = 80;
+    /// Characters of the executive summary.
+    pub const SUMMARY_CHARS: usize = 2_000;
+    /// Characters of the resolution.
+    pub const RESOLUTION_CHARS: usize = 1_000;
+    /// Key points, and next steps.
+    pub const MAX_POINTS: usize = 10;
+    /// Characters of one key point or next step.
+    pub const POINT_CHARS: usize = 300;
+    /// Characters of the sentiment progression.
+    pub const PROGRESSION_CHARS: usize = 300;
+    /// Characters of one quote given as evidence.
+    pub const QUOTE_CHARS: usize = 500;
+    /// Characters of the classification's reasoning.
+    pub const REASONING_CHARS: usize = 1_000;
+    /// Secondary categories.
+    pub const MAX_SECONDARY_CATEGORIES: usize = 3;
+    /// Action items of one call.
+    pub const MAX_ACTION_ITEMS: usize = 50;
+    /// Characters of an action item's description.
+    pub const DESCRIPTION_CHARS: usize = 500;
+    /// Characters of an action item's owner.
+    pub const PARTY_CHARS: usize = 100;
+    /// Characters of a deadline as said.
+    pub const DEADLINE_CHARS: usize = 100;
+    /// Quotes given as evidence for one template answer.
+    pub const MAX_ANSWER_QUOTES: usize = 5;
+    /// Characters of a free-text template answer.
+    pub const ANSWER_CHARS: usize = 2_000;
+
+    /// Cuts `text` to at most `most` characters, the last of them an ellipsis when it was cut.
+    pub fn clip(text: &mut String, most: usize) {
+        if let Some((at, _)) = text.char_indices().nth(most) {
+            let keep = text[..at].char_indices().nth(most.saturating_sub(1)).map_or(at, |(i, _)| i);
+            text.truncate(keep);
+            text.push('…');
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::clip;
+
+        #[test]
+        fn clipping_keeps_whole_characters_and_marks_the_cut() {
+            let mut short = "żółw".to_owned();
+            clip(&mut short, 4);
+            assert_eq!(short, "żółw", "at the limit: untouched");
+            let mut long = "zażółć gęślą jaźń".to_owned();
+            clip(&mut long, 6);
+            assert_eq!(long, "zażół…");
+            assert_eq!(long.chars().count(), 6);
+        }
     }
 }

@@ -22,7 +22,7 @@ use crate::engine::{AnalysisError, AnalysisInput, Analyzer, CallAnalysis, RulesE
 use crate::openai::OpenAiClient;
 use crate::sentiment::Overall;
 use crate::summary::summarise;
-use crate::text::parties;
+use crate::text::{parties, transcript_block, TRANSCRIPT_IS_DATA};
 
 /// The engine.
 #[derive(Debug, Clone)]
@@ -43,7 +43,7 @@ const INSTRUCTIONS: &str = "You review a recorded customer service phone call an
 /// The instructions and the category tree: the same for every call of a project, so they lead
 /// the prompt and their KV cache is reused.
 fn system_prompt(categories: &[CategoryInfo]) -> String {
-    let mut out = INSTRUCTIONS.to_owned();
+    let mut out = format!("{INSTRUCTIONS}\n{TRANSCRIPT_IS_DATA}");
     if !categories.is_empty() {
         let by_id: HashMap<&str, &CategoryInfo> = categories.iter().map(|c| (c.id.as_str(), c)).collect();
         out.push_str("\nCategories (id: name — description):\n");
@@ -91,10 +91,7 @@ fn schema(categories: &[CategoryInfo], candidates: usize, parties: &[&str]) -> V
 
 /// The transcript, then the numbered candidates with who said each.
 fn user_prompt(turns: &[(String, String)], candidates: &[ActionDraft], offset: usize) -> String {
-    let mut out = String::from("Transcript:\n");
-    for (who, text) in turns {
-        out.push_str(&format!("{who}: {text}\n"));
-    }
+    let mut out = transcript_block(turns);
     if candidates.is_empty() {
         out.push_str("Candidate action items: none.\n");
     } else {

@@ -6,6 +6,8 @@
 //! model. Long calls are analysed in parts and the parts merged. When the endpoint fails or
 //! answers something unusable, the rules engine's result is used, and `modelUsed` says so.
 
+use std::time::{Duration, Instant};
+
 use async_trait::async_trait;
 use callscope_domain::AnswerType;
 use chrono::{DateTime, Utc};
@@ -19,7 +21,7 @@ use crate::openai::OpenAiClient;
 use crate::sentiment::{CallSentiment, Overall};
 use crate::summary::Summary;
 use crate::template::{unanswered, Answer};
-use crate::text::{fold, given, parties};
+use crate::text::{fold, given, parties, transcript_block, TRANSCRIPT_IS_DATA};
 
 /// The engine.
 #[derive(Debug, Clone)]
@@ -32,7 +34,7 @@ pub struct LlmEngine {
     kind: &'static str,
 }
 
-const SYSTEM: &str = "You analyse a recorded customer phone call for a contact centre. Answer only with the JSON object the schema describes. Quote evidence verbatim from the transcript. Use only the category ids given. List as action items only what a speaker committed to do or was asked to do, with the speaker's name as responsibleParty and the deadline words exactly as said (null if none). Answer template questions only from what the call says; otherwise answered false and value null. Write the summary in the call's language.";
+const SYSTEM: &str = "You analyse a recorded customer phone call for a contact centre. Answer only with the JSON object the schema describes. Keep it short: at most 10 key points, 10 next steps and 20 action items, quotes of one or two sentences. Quote evidence verbatim from the transcript. Use only the category ids given. List as action items only what a speaker committed to do or was asked to do, with the speaker's name as responsibleParty and the deadline words exactly as said (null if none). Answer template questions only from what the call says; otherwise answered false and value null. Write the summary in the call's language.";
 
 fn schema() -> Value {
     let string = json!({"type": "string"});
@@ -67,31 +69,73 @@ fn schema() -> Value {
     })
 }
 
-/// Whether `quote` occurs in `transcript`: verbatim after folding case, diacritics and
-/// punctuation, or with at least 80 % of its words in order within a window of the same length.
-pub fn grounded(quote: &str, transcript: &str) -> bool {
-    let norm = |s: &str| fold(s).split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_owned).collect::<Vec<_>>();
-    let (q, t) = (norm(quote), norm(transcript));
-    if q.is_empty() {
-        return false;
+/// Longest quote looked up, in words: evidence is a sentence or two, and a longer "quote" is
+/// looked up by its first words (the fuzzy look-up's cost grows with the quote's length).
+const QUOTE_WORDS: usize = 60;
+/// Time the quote checks of one answer may take; past it, the quotes left count as not found,
+/// so that no answer (however many quotes it gives) holds the analysis up.
+const GROUNDING_BUDGET: Duration = Duration::from_secs(2);
+
+/// A transcript prepared for looking quotes up in it: folded and split into words once.
+pub struct Grounding {
+    words: Vec<String>,
+    deadline: Option<Instant>,
+}
+
+/// Folded words: case, diacritics and punctuation do not count.
+fn folded_words(s: &str) -> Vec<String> {
+    fold(s).split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_owned).collect()
+}
+
+impl Grounding {
+    /// `transcript`, with no time limit on look-ups.
+    pub fn new(transcript: &str) -> Self {
+        Self { words: folded_words(transcript), deadline: None }
     }
-    if t.windows(q.len()).any(|w| w == q.as_slice()) {
-        return true;
+
+    /// `transcript`, whose look-ups answer "not found" once `deadline` has passed.
+    pub fn until(transcript: &str, deadline: Instant) -> Self {
+        Self { words: folded_words(transcript), deadline: Some(deadline) }
     }
-    let need = (q.len() * 4).div_ceil(5);
-    let span = q.len() + q.len() / 4 + 1;
-    (0..t.len()).any(|start| {
-        let window = &t[start..(start + span).min(t.len())];
-        let mut at = 0;
-        let mut hits = 0;
-        for w in &q {
-            if let Some(p) = window[at..].iter().position(|x| x == w) {
-                hits += 1;
-                at += p + 1;
+
+    /// Whether `quote` occurs here: verbatim after folding case, diacritics and punctuation, or
+    /// with at least 80 % of its words in order within a window of the same length.
+    pub fn holds(&self, quote: &str) -> bool {
+        let mut q = folded_words(quote);
+        q.truncate(QUOTE_WORDS);
+        let t = &self.words;
+        if q.is_empty() {
+            return false;
+        }
+        if t.windows(q.len()).any(|w| w == q.as_slice()) {
+            return true;
+        }
+        let need = (q.len() * 4).div_ceil(5);
+        let span = q.len() + q.len() / 4 + 1;
+        for start in 0..t.len() {
+            if start % 256 == 0 && self.deadline.is_some_and(|d| Instant::now() > d) {
+                return false;
+            }
+            let window = &t[start..(start + span).min(t.len())];
+            let mut at = 0;
+            let mut hits = 0;
+            for w in &q {
+                if let Some(p) = window[at..].iter().position(|x| x == w) {
+                    hits += 1;
+                    at += p + 1;
+                }
+            }
+            if hits >= need {
+                return true;
             }
         }
-        hits >= need
-    })
+        false
+    }
+}
+
+/// Whether `quote` occurs in `transcript` (see [`Grounding::holds`]).
+pub fn grounded(quote: &str, transcript: &str) -> bool {
+    Grounding::new(transcript).holds(quote)
 }
 
 /// The call's own spelling of a speaker the model names ("Agent" → "agent"), else the name as given.
@@ -169,8 +213,7 @@ fn request(input: &AnalysisInput, turns: &[(String, String)]) -> String {
         }
         None => out.push_str("Template: none (templateAnswers empty).\n"),
     }
-    out.push_str("Transcript:\n");
-    out.push_str(&transcript_text(turns));
+    out.push_str(&transcript_block(turns));
     out
 }
 
@@ -231,9 +274,12 @@ impl LlmEngine {
     fn check(&self, input: &AnalysisInput, answer: &Value, transcript: &str) -> Result<PartResult, String> {
         // Every text the model gives: trimmed, and empty where it wrote a non-answer ("null").
         let s = |v: &Value| v.as_str().and_then(given).unwrap_or("").to_owned();
+        let deadline = Instant::now() + GROUNDING_BUDGET;
+        let whole = Grounding::until(transcript, deadline);
+        let turns: Vec<Grounding> = input.turns.iter().map(|t| Grounding::until(&t.1, deadline)).collect();
         let mut dropped = 0;
         let mut keep = |quote: &str| {
-            let ok = !quote.trim().is_empty() && grounded(quote, transcript);
+            let ok = !quote.trim().is_empty() && whole.holds(quote);
             if !ok && !quote.trim().is_empty() {
                 dropped += 1;
             }
@@ -270,7 +316,7 @@ impl LlmEngine {
                 Some("MEDIUM") => Priority::Medium,
                 _ => Priority::Low,
             };
-            let said_in = input.turns.iter().position(|t| grounded(&evidence, &t.1));
+            let said_in = turns.iter().position(|t| t.holds(&evidence));
             let turn = said_in.unwrap_or(0);
             let responsible_party = speaker_named(&s(&item["responsibleParty"]), said_in, &input.turns);
             let description = strip_speaker(&description, &input.turns);
@@ -362,9 +408,15 @@ impl LlmEngine {
     async fn try_analyze(&self, input: &AnalysisInput) -> Result<CallAnalysis, String> {
         let mut results = Vec::new();
         for part in parts(&input.turns, self.context_chars) {
-            let answer = self.client.chat_json(SYSTEM, &request(input, &part), "call_analysis", &schema()).await.map_err(|e| e.to_string())?;
+            let system = format!("{SYSTEM} {TRANSCRIPT_IS_DATA}");
+            let answer = self.client.chat_json(&system, &request(input, &part), "call_analysis", &schema()).await.map_err(|e| e.to_string())?;
             let transcript = transcript_text(&part);
-            let checked = self.check(input, &answer, &transcript)?;
+            // The checks look every quote up in the transcript: work for a blocking thread, not
+            // for the runtime that serves requests.
+            let (engine, owned_input) = (self.clone(), input.clone());
+            let checked = tokio::task::spawn_blocking(move || engine.check(&owned_input, &answer, &transcript))
+                .await
+                .map_err(|e| format!("the answer's check stopped: {e}"))??;
             if checked.dropped_quotes > 0 {
                 tracing::info!(dropped = checked.dropped_quotes, "quotes not found in the transcript were dropped");
             }
@@ -493,6 +545,20 @@ mod tests {
         assert!(grounded("I'll send a technician tomorrow", t), "one word differs");
         assert!(!grounded("The customer asked for a refund of 200 dollars", t));
         assert!(!grounded("", t));
+    }
+
+    #[test]
+    fn look_ups_are_bounded_in_length_and_time() {
+        let transcript = "alpha beta gamma delta ".repeat(5_000);
+        // A "quote" of thousands of words is looked up by its first sixty.
+        let long_quote = format!("{} {}", "alpha beta gamma delta ".repeat(15), "omega ".repeat(5_000));
+        assert!(Grounding::new(&transcript).holds(&long_quote));
+        // Past its deadline, a look-up that needs the fuzzy search answers "not found" at once.
+        let spent = Grounding::until(&transcript, Instant::now() - Duration::from_secs(1));
+        let started = Instant::now();
+        assert!(!spent.holds("alpha beta epsilon gamma delta alpha beta"));
+        assert!(started.elapsed() < Duration::from_millis(200), "{:?}", started.elapsed());
+        assert!(spent.holds("gamma delta alpha"), "a verbatim quote is still found");
     }
 
     #[test]

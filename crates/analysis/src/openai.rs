@@ -24,8 +24,9 @@ pub struct OpenAiSettings {
     pub max_retries: u32,
     /// Wait before the first retry; doubles each time (at most 30 s, or what `Retry-After` says).
     pub retry_base: Duration,
-    /// Longest answer asked for, in tokens (`max_tokens`); `None` leaves it to the endpoint.
-    pub max_tokens: Option<u32>,
+    /// Longest answer asked for, in tokens (`max_tokens`): always sent, since an endpoint left
+    /// to its own default may write until its context is full.
+    pub max_tokens: u32,
 }
 
 impl std::fmt::Debug for OpenAiSettings {
@@ -143,9 +144,7 @@ impl OpenAiClient {
                 "json_schema": {"name": name, "strict": true, "schema": schema},
             },
         });
-        if let Some(max) = self.settings.max_tokens {
-            body["max_tokens"] = json!(max);
-        }
+        body["max_tokens"] = json!(self.settings.max_tokens);
         let url = format!("{}/chat/completions", self.settings.base_url.trim_end_matches('/'));
         let attempts = self.settings.max_retries + 1;
         let mut delay = self.settings.retry_base;
@@ -226,7 +225,7 @@ mod tests {
             timeout: Duration::from_secs(1),
             max_retries: 0,
             retry_base: Duration::ZERO,
-            max_tokens: None,
+            max_tokens: 512,
         };
         let shown = format!("{settings:?}");
         for secret in ["hunter2", "team", "sk-secret-query", "sk-secret-key"] {

@@ -19,7 +19,7 @@ fn client(base_url: &str, timeout: Duration, mask: bool) -> OpenAiClient {
         timeout,
         max_retries: 2,
         retry_base: Duration::from_millis(20),
-        max_tokens: None,
+        max_tokens: 512,
     };
     let detector = mask.then(|| {
         let gazetteer = callscope_pii::Gazetteer::from_lists("jan\nanna", "kowalski\nnowak", "the");

@@ -71,7 +71,7 @@ fn settings(sidecar: &Sidecar) -> OpenAiSettings {
         timeout: Duration::from_secs(120),
         max_retries: 0,
         retry_base: Duration::from_millis(200),
-        max_tokens: Some(64),
+        max_tokens: 64,
     }
 }
 

@@ -286,7 +286,7 @@ impl Pipeline {
             template: context.template.clone(),
         };
         let analysis = self.stages.analyzer.analyze(&input).await.map_err(|e| StageError::Retryable(e.to_string()))?;
-        Ok(analysis.without_non_answers())
+        Ok(analysis.without_non_answers().bounded())
     }
 
     /// Re-runs only the analysis, on a stored call's transcript (as stored: masked text stays

@@ -143,6 +143,9 @@ pub struct Config {
     pub llm_timeout_seconds: u64,
     /// Retries after a 429, a 5xx or a timeout.
     pub llm_max_retries: u32,
+    /// Longest answer asked of the endpoint, in tokens (`max_tokens`): a model that writes on
+    /// is cut off there instead of running up time and cost.
+    pub llm_max_tokens: u32,
     /// Longest transcript sent in one request, in characters; longer calls are analysed in parts.
     pub llm_context_chars: usize,
     /// Mask personal data in everything sent to the endpoint (on unless you turn it off, e.g.
@@ -238,6 +241,7 @@ impl Default for Config {
             llm_api_key: String::new(),
             llm_timeout_seconds: 120,
             llm_max_retries: 3,
+            llm_max_tokens: 2048,
             llm_context_chars: 24_000,
             llm_mask_pii: true,
         }

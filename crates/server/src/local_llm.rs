@@ -142,7 +142,7 @@ impl LocalEngine {
             timeout: Duration::from_secs(config.local_llm_timeout_seconds.max(1)),
             max_retries: config.llm_max_retries,
             retry_base: Duration::from_secs(1),
-            max_tokens: Some(ANSWER_TOKENS),
+            max_tokens: ANSWER_TOKENS,
         };
         let client = OpenAiClient::new(settings, mask)?;
         let budget = transcript_budget(config.local_llm_context);

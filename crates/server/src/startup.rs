@@ -264,7 +264,7 @@ pub async fn build_pipeline(config: &Config) -> anyhow::Result<Pipeline> {
                 timeout: Duration::from_secs(config.llm_timeout_seconds.max(1)),
                 max_retries: config.llm_max_retries,
                 retry_base: Duration::from_secs(1),
-                max_tokens: None,
+                max_tokens: config.llm_max_tokens.max(1),
             };
             let mask = config.llm_mask_pii.then(|| Arc::new(callscope_pii::Detector::new(gazetteer.clone())));
             tracing::info!(endpoint = %callscope_analysis::masked_url(&config.llm_base_url), model = %config.llm_model, mask_pii = config.llm_mask_pii, "analysis through an OpenAI-compatible endpoint");
