@@ -22,6 +22,7 @@ use symphonia::core::io::{MediaSource, MediaSourceStream};
 use symphonia::core::meta::MetadataOptions;
 use symphonia::core::probe::Hint;
 
+pub mod isolated;
 mod resample;
 
 pub use resample::Resampler;
@@ -57,6 +58,11 @@ impl Container {
             Container::Ogg => "ogg",
             Container::Mp4 => "m4a",
         }
+    }
+
+    /// The container an extension of [`Container::extension`] names.
+    pub fn from_extension(extension: &str) -> Option<Self> {
+        [Container::Wav, Container::Mp3, Container::Flac, Container::Ogg, Container::Mp4].into_iter().find(|c| c.extension() == extension)
     }
 
     /// Its media type.
@@ -137,10 +143,15 @@ impl DecodedAudio {
 
     /// The average of all channels.
     pub fn mixdown(&self) -> Vec<f32> {
-        let n = self.channels.len().max(1) as f32;
-        let len = self.channels.first().map_or(0, Vec::len);
-        (0..len).map(|i| self.channels.iter().map(|c| c[i]).sum::<f32>() / n).collect()
+        mix(self.channels.iter().map(Vec::as_slice))
     }
+}
+
+/// The average of signals of one length.
+pub fn mix<'a>(signals: impl Iterator<Item = &'a [f32]> + Clone) -> Vec<f32> {
+    let n = signals.clone().count().max(1) as f32;
+    let len = signals.clone().next().map_or(0, <[f32]>::len);
+    (0..len).map(|i| signals.clone().map(|c| c[i]).sum::<f32>() / n).collect()
 }
 
 /// Whether two signals are the same up to rounding (e.g. one lossy encode of a mono source).
@@ -199,6 +210,35 @@ pub fn decode_file(path: &Path, max_duration_s: Option<f64>) -> Result<DecodedAu
 /// # Errors
 /// See [`AudioError`].
 pub fn decode(source: Box<dyn MediaSource>, max_duration_s: Option<f64>, on_progress: &mut dyn FnMut(f64)) -> Result<DecodedAudio, AudioError> {
+    let mut channels: Vec<Vec<f32>> = Vec::new();
+    let info = decode_streaming(source, max_duration_s, on_progress, &mut |block| {
+        if channels.is_empty() {
+            channels = block;
+        } else {
+            for (all, more) in channels.iter_mut().zip(block) {
+                all.extend(more);
+            }
+        }
+        Ok(())
+    })?;
+    Ok(DecodedAudio { info, channels })
+}
+
+/// Output frames the decoder gathers before it hands them on: four seconds at 16 kHz.
+const BLOCK_FRAMES: usize = 65_536;
+
+/// Decodes like [`decode`], but hands the 16 kHz signals to `sink` a block at a time (one vector
+/// per signal, all of one length) instead of holding them: what decoding holds stays the same
+/// for a minute and for four hours.
+///
+/// # Errors
+/// See [`AudioError`]; a sink's error is [`AudioError::Io`].
+pub fn decode_streaming(
+    source: Box<dyn MediaSource>,
+    max_duration_s: Option<f64>,
+    on_progress: &mut dyn FnMut(f64),
+    sink: &mut dyn FnMut(Vec<Vec<f32>>) -> std::io::Result<()>,
+) -> Result<AudioInfo, AudioError> {
     let mut stream = MediaSourceStream::new(source, Default::default());
     let mut head = [0u8; 16];
     let container = {
@@ -290,6 +330,9 @@ pub fn decode(source: Box<dyn MediaSource>, max_duration_s: Option<f64>, on_prog
             resampler.push_interleaved(buffer.samples());
         }
         frames_in += (buffer.samples().len() / channels) as u64;
+        if resampler.ready() >= BLOCK_FRAMES {
+            sink(resampler.take_output())?;
+        }
         if let (Some(total), true) = (declared_frames, frames_in >= next_report) {
             on_progress((frames_in as f64 / total as f64).min(1.0));
             next_report += report_every;
@@ -305,15 +348,9 @@ pub fn decode(source: Box<dyn MediaSource>, max_duration_s: Option<f64>, on_prog
         return Err(AudioError::NotAudio(format!("{bad} of {} packets are damaged", good + bad)));
     }
     let resampler = resampler.ok_or_else(|| AudioError::NotAudio("the file contains no audio".into()))?;
-    let channels = resampler.finish();
-    let info = AudioInfo {
-        container,
-        codec,
-        source_rate,
-        channels: file_channels.unwrap_or(channels.len()),
-        duration_s: frames_in as f64 / f64::from(source_rate),
-    };
-    Ok(DecodedAudio { info, channels })
+    let signals = resampler.channels();
+    sink(resampler.finish())?;
+    Ok(AudioInfo { container, codec, source_rate, channels: file_channels.unwrap_or(signals), duration_s: frames_in as f64 / f64::from(source_rate) })
 }
 
 fn describe(error: &SymphoniaError) -> String {

@@ -5,15 +5,21 @@ use rubato::{FftFixedIn, Resampler as _};
 
 const CHUNK: usize = 1024;
 
-/// Resamples interleaved input, a packet at a time, into planar output.
+/// Resamples interleaved input, a packet at a time, into planar output that can be taken as it
+/// comes ([`Resampler::take_output`]), so that a long call never has to be held whole.
 pub struct Resampler {
     inner: Option<FftFixedIn<f32>>,
     channels: usize,
     from: u32,
     to: u32,
     pending: Vec<Vec<f32>>,
+    /// Output not taken yet, the filter's delay already dropped.
     output: Vec<Vec<f32>>,
+    /// Output frames still to drop at the start: the filter's delay.
+    skip: usize,
     frames_in: u64,
+    /// Frames put into `output` so far, taken or not.
+    frames_out: u64,
 }
 
 impl Resampler {
@@ -24,7 +30,18 @@ impl Resampler {
     pub fn new(from: u32, to: u32, channels: usize) -> Self {
         assert!(from > 0 && to > 0 && channels > 0, "rates and channels must be positive");
         let inner = (from != to).then(|| FftFixedIn::new(from as usize, to as usize, CHUNK, 2, channels).expect("valid resampler parameters"));
-        Self { inner, channels, from, to, pending: vec![Vec::with_capacity(2 * CHUNK); channels], output: vec![Vec::new(); channels], frames_in: 0 }
+        let skip = inner.as_ref().map_or(0, FftFixedIn::output_delay);
+        Self {
+            inner,
+            channels,
+            from,
+            to,
+            pending: vec![Vec::with_capacity(2 * CHUNK); channels],
+            output: vec![Vec::new(); channels],
+            skip,
+            frames_in: 0,
+            frames_out: 0,
+        }
     }
 
     /// Number of channels.
@@ -32,19 +49,43 @@ impl Resampler {
         self.channels
     }
 
-    /// Adds interleaved frames.
+    /// Adds interleaved frames. A sample that is not a number (a float file can hold NaN and
+    /// infinities) is silence, and one past full scale is full scale: what follows (the filter,
+    /// the mel spectrum, the VAD) assumes finite samples in [-1, 1].
     pub fn push_interleaved(&mut self, samples: &[f32]) {
         for frame in samples.chunks_exact(self.channels) {
             for (channel, sample) in frame.iter().enumerate() {
-                self.pending[channel].push(*sample);
+                self.pending[channel].push(if sample.is_finite() { sample.clamp(-1.0, 1.0) } else { 0.0 });
             }
         }
         self.frames_in += (samples.len() / self.channels) as u64;
         self.drain(false);
     }
 
+    /// Frames of output ready to be taken.
+    pub fn ready(&self) -> usize {
+        self.output[0].len()
+    }
+
+    /// Takes the output ready so far, one vector per channel.
+    pub fn take_output(&mut self) -> Vec<Vec<f32>> {
+        std::mem::replace(&mut self.output, vec![Vec::new(); self.channels])
+    }
+
+    /// Keeps a block the filter produced, less what is left of its delay.
+    fn emit(output: &mut [Vec<f32>], skip: &mut usize, frames_out: &mut u64, block: Vec<Vec<f32>>) {
+        let n = block.first().map_or(0, Vec::len);
+        let dropped = (*skip).min(n);
+        *skip -= dropped;
+        for (dst, src) in output.iter_mut().zip(&block) {
+            dst.extend_from_slice(&src[dropped..]);
+        }
+        *frames_out += (n - dropped) as u64;
+    }
+
     fn drain(&mut self, last: bool) {
         let Some(inner) = self.inner.as_mut() else {
+            self.frames_out += self.pending[0].len() as u64;
             for (out, pending) in self.output.iter_mut().zip(&mut self.pending) {
                 out.append(pending);
             }
@@ -53,42 +94,40 @@ impl Resampler {
         while self.pending[0].len() >= CHUNK {
             let block: Vec<&[f32]> = self.pending.iter().map(|c| &c[..CHUNK]).collect();
             let out = inner.process(&block, None).expect("chunk of the agreed size");
-            for (dst, src) in self.output.iter_mut().zip(out) {
-                dst.extend(src);
-            }
+            Self::emit(&mut self.output, &mut self.skip, &mut self.frames_out, out);
             for channel in &mut self.pending {
                 channel.drain(..CHUNK);
             }
         }
         if last {
-            let delay = inner.output_delay();
-            let expected = (self.frames_in * u64::from(self.to)).div_ceil(u64::from(self.from)) as usize;
+            let expected = (self.frames_in * u64::from(self.to)).div_ceil(u64::from(self.from));
             if !self.pending[0].is_empty() {
                 let out = inner.process_partial(Some(&self.pending), None).expect("partial chunk");
-                for (dst, src) in self.output.iter_mut().zip(out) {
-                    dst.extend(src);
-                }
+                Self::emit(&mut self.output, &mut self.skip, &mut self.frames_out, out);
             }
             // Flush the filter's delay with silence until every input frame has come out.
-            while self.output[0].len() < delay + expected {
+            while self.frames_out < expected {
                 let out = inner.process_partial::<Vec<f32>>(None, None).expect("flush");
                 if out[0].is_empty() {
                     break;
                 }
-                for (dst, src) in self.output.iter_mut().zip(out) {
-                    dst.extend(src);
-                }
+                Self::emit(&mut self.output, &mut self.skip, &mut self.frames_out, out);
             }
+            // Exactly `expected` frames in all: what the flush overshot goes, a shortfall is
+            // silence.
+            let excess = usize::try_from(self.frames_out.saturating_sub(expected)).unwrap_or(usize::MAX);
+            let short = usize::try_from(expected.saturating_sub(self.frames_out)).unwrap_or(0);
             for channel in &mut self.output {
-                let end = (delay + expected).min(channel.len());
-                channel.truncate(end);
-                channel.drain(..delay.min(channel.len()));
-                channel.resize(expected, 0.0);
+                let keep = channel.len().saturating_sub(excess);
+                channel.truncate(keep);
+                channel.resize(keep + short, 0.0);
             }
+            self.frames_out = expected;
         }
     }
 
-    /// Ends the stream and returns the planar output, exactly `ceil(frames × to / from)` long.
+    /// Ends the stream and returns the output not taken yet; with what was taken before, it is
+    /// exactly `ceil(frames × to / from)` long.
     pub fn finish(mut self) -> Vec<Vec<f32>> {
         self.drain(true);
         self.output
@@ -125,6 +164,31 @@ mod tests {
             let first_loud = out.iter().position(|s| s.abs() > 0.2).unwrap();
             assert!(first_loud < 40, "{from} Hz: first loud sample at {first_loud}");
         }
+    }
+
+    #[test]
+    fn output_taken_as_it_comes_is_the_output_taken_at_the_end() {
+        for from in [8_000, 44_100, 16_000] {
+            let input = tone(from, 300.0, 2.3);
+            let mut whole = Resampler::new(from, 16_000, 1);
+            let mut streamed = Resampler::new(from, 16_000, 1);
+            let mut taken: Vec<f32> = Vec::new();
+            for packet in input.chunks(1_111) {
+                whole.push_interleaved(packet);
+                streamed.push_interleaved(packet);
+                taken.extend(streamed.take_output().remove(0));
+            }
+            taken.extend(streamed.finish().remove(0));
+            assert_eq!(taken, whole.finish().remove(0), "{from} Hz");
+            assert_eq!(taken.len(), 36_800, "{from} Hz");
+        }
+    }
+
+    #[test]
+    fn samples_that_are_not_numbers_are_silence() {
+        let mut resampler = Resampler::new(16_000, 16_000, 1);
+        resampler.push_interleaved(&[f32::NAN, f32::INFINITY, -3.0, 0.5]);
+        assert_eq!(resampler.finish().remove(0), [0.0, 0.0, -1.0, 0.5]);
     }
 
     #[test]

@@ -14,6 +14,7 @@ use async_trait::async_trait;
 use callscope_audio::{AudioError, DecodedAudio};
 use callscope_domain::{Job, JobStage, Language, PiiRedaction, PiiSpan, PiiStatistics, SpeakerStats, TimedWord, Turn};
 
+mod isolated;
 mod pii;
 mod speech;
 
@@ -22,6 +23,7 @@ pub use callscope_analysis::engine::{AnalysisError, AnalysisInput, Analyzer, Cal
 pub use callscope_analysis::template::Question;
 pub use callscope_pii::Gazetteer;
 pub use callscope_speech::{Region, Transcript, Word};
+pub use isolated::IsolatedDecoder;
 pub use pii::{Found, PiiScanner, RulePii};
 pub use speech::{AcousticDiarizer, WhisperTranscriber};
 
@@ -40,6 +42,10 @@ pub enum StageError {
 pub trait Progress: Send + Sync {
     /// `fraction` of `stage` is done (0.0–1.0).
     fn report(&self, stage: JobStage, fraction: f64);
+
+    /// The call lasts `seconds`: known once decoding is done, and what the later stages' time
+    /// limits grow with.
+    fn call_duration(&self, _seconds: f64) {}
 }
 
 /// Turns stored audio into 16 kHz signals per channel.
@@ -50,7 +56,8 @@ pub trait Decoder: Send + Sync {
     async fn decode(&self, path: &Path, max_duration_s: f64, progress: Arc<dyn Progress>) -> Result<DecodedAudio, StageError>;
 }
 
-/// The real decoder (symphonia through `callscope-audio`), run on a blocking thread.
+/// The decoder run in this process, on a blocking thread (symphonia through `callscope-audio`):
+/// for tools and tests; the service decodes in a child process ([`IsolatedDecoder`]).
 #[derive(Debug, Default, Clone, Copy)]
 pub struct AudioDecoder;
 
@@ -64,7 +71,7 @@ impl Decoder for AudioDecoder {
             callscope_audio::decode(Box::new(file), Some(max_duration_s), &mut report)
         })
         .await
-        .map_err(|e| StageError::Retryable(format!("the decoder stopped: {e}")))?;
+        .map_err(|e| speech::stopped("decoding", &e))?;
         result.map_err(|e| match e {
             AudioError::Io(_) => StageError::Retryable(e.to_string()),
             permanent => StageError::Fatal(permanent.to_string()),
@@ -101,7 +108,8 @@ pub enum SpeakerSource {
 /// What processing found out about a call.
 #[derive(Debug, Clone)]
 pub struct CallResult {
-    /// The decoded audio.
+    /// The decoded audio: what the file was, and its signals when they were kept for audio
+    /// redaction (`keep_audio_for_redaction`; none otherwise).
     pub audio: DecodedAudio,
     /// How speakers were found.
     pub speaker_source: SpeakerSource,
@@ -145,6 +153,9 @@ pub struct CallContext {
 pub struct PipelineSettings {
     /// Longest accepted audio, in seconds.
     pub max_duration_s: f64,
+    /// Keep the decoded signals in the result of a call whose project masks personal data, for
+    /// the worker to silence it in the stored audio; otherwise they go once speech is done.
+    pub keep_audio_for_redaction: bool,
 }
 
 /// One implementation of each stage.
@@ -175,15 +186,17 @@ impl Pipeline {
         Self { stages, settings }
     }
 
-    /// The pipeline with the real engines around a loaded speech model and gazetteers.
+    /// The pipeline with the real engines around a decoder, a loaded speech model and
+    /// gazetteers.
     pub fn real(
+        decoder: Arc<dyn Decoder>,
         transcriber: Arc<WhisperTranscriber>,
         diarizer: AcousticDiarizer,
         pii: RulePii,
         analyzer: Arc<dyn Analyzer>,
         settings: PipelineSettings,
     ) -> Self {
-        let stages = Stages { decoder: Arc::new(AudioDecoder), transcriber, diarizer: Arc::new(diarizer), pii: Arc::new(pii), analyzer };
+        let stages = Stages { decoder, transcriber, diarizer: Arc::new(diarizer), pii: Arc::new(pii), analyzer };
         Self::new(stages, settings)
     }
 
@@ -198,28 +211,34 @@ impl Pipeline {
     /// The first stage that fails.
     pub async fn run(&self, job: &Job, audio: &Path, context: &CallContext, progress: Arc<dyn Progress>) -> Result<CallResult, StageError> {
         progress.report(JobStage::Decoding, 0.0);
-        let decoded = self.stages.decoder.decode(audio, self.settings.max_duration_s, progress.clone()).await?;
+        let mut decoded = self.stages.decoder.decode(audio, self.settings.max_duration_s, progress.clone()).await?;
         check_channel_roles(job, &decoded)?;
+        progress.call_duration(decoded.info.duration_s);
         progress.report(JobStage::Decoding, 1.0);
 
         // Channels that differ hold one speaker each (decisions §4); with roles they are split
         // whatever they hold.
         let per_channel = decoded.channels.len() > 1 && (job.channel_roles.is_some() || !decoded.channels_identical());
+        // The signals are shared with the stages, never copied: a four-hour call is large.
+        let signals: Vec<Arc<Vec<f32>>> = std::mem::take(&mut decoded.channels).into_iter().map(Arc::new).collect();
         let mut words: Vec<Word> = Vec::new();
         let source;
         progress.report(JobStage::Transcribing, 0.0);
         if per_channel {
-            let n = decoded.channels.len();
-            for (channel, samples) in decoded.channels.iter().enumerate() {
+            let n = signals.len();
+            for (channel, samples) in signals.iter().enumerate() {
                 let reporter = progress.clone();
                 let report = Box::new(move |f: f64| reporter.report(JobStage::Transcribing, (channel as f64 + f) / n as f64));
-                let transcript = self.stages.transcriber.transcribe(Arc::new(samples.clone()), job.language, report).await?;
+                let transcript = self.stages.transcriber.transcribe(samples.clone(), job.language, report).await?;
                 words.extend(transcript.words.into_iter().map(|w| Word { speaker: channel, ..w }));
             }
             progress.report(JobStage::Diarizing, 1.0);
             source = SpeakerSource::Channels;
         } else {
-            let samples = Arc::new(if decoded.channels.len() == 1 { decoded.channels[0].clone() } else { decoded.mixdown() });
+            let samples = match signals.as_slice() {
+                [one] => one.clone(),
+                many => Arc::new(callscope_audio::mix(many.iter().map(|s| s.as_slice()))),
+            };
             let reporter = progress.clone();
             let report = Box::new(move |f: f64| reporter.report(JobStage::Transcribing, f));
             let transcript = self.stages.transcriber.transcribe(samples.clone(), job.language, report).await?;
@@ -228,6 +247,9 @@ impl Pipeline {
             progress.report(JobStage::Diarizing, 1.0);
             source = SpeakerSource::Diarized;
         }
+        // Past speech, the signals are needed only to silence personal data in the stored audio.
+        let keep = self.settings.keep_audio_for_redaction && context.pii_redaction == PiiRedaction::Mask;
+        decoded.channels = if keep { signals.into_iter().map(|s| Arc::try_unwrap(s).unwrap_or_else(|s| (*s).clone())).collect() } else { Vec::new() };
         words.sort_by(|a, b| a.start_s.total_cmp(&b.start_s).then(a.speaker.cmp(&b.speaker)));
         let timed: Vec<TimedWord> = words
             .into_iter()

@@ -19,6 +19,13 @@ fn stage_error(error: SpeechError) -> StageError {
     }
 }
 
+/// A stage's blocking thread that ended without its result (a panic): the log gets what it said,
+/// the job a message without it (a JoinError's text carries the panic's).
+pub(crate) fn stopped(stage: &str, error: &tokio::task::JoinError) -> StageError {
+    tracing::error!(%error, "{stage} stopped");
+    StageError::Retryable(format!("{stage} stopped on an internal error (the service log has the details, under the job's id)"))
+}
+
 /// Whisper transcription with bounded concurrency: at most `concurrency` transcriptions run at
 /// once in the process, each with the model's configured thread count, so that busy threads
 /// never outnumber the cores given to speech.
@@ -62,7 +69,7 @@ impl Transcriber for WhisperTranscriber {
         let model = self.model.clone();
         tokio::task::spawn_blocking(move || model.transcribe(&samples, language.as_str(), &mut *progress))
             .await
-            .map_err(|e| StageError::Retryable(format!("transcription stopped: {e}")))?
+            .map_err(|e| stopped("transcription", &e))?
             .map_err(stage_error)
     }
 }
@@ -102,6 +109,6 @@ impl Diarizer for AcousticDiarizer {
             words
         })
         .await
-        .map_err(|e| StageError::Retryable(format!("diarization stopped: {e}")))
+        .map_err(|e| stopped("diarization", &e))
     }
 }

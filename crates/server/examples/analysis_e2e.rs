@@ -142,7 +142,9 @@ impl Analyzer for Spoken {
 async fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let option = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
-    let config = Config::load(option("--config").as_deref().map(Path::new))?;
+    let mut config = Config::load(option("--config").as_deref().map(Path::new))?;
+    // This program has no `decode-audio` for a child to run; the recordings are our own.
+    config.decode_in_child = false;
     let corpus = match option("--corpus").as_deref() {
         Some("own") => include_str!("../../analysis/corpus/calls.json"),
         None | Some("new") => include_str!("../../analysis/corpus/heldout.json"),

@@ -42,6 +42,21 @@ pub struct Config {
     pub job_max_attempts: i32,
     /// Seconds before the first retry of a failed attempt; doubles each time.
     pub job_retry_base_seconds: u64,
+    /// Days events and webhook deliveries are kept (0: for ever).
+    pub retention_days: u32,
+    /// Decode uploads in a child process under a memory limit, so that a file that crashes the
+    /// decoder fails its job and nothing else (off: decode in this process).
+    pub decode_in_child: bool,
+    /// The program run as `PROGRAM decode-audio` (empty: this executable).
+    pub decoder_program: String,
+    /// Address space a decoding child may use, in MiB.
+    pub decoder_memory_limit_mb: u64,
+    /// Seconds every stage of a job may take, whatever the call's length.
+    pub stage_timeout_seconds: f64,
+    /// Seconds a stage may take on top for each second of the call's audio.
+    pub stage_timeout_per_audio_second: f64,
+    /// Seconds a stage may go without reporting progress before it is taken for stuck.
+    pub stage_stall_seconds: f64,
     /// Milliseconds an idle worker waits before looking for work again.
     pub worker_poll_interval_ms: u64,
     /// Requests per API key per minute; 0 turns the limit off.
@@ -201,6 +216,13 @@ impl Default for Config {
             job_heartbeat_seconds: 10,
             job_max_attempts: 5,
             job_retry_base_seconds: 10,
+            retention_days: 30,
+            decode_in_child: true,
+            decoder_program: String::new(),
+            decoder_memory_limit_mb: 1024,
+            stage_timeout_seconds: 600.0,
+            stage_timeout_per_audio_second: 4.0,
+            stage_stall_seconds: 1200.0,
             worker_poll_interval_ms: 1000,
             rate_limit_per_minute: 1200,
             audio_link_secret: String::new(),

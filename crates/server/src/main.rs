@@ -53,6 +53,18 @@ enum Command {
         #[command(subcommand)]
         command: ModelsCommand,
     },
+    /// Decode one file into 16 kHz signals beside BASE, reporting on standard output: what the
+    /// service runs in a child process for each upload (not for people).
+    #[command(hide = true)]
+    DecodeAudio {
+        /// Longest accepted audio, in seconds.
+        #[arg(long)]
+        max_duration: Option<f64>,
+        /// The audio file.
+        input: PathBuf,
+        /// Where the signals go: BASE.0.f32, BASE.1.f32.
+        base: PathBuf,
+    },
     /// Run one audio file through the whole pipeline here and print the call.
     Analyze {
         /// The audio file (WAV, MP3, FLAC, OGG, M4A).
@@ -138,6 +150,12 @@ enum KeyCommand {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The decoding child needs no configuration, logging or runtime: it is one thread, so that
+    // its address-space limit goes to the decoding.
+    if let Command::DecodeAudio { max_duration, input, base } = &cli.command {
+        let code = callscope_audio::isolated::run_child(input, base, *max_duration, &mut std::io::stdout().lock());
+        return ExitCode::from(code);
+    }
     let config = match Config::load(cli.config.as_deref()) {
         Ok(config) => config,
         Err(e) => {
@@ -275,7 +293,7 @@ async fn run(command: Command, config: Config) -> anyhow::Result<()> {
             }
             store.close().await;
         }
-        Command::Models { .. } => unreachable!("handled before the runtime starts"),
+        Command::Models { .. } | Command::DecodeAudio { .. } => unreachable!("handled before the runtime starts"),
         Command::Analyze { file, language, channel_roles, json, redact } => {
             let options = callscope::analyze::Options { channel_roles, json, redact };
             callscope::analyze::run(&config, &file, &language, &options).await?;

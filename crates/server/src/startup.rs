@@ -15,7 +15,9 @@ use callscope_analysis::llm_engine::LlmEngine;
 use callscope_analysis::{OpenAiClient, OpenAiSettings};
 use callscope_api::{ApiSettings, AppState};
 use callscope_domain::{ApiKeySecret, Clock};
-use callscope_pipeline::{AcousticDiarizer, Analyzer, Pipeline, PipelineSettings, RulePii, RulesEngine, WhisperTranscriber};
+use callscope_pipeline::{
+    AcousticDiarizer, Analyzer, AudioDecoder, Decoder, IsolatedDecoder, Pipeline, PipelineSettings, RulePii, RulesEngine, WhisperTranscriber,
+};
 
 use crate::config::{AnalysisEngine, LlmAnalysisMode};
 use callscope_search::SearchService;
@@ -276,12 +278,31 @@ pub async fn build_pipeline(config: &Config) -> anyhow::Result<Pipeline> {
         }
     };
     Ok(Pipeline::real(
+        build_decoder(config)?,
         transcriber,
         AcousticDiarizer::new(config.diarization_max_speakers),
         pii,
         analyzer,
-        PipelineSettings { max_duration_s: config.max_audio_duration_seconds },
+        PipelineSettings { max_duration_s: config.max_audio_duration_seconds, keep_audio_for_redaction: config.pii_redact_audio },
     ))
+}
+
+/// The decoder: a child process of this program (or `decoder_program`) under a memory limit,
+/// or this process itself when `decode_in_child` is off.
+///
+/// # Errors
+/// No way to name this program's executable.
+pub fn build_decoder(config: &Config) -> anyhow::Result<Arc<dyn Decoder>> {
+    if !config.decode_in_child {
+        return Ok(Arc::new(AudioDecoder));
+    }
+    let program = if config.decoder_program.is_empty() {
+        std::env::current_exe().context("cannot name this program's executable to decode in a child process (set decoder_program)")?
+    } else {
+        PathBuf::from(&config.decoder_program)
+    };
+    let memory = config.decoder_memory_limit_mb.max(64).saturating_mul(1024 * 1024);
+    Ok(Arc::new(IsolatedDecoder::new(program, config.data_dir.join("tmp"), memory)))
 }
 
 /// `count` workers over the store and storage, with the configured queue behaviour. The speech

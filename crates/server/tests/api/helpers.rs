@@ -59,6 +59,9 @@ pub async fn spawn_app_with_clock(backend: Backend, clock: Arc<dyn callscope_dom
         speech_model: test_artifact("whisper-tiny.en").display().to_string(),
         vad_model: test_artifact("silero-vad").display().to_string(),
         speech_threads: 1,
+        // Uploads decode in a child process of the real binary, as in the service (the test
+        // binary itself has no `decode-audio`).
+        decoder_program: env!("CARGO_BIN_EXE_callscope").into(),
         // Analysis without a model unless a test asks for one (tests/api/local_llm.rs does).
         analysis_engine: callscope::config::AnalysisEngine::Rules,
         ..Config::default()

@@ -13,6 +13,7 @@ mod auth;
 mod calls;
 mod categories;
 mod errors;
+mod hostile;
 mod llm;
 mod openapi;
 mod ops;
