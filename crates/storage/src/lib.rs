@@ -102,7 +102,8 @@ impl Storage {
     /// The backend refusing to start an upload.
     pub async fn writer(&self, key: &str) -> StorageResult<ObjectWriter> {
         let upload = self.inner.put_multipart(&Path::from(key)).await?;
-        Ok(ObjectWriter { inner: WriteMultipart::new(upload), written: 0 })
+        let durable_at = self.local_root.as_ref().map(|root| (root.clone(), root.join(key)));
+        Ok(ObjectWriter { inner: WriteMultipart::new(upload), written: 0, durable_at })
     }
 
     /// Size of an object in bytes.
@@ -170,6 +171,8 @@ impl Storage {
 pub struct ObjectWriter {
     inner: WriteMultipart,
     written: u64,
+    /// On the filesystem backend: the store's root and the object's file, synced on finish.
+    durable_at: Option<(PathBuf, PathBuf)>,
 }
 
 impl ObjectWriter {
@@ -189,12 +192,19 @@ impl ObjectWriter {
         self.written
     }
 
-    /// Makes the object visible.
+    /// Makes the object visible, and durable: on the filesystem backend the file and every
+    /// directory from it up to the store's root are synced, so an object whose upload was
+    /// answered survives a power cut (S3 acknowledges only what it has stored durably).
     ///
     /// # Errors
-    /// The backend failing to complete the upload.
+    /// The backend failing to complete the upload, or the disk failing to sync it.
     pub async fn finish(self) -> StorageResult<()> {
         self.inner.finish().await?;
+        if let Some((root, file)) = self.durable_at {
+            tokio::task::spawn_blocking(move || sync_to_root(&root, &file))
+                .await
+                .map_err(|e| StorageError::Io(std::io::Error::other(format!("the sync stopped: {e}"))))??;
+        }
         Ok(())
     }
 
@@ -202,6 +212,21 @@ impl ObjectWriter {
     pub async fn abort(self) {
         let _ = self.inner.abort().await;
     }
+}
+
+/// Syncs `file`'s data and then each directory from its own up to `root`: a rename (how the
+/// object appeared) and a newly made directory are durable only once their directory is synced.
+fn sync_to_root(root: &FsPath, file: &FsPath) -> std::io::Result<()> {
+    std::fs::File::open(file)?.sync_all()?;
+    let mut dir = file.parent();
+    while let Some(current) = dir {
+        std::fs::File::open(current)?.sync_all()?;
+        if current == root {
+            break;
+        }
+        dir = current.parent().filter(|parent| parent.starts_with(root));
+    }
+    Ok(())
 }
 
 /// A local file with an object's bytes.
