@@ -25,7 +25,7 @@ use callscope_speech::{SileroVad, Vad, WhisperSettings};
 use callscope_storage::Storage;
 use callscope_store::{Store, StoreOptions};
 use callscope_webhooks::{Dispatcher, DispatcherSettings, RetrySchedule, Sender, SenderSettings};
-use callscope_worker::{Worker, WorkerHealth, WorkerSettings};
+use callscope_worker::{StageLimits, Worker, WorkerHealth, WorkerSettings};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
@@ -112,13 +112,21 @@ impl Application {
     /// The server failing, or requests still running when the grace period ends.
     pub async fn run_until_stopped(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
         let (stopping_tx, stopping_rx) = tokio::sync::oneshot::channel::<()>();
-        let signal = async move {
-            shutdown.await;
-            tracing::info!("shutting down: no new connections, waiting for requests in flight");
-            let _ = stopping_tx.send(());
-        };
         let (workers_stop, workers) = spawn_workers(self.workers, self.worker_health);
+        let workers_stop = Arc::new(workers_stop);
+        let signal = {
+            let workers_stop = workers_stop.clone();
+            async move {
+                shutdown.await;
+                tracing::info!("shutting down: no new connections, waiting for requests in flight and for jobs to finish or be released");
+                // Workers hear it at once: a job that cannot finish within their grace goes
+                // back to the queue, uncounted, before this process's grace runs out.
+                let _ = workers_stop.send(true);
+                let _ = stopping_tx.send(());
+            }
+        };
         let indexer = self.search.spawn(self.search_interval, workers_stop.subscribe());
+        let housekeeping = self.housekeeping.spawn(self.store.clone(), self.clock.clone(), workers_stop.subscribe());
         let dispatcher = self.dispatcher.map(|d| tokio::spawn(d.run(workers_stop.subscribe())));
         let serve = async move {
             // With the peer's address: unknown keys are rate-limited by it.
@@ -324,14 +332,41 @@ pub async fn build_workers(
     let settings = WorkerSettings {
         lease: Duration::from_secs(config.job_lease_seconds.max(1)),
         heartbeat: Duration::from_secs(config.job_heartbeat_seconds.max(1)).min(Duration::from_secs(config.job_lease_seconds.max(1))),
+        shutdown_grace: worker_grace(config.shutdown_grace_seconds),
         max_attempts: config.job_max_attempts.max(1),
         retry_base: Duration::from_secs(config.job_retry_base_seconds),
+        stage_limits: StageLimits {
+            base: seconds(config.stage_timeout_seconds),
+            per_audio_second: config.stage_timeout_per_audio_second.max(0.0),
+            stall: seconds(config.stage_stall_seconds),
+        },
         poll_interval: Duration::from_millis(config.worker_poll_interval_ms.max(10)),
         scratch_dir: config.data_dir.join("tmp"),
         redact_audio: config.pii_redact_audio,
     };
     let _ = std::fs::create_dir_all(&settings.scratch_dir);
     Ok((0..count).map(|_| Worker::new(store.clone(), storage.clone(), pipeline.clone(), clock.clone(), settings.clone())).collect())
+}
+
+/// The process's housekeeping, as configured.
+pub fn housekeeping(config: &Config) -> crate::housekeeping::Housekeeping {
+    crate::housekeeping::Housekeeping {
+        retention: (config.retention_days > 0).then(|| Duration::from_secs(u64::from(config.retention_days) * 86_400)),
+        scratch_dir: config.data_dir.join("tmp"),
+    }
+}
+
+/// How long a worker's job may go on after the process is told to stop: most of the process's
+/// own grace period, leaving time to release the job before it ends.
+fn worker_grace(process_grace_seconds: u64) -> Duration {
+    let grace = Duration::from_secs(process_grace_seconds);
+    grace.saturating_sub(Duration::from_secs(5)).max(grace / 2)
+}
+
+/// A limit in seconds as a duration: at least a second (a zero limit would end every attempt at
+/// once) and at most a century.
+fn seconds(value: f64) -> Duration {
+    Duration::from_secs_f64(if value.is_finite() { value.clamp(1.0, 3.2e9) } else { 1.0 })
 }
 
 /// Starts workers on the runtime, each started again if it dies, with `health` counting the

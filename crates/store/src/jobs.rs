@@ -32,6 +32,10 @@ pub trait JobStore: Send + Sync {
     /// Puts the job back in the queue, runnable at `run_at`, keeping the error for people.
     async fn retry_job(&self, id: JobId, worker: &str, error: &str, run_at: Timestamp) -> StoreResult<bool>;
 
+    /// Puts a job its worker is giving up unfinished (the process is stopping) back in the
+    /// queue, runnable now, without counting the attempt: a deploy is not the job's fault.
+    async fn release_job(&self, id: JobId, worker: &str) -> StoreResult<bool>;
+
     /// Fails the job for good and writes `event` to the outbox, in one transaction.
     async fn fail_job(&self, id: JobId, worker: &str, error: &str, event: &Event) -> StoreResult<bool>;
 

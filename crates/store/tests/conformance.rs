@@ -318,6 +318,16 @@ async fn retries_and_failures_keep_the_reason(backend: Backend) {
     let again = store.claim_job("w", lease).await.unwrap().expect("due now");
     assert_eq!(again.attempts, 2);
 
+    // A worker that stops mid-job gives it back without counting the attempt; only the holder
+    // can.
+    assert!(!store.release_job(job.id, "someone-else").await.unwrap());
+    assert!(store.release_job(job.id, "w").await.unwrap());
+    let released = store.get_job(project.id, job.id).await.unwrap();
+    assert_eq!((released.status, released.attempts), (JobStatus::Pending, 1));
+    assert!(!store.release_job(job.id, "w").await.unwrap(), "once");
+    let again = store.claim_job("w", lease).await.unwrap().expect("runnable at once");
+    assert_eq!(again.attempts, 2, "the released attempt did not count");
+
     let failed_event = callscope_domain::Event::CallFailed(Box::new(again.clone()));
     assert!(!store.fail_job(job.id, "someone-else", "x", &failed_event).await.unwrap());
     assert!(store.fail_job(job.id, "w", "the file is not audio", &failed_event).await.unwrap());

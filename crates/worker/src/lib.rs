@@ -10,31 +10,40 @@
 
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use callscope_domain::CallTranscript;
 use callscope_domain::{
-    ActionItem, ActionItemId, CallCompleted, CallId, CategoryId, Clock, Event, Job, JobId, JobKind, JobStage, NewActionItem, ProjectId, Timestamp,
+    ActionItem, ActionItemId, CallCompleted, CallId, CategoryId, Clock, Event, Job, JobId, JobKind, NewActionItem, ProjectId, Timestamp,
 };
 use callscope_pipeline::{CallAnalysis, CallContext, CallResult, CategoryInfo, Pipeline, Progress, Question, StageError, TemplateSpec};
 use callscope_storage::{Storage, StorageError};
 use callscope_store::{CallAnalysisRecord, NewCall, Store, StoreError, StoreResult};
 use futures::FutureExt;
 use tokio::sync::watch;
+use watchdog::JobProgress;
 
 mod redact;
 mod supervise;
+mod watchdog;
 
 pub use supervise::{spawn_supervised, WorkerHealth};
+pub use watchdog::StageLimits;
 
 /// How workers behave.
 #[derive(Debug, Clone)]
 pub struct WorkerSettings {
     /// How long a claim lasts without a heartbeat.
     pub lease: Duration,
-    /// How often a running job's lease is renewed (and its progress written).
+    /// How often a running job's lease is renewed (and its progress written and its limits
+    /// checked).
     pub heartbeat: Duration,
+    /// The time a stage may take, and may go without reporting progress.
+    pub stage_limits: StageLimits,
+    /// How long a job may go on once the process is stopping; then it is given back to the
+    /// queue without counting the attempt.
+    pub shutdown_grace: Duration,
     /// Attempts before a job that keeps failing transiently (or keeps killing its worker) fails.
     pub max_attempts: i32,
     /// Delay before the first retry; doubles with each attempt.
@@ -68,6 +77,8 @@ pub enum JobEnd {
     Retrying,
     /// The lease ran out and another worker took the job over; this attempt changed nothing.
     LeaseLost,
+    /// The process was stopping: the job went back to the queue, the attempt not counted.
+    Released,
 }
 
 /// One worker: a loop that processes one job at a time.
@@ -93,11 +104,12 @@ impl Worker {
         &self.id
     }
 
-    /// Processes jobs until `shutdown` turns true; a job in progress is finished first.
+    /// Processes jobs until `shutdown` turns true; a job in progress gets the shutdown grace to
+    /// finish, and is released to the queue (the attempt not counted) if it does not.
     pub async fn run(&self, mut shutdown: watch::Receiver<bool>) {
         tracing::info!(worker = %self.id, "worker started");
         while !*shutdown.borrow() {
-            match self.run_once().await {
+            match self.run_once_until(shutdown.clone()).await {
                 Ok(RunOutcome::Ran(..)) => continue,
                 Ok(RunOutcome::Idle) => {}
                 Err(error) => tracing::warn!(worker = %self.id, %error, "could not take a job"),
@@ -115,6 +127,16 @@ impl Worker {
     /// # Errors
     /// The database failing while the job is taken or its outcome recorded.
     pub async fn run_once(&self) -> StoreResult<RunOutcome> {
+        let (_running, never_stopping) = watch::channel(false);
+        self.run_once_until(never_stopping).await
+    }
+
+    /// Like [`Worker::run_once`], giving the job back once `shutdown` has been true for the
+    /// shutdown grace.
+    ///
+    /// # Errors
+    /// The database failing while the job is taken or its outcome recorded.
+    pub async fn run_once_until(&self, shutdown: watch::Receiver<bool>) -> StoreResult<RunOutcome> {
         let Some(job) = self.store.claim_job(&self.id, self.settings.lease).await? else {
             return Ok(RunOutcome::Idle);
         };
@@ -128,11 +150,19 @@ impl Worker {
         // The lease is renewed until the attempt's outcome is recorded: storing a redacted copy
         // of a long call, after the pipeline, takes a while too.
         let progress = Arc::new(JobProgress::default());
-        let (_heartbeat, lost) = self.heartbeat(&job, progress.clone());
-        let end = match self.process(&job, progress, lost).await {
+        let (_heartbeat, interrupted) = self.heartbeat(&job, progress.clone());
+        let end = match self.process(&job, progress, interrupted, shutdown).await {
             Attempt::Done(result) => self.complete(&job, result).await?,
             Attempt::Reanalyzed(analysis) => self.complete_reanalysis(&job, &analysis).await?,
             Attempt::LeaseLost => JobEnd::LeaseLost,
+            Attempt::Released => {
+                tracing::info!("the process is stopping: the job goes back to the queue, this attempt not counted");
+                if self.store.release_job(job.id, &self.id).await? {
+                    JobEnd::Released
+                } else {
+                    JobEnd::LeaseLost
+                }
+            }
             Attempt::Failed(StageError::Fatal(message)) => self.fail(&job, &message).await?,
             Attempt::Failed(StageError::Retryable(message)) => self.retry_or_give_up(&job, &message).await?,
         };
@@ -154,10 +184,11 @@ impl Worker {
         Ok(if self.store.retry_job(job.id, &self.id, &note, run_at).await? { JobEnd::Retrying } else { JobEnd::LeaseLost })
     }
 
-    /// Renews the job's lease (and reports its progress) every heartbeat until the returned
-    /// guard is dropped; the receiver turns true when the lease was lost to another worker.
-    fn heartbeat(&self, job: &Job, progress: Arc<JobProgress>) -> (AbortOnDrop, watch::Receiver<bool>) {
-        let (lost_tx, lost_rx) = watch::channel(false);
+    /// Renews the job's lease (and reports its progress) every heartbeat, while the attempt is
+    /// within its stage limits, until the returned guard is dropped; the receiver says when the
+    /// attempt must end: its lease was lost to another worker, or it overran a limit.
+    fn heartbeat(&self, job: &Job, progress: Arc<JobProgress>) -> (AbortOnDrop, watch::Receiver<Interruption>) {
+        let (interrupt, interrupted) = watch::channel(Interruption::None);
         // Aborted when the guard is dropped by any path, an unwinding panic included: a
         // heartbeat that outlives its attempt would hold the job PROCESSING for ever.
         let guard = AbortOnDrop({
@@ -165,11 +196,17 @@ impl Worker {
             tokio::spawn(async move {
                 loop {
                     tokio::time::sleep(settings.heartbeat).await;
+                    // A stuck stage gets no more lease: the attempt ends here, and should this
+                    // worker be wedged too, the lease runs out and another one takes over.
+                    if let Some(reason) = progress.overrun(&settings.stage_limits, Instant::now()) {
+                        let _ = interrupt.send(Interruption::Overran(reason));
+                        return;
+                    }
                     let (stage, overall) = progress.current();
                     match store.heartbeat_job(id, &worker, settings.lease, stage, overall).await {
                         Ok(true) => {}
                         Ok(false) => {
-                            let _ = lost_tx.send(true);
+                            let _ = interrupt.send(Interruption::LeaseLost);
                             return;
                         }
                         // A missed heartbeat is not fatal: the lease has room for a few.
@@ -178,11 +215,17 @@ impl Worker {
                 }
             })
         });
-        (guard, lost_rx)
+        (guard, interrupted)
     }
 
-    /// Runs the pipeline; stops early when the lease is lost.
-    async fn process(&self, job: &Job, progress: Arc<JobProgress>, mut lost: watch::Receiver<bool>) -> Attempt {
+    /// Runs the pipeline; stops early when the lease is lost or a stage overruns its limits.
+    async fn process(
+        &self,
+        job: &Job,
+        progress: Arc<JobProgress>,
+        mut interrupted: watch::Receiver<Interruption>,
+        shutdown: watch::Receiver<bool>,
+    ) -> Attempt {
         let work = async {
             let context = self.context(job).await?;
             match job.kind {
@@ -203,6 +246,8 @@ impl Worker {
                         StoreError::NotFound(_) => StageError::Fatal("the call no longer exists".into()),
                         other => unreadable("transcript")(other),
                     })?;
+                    let duration_ms = transcript.turns.iter().map(|t| t.end_ms).max().unwrap_or(0);
+                    progress.call_duration(duration_ms as f64 / 1000.0);
                     let analysis = self.pipeline.reanalyze(&transcript.turns, &transcript.speakers, job.language, &context, progress.clone()).await?;
                     Ok(Attempt::Reanalyzed(Box::new(analysis)))
                 }
@@ -220,7 +265,16 @@ impl Worker {
                     Attempt::Failed(StageError::Retryable(format!("processing stopped on an internal error {SEE_THE_LOG}")))
                 }
             },
-            _ = lost.wait_for(|lost| *lost) => Attempt::LeaseLost,
+            // The stage's own work is dropped here; what ran on a blocking thread finishes there
+            // unobserved and its result is thrown away.
+            Ok(reason) = async { interrupted.wait_for(|i| *i != Interruption::None).await.map(|i| i.clone()) } => match reason {
+                Interruption::Overran(message) => {
+                    tracing::error!(reason = %message, "the attempt overran its limits");
+                    Attempt::Failed(StageError::Retryable(message))
+                }
+                _ => Attempt::LeaseLost,
+            },
+            () = stopping(shutdown, self.settings.shutdown_grace) => Attempt::Released,
         }
     }
 
@@ -441,42 +495,26 @@ enum Attempt {
     Reanalyzed(Box<CallAnalysis>),
     Failed(StageError),
     LeaseLost,
+    Released,
 }
 
-/// Stage and overall progress of the running job, for the heartbeat to write.
-#[derive(Debug)]
-struct JobProgress(Mutex<(JobStage, f64)>);
-
-impl Default for JobProgress {
-    fn default() -> Self {
-        Self(Mutex::new((JobStage::Decoding, 0.0)))
+/// Completes `grace` after `shutdown` turns true; never, if it never does.
+async fn stopping(mut shutdown: watch::Receiver<bool>, grace: Duration) {
+    if shutdown.wait_for(|stopping| *stopping).await.is_err() {
+        std::future::pending::<()>().await;
     }
+    tokio::time::sleep(grace).await;
 }
 
-impl JobProgress {
-    fn current(&self) -> (JobStage, f64) {
-        *self.0.lock().expect("progress lock")
-    }
-}
-
-/// Share of the whole job each stage takes, as (start, end) of overall progress.
-fn stage_span(stage: JobStage) -> (f64, f64) {
-    match stage {
-        JobStage::Queued => (0.0, 0.0),
-        JobStage::Decoding => (0.0, 0.1),
-        JobStage::Transcribing => (0.1, 0.6),
-        JobStage::Diarizing => (0.6, 0.7),
-        JobStage::Analyzing => (0.7, 0.95),
-        JobStage::Indexing => (0.95, 1.0),
-        JobStage::Done => (1.0, 1.0),
-    }
-}
-
-impl Progress for JobProgress {
-    fn report(&self, stage: JobStage, fraction: f64) {
-        let (start, end) = stage_span(stage);
-        *self.0.lock().expect("progress lock") = (stage, start + (end - start) * fraction.clamp(0.0, 1.0));
-    }
+/// Why an attempt must stop before its stages are done.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Interruption {
+    /// Nothing: carry on.
+    None,
+    /// Another worker holds the job now.
+    LeaseLost,
+    /// A stage ran past its limits; the message says which.
+    Overran(String),
 }
 
 /// Where a job's `errorMessage` sends a person for what it leaves out: the service's log,
@@ -490,24 +528,5 @@ fn unreadable(what: &'static str) -> impl FnOnce(StoreError) -> StageError {
         tracing::warn!(error = %e, "could not read the {what}");
         let cause = if matches!(e, StoreError::Unavailable(_)) { "the database is unavailable" } else { "the database failed" };
         StageError::Retryable(format!("could not read the {what}: {cause} {SEE_THE_LOG}"))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn progress_moves_through_the_stages_in_order() {
-        let progress = JobProgress::default();
-        progress.report(JobStage::Decoding, 0.5);
-        assert_eq!(progress.current(), (JobStage::Decoding, 0.05));
-        progress.report(JobStage::Transcribing, 0.5);
-        assert_eq!(progress.current(), (JobStage::Transcribing, 0.35));
-        let spans: Vec<_> = [JobStage::Decoding, JobStage::Transcribing, JobStage::Diarizing, JobStage::Analyzing, JobStage::Indexing]
-            .into_iter()
-            .map(stage_span)
-            .collect();
-        assert!(spans.windows(2).all(|w| w[0].1 == w[1].0), "stages tile 0..1");
     }
 }

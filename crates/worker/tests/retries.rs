@@ -18,7 +18,7 @@ use callscope_pipeline::{
 use callscope_storage::Storage;
 use callscope_store::testing::TestDatabase;
 use callscope_store::{connect, Backend, Store, StoreOptions};
-use callscope_worker::{JobEnd, RunOutcome, Worker, WorkerSettings};
+use callscope_worker::{JobEnd, RunOutcome, StageLimits, Worker, WorkerSettings};
 use sha2::Digest;
 
 /// Fails the first `failures` calls with `error`, then decodes for real.
@@ -73,6 +73,33 @@ impl Transcriber for Speaks {
             .enumerate()
             .map(|(i, w)| Word { text: w.into(), start_s: i as f32 * 0.08, end_s: i as f32 * 0.08 + 0.07, probability: 0.9, speaker: 0 })
             .collect();
+        Ok(Transcript { words, speech: Vec::new() })
+    }
+}
+
+/// Never returns from its first `hangs` transcriptions; then says "thank you" after reporting
+/// its progress `reports` times, `pause` apart.
+struct Hangs {
+    hangs: AtomicU32,
+    reports: u32,
+    pause: Duration,
+}
+
+#[async_trait]
+impl Transcriber for Hangs {
+    fn model_name(&self) -> String {
+        "hangs".into()
+    }
+
+    async fn transcribe(&self, _: Arc<Vec<f32>>, _: Language, mut progress: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
+        if self.hangs.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_ok() {
+            std::future::pending::<()>().await;
+        }
+        for i in 0..self.reports {
+            tokio::time::sleep(self.pause).await;
+            progress(f64::from(i) / f64::from(self.reports));
+        }
+        let words = vec![Word { text: "thank you".into(), start_s: 0.1, end_s: 0.5, probability: 0.9, speaker: 0 }];
         Ok(Transcript { words, speech: Vec::new() })
     }
 }
@@ -158,6 +185,8 @@ fn settings(setup: &Setup, retry_base: Duration) -> WorkerSettings {
     WorkerSettings {
         lease: Duration::from_secs(30),
         heartbeat: Duration::from_secs(5),
+        stage_limits: StageLimits::default(),
+        shutdown_grace: Duration::from_secs(5),
         max_attempts: 3,
         retry_base,
         poll_interval: Duration::from_millis(10),
@@ -178,7 +207,10 @@ fn worker_of(setup: &Setup, stages: Varied, settings: WorkerSettings) -> Worker 
     let storage = Storage::local(&setup.dir.path().join("audio")).unwrap();
     let pii = Arc::new(RulePii::new(Arc::new(Gazetteer::default())));
     let Varied { decoder, transcriber, diarizer, analyzer } = stages;
-    let pipeline = Pipeline::new(Stages { decoder, transcriber, diarizer, pii, analyzer }, PipelineSettings { max_duration_s: 60.0 });
+    let pipeline = Pipeline::new(
+        Stages { decoder, transcriber, diarizer, pii, analyzer },
+        PipelineSettings { max_duration_s: 60.0, keep_audio_for_redaction: true },
+    );
     Worker::new(setup.store.clone(), storage, pipeline, Arc::new(SystemClock), settings)
 }
 
@@ -317,4 +349,79 @@ async fn a_worker_that_lost_its_lease_leaves_the_winners_redacted_audio_alone() 
     let mut left: Vec<_> = std::fs::read_dir(stored.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
     left.sort();
     assert_eq!(left, [stored.file_name().unwrap().to_owned()], "the loser removed its own copy, and the upload is gone");
+}
+
+/// A worker whose transcriber is `hangs`, under `limits`, checked every 50 ms, one attempt a job.
+fn limited_worker(setup: &Setup, hangs: Hangs, limits: StageLimits) -> Worker {
+    let stages =
+        Varied { decoder: Arc::new(AudioDecoder), transcriber: Arc::new(hangs), diarizer: Arc::new(OneSpeaker), analyzer: Arc::new(rules()) };
+    let settings = WorkerSettings { heartbeat: Duration::from_millis(50), stage_limits: limits, max_attempts: 1, ..settings(setup, Duration::ZERO) };
+    worker_of(setup, stages, settings)
+}
+
+/// Runs one job, or fails the test if the attempt outlives `limit` (instead of hanging it).
+async fn run_within(worker: &Worker, limit: Duration) -> RunOutcome {
+    tokio::time::timeout(limit, worker.run_once()).await.expect("the attempt ended within its limit").unwrap()
+}
+
+#[tokio::test]
+async fn a_stage_that_never_returns_fails_at_its_limit_and_the_next_job_completes() {
+    let setup = setup().await;
+    let next = queue_job(&setup.store, setup.project, setup.dir.path()).await;
+    // A second of audio: the stage's limit is 1 s + 2 s per second of audio.
+    let limits = StageLimits { base: Duration::from_secs(1), per_audio_second: 2.0, stall: Duration::from_secs(60) };
+    let worker = limited_worker(&setup, Hangs { hangs: AtomicU32::new(1), reports: 0, pause: Duration::ZERO }, limits);
+
+    assert_eq!(run_within(&worker, Duration::from_secs(10)).await, RunOutcome::Ran(setup.job, JobEnd::Failed));
+    let failed = setup.store.get_job(setup.project, setup.job).await.unwrap();
+    assert_eq!(failed.status, JobStatus::Failed);
+    let message = failed.error_message.unwrap();
+    assert!(message.contains("the transcription stage did not finish within its limit of 3 s for 1 s of audio"), "{message}");
+    assert!(message.contains("CALLSCOPE_STAGE_TIMEOUT_SECONDS"), "says what to raise: {message}");
+    assert_eq!(run_within(&worker, Duration::from_secs(10)).await, RunOutcome::Ran(next, JobEnd::Completed), "the queue goes on");
+}
+
+#[tokio::test]
+async fn a_stage_that_stops_reporting_progress_ends_and_one_that_reports_does_not() {
+    let setup = setup().await;
+    let next = queue_job(&setup.store, setup.project, setup.dir.path()).await;
+    let limits = StageLimits { base: Duration::from_secs(60), per_audio_second: 0.0, stall: Duration::from_millis(600) };
+    // The second job's transcription takes 2 s, four times the stall limit, reporting as it goes.
+    let hangs = Hangs { hangs: AtomicU32::new(1), reports: 8, pause: Duration::from_millis(250) };
+    let worker = limited_worker(&setup, hangs, limits);
+
+    assert_eq!(run_within(&worker, Duration::from_secs(10)).await, RunOutcome::Ran(setup.job, JobEnd::Failed));
+    let message = setup.store.get_job(setup.project, setup.job).await.unwrap().error_message.unwrap();
+    assert!(message.contains("the transcription stage reported no progress for 1 s"), "{message}");
+    assert_eq!(run_within(&worker, Duration::from_secs(10)).await, RunOutcome::Ran(next, JobEnd::Completed), "progress keeps it going");
+}
+
+#[tokio::test]
+async fn a_job_running_when_the_process_stops_goes_back_uncounted_and_the_stop_is_bounded() {
+    let setup = setup().await;
+    // The first transcription never ends; the next one does.
+    let hangs = Hangs { hangs: AtomicU32::new(1), reports: 0, pause: Duration::ZERO };
+    let limits = StageLimits { base: Duration::from_secs(600), per_audio_second: 0.0, stall: Duration::from_secs(600) };
+    let stages =
+        Varied { decoder: Arc::new(AudioDecoder), transcriber: Arc::new(hangs), diarizer: Arc::new(OneSpeaker), analyzer: Arc::new(rules()) };
+    let grace = Duration::from_millis(300);
+    let settings = WorkerSettings { stage_limits: limits, shutdown_grace: grace, ..settings(&setup, Duration::ZERO) };
+    let worker = Arc::new(worker_of(&setup, stages, settings));
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let running = tokio::spawn({
+        let worker = worker.clone();
+        async move { worker.run(stopped).await }
+    });
+    while setup.store.get_job(setup.project, setup.job).await.unwrap().status != JobStatus::Processing {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let asked = std::time::Instant::now();
+    stop.send(true).unwrap();
+    tokio::time::timeout(Duration::from_secs(5), running).await.expect("the worker stops after its grace").unwrap();
+    assert!(asked.elapsed() >= grace, "the job had its grace");
+    let released = setup.store.get_job(setup.project, setup.job).await.unwrap();
+    assert_eq!((released.status, released.attempts), (JobStatus::Pending, 0), "back in the queue, the attempt not counted");
+
+    assert_eq!(worker.run_once().await.unwrap(), RunOutcome::Ran(setup.job, JobEnd::Completed), "the next worker finishes it");
+    assert_eq!(setup.store.get_job(setup.project, setup.job).await.unwrap().attempts, 1);
 }

@@ -125,6 +125,23 @@ impl JobStore for SqlStore {
         Ok(done.rows_affected() == 1)
     }
 
+    async fn release_job(&self, id: JobId, worker: &str) -> StoreResult<bool> {
+        let now = self.clock.now();
+        let done = sqlx::query(
+            "update jobs set status = $3, stage = $4, progress = 0, run_at = $5, attempts = attempts - 1, \
+             lease_until = null, worker_id = null, updated_at = $5 where id = $1 and worker_id = $2 and status = $6",
+        )
+        .bind(id.0)
+        .bind(worker)
+        .bind(JobStatus::Pending.as_str())
+        .bind(JobStage::Queued.as_str())
+        .bind(now)
+        .bind(JobStatus::Processing.as_str())
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     async fn fail_job(&self, id: JobId, worker: &str, error: &str, event: &Event) -> StoreResult<bool> {
         let now = self.clock.now();
         let mut tx = self.pool.begin().await?;
