@@ -3,6 +3,7 @@
 
 pub mod analyze;
 pub mod config;
+pub mod housekeeping;
 pub mod local_llm;
 pub mod startup;
 

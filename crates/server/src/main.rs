@@ -212,6 +212,7 @@ async fn run(command: Command, config: Config) -> anyhow::Result<()> {
             let health = Arc::new(callscope_worker::WorkerHealth::new(workers.len()));
             let (stop_workers, handles) = callscope::startup::spawn_workers(workers, health);
             let dispatcher = dispatcher.map(|d| tokio::spawn(d.run(stop_workers.subscribe())));
+            let housekeeping = callscope::startup::housekeeping(&config).spawn(store.clone(), clock.clone(), stop_workers.subscribe());
             stop.await;
             tracing::info!("stopping workers after their current jobs");
             let _ = stop_workers.send(true);
@@ -221,6 +222,7 @@ async fn run(command: Command, config: Config) -> anyhow::Result<()> {
             if let Some(dispatcher) = dispatcher {
                 let _ = dispatcher.await;
             }
+            let _ = housekeeping.await;
             store.close().await;
         }
         Command::Migrate => {

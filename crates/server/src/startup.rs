@@ -48,6 +48,8 @@ pub struct Application {
     search: Arc<SearchService>,
     search_interval: Duration,
     dispatcher: Option<Dispatcher>,
+    housekeeping: crate::housekeeping::Housekeeping,
+    clock: Arc<dyn Clock>,
 }
 
 impl Application {
@@ -92,6 +94,8 @@ impl Application {
             search,
             search_interval: Duration::from_millis(config.search_sync_interval_ms.max(10)),
             dispatcher,
+            housekeeping: housekeeping(config),
+            clock,
         })
     }
 
@@ -139,6 +143,7 @@ impl Application {
                 let _ = worker.await;
             }
             let _ = indexer.await;
+            let _ = housekeeping.await;
             if let Some(dispatcher) = dispatcher {
                 let _ = dispatcher.await;
             }

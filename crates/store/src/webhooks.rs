@@ -41,6 +41,10 @@ pub trait WebhookStore: Send + Sync {
 
     /// The outbox, oldest first (for the dispatcher and tests).
     async fn list_events(&self, project: ProjectId) -> StoreResult<Vec<(String, serde_json::Value)>>;
+
+    /// Deletes the events written before `before`, with their deliveries (sent, failed or never
+    /// sent); returns how many events went. What the retention setting keeps is what is left.
+    async fn prune_events(&self, before: Timestamp) -> StoreResult<u64>;
 }
 
 /// A delivery a dispatcher holds, with what sending it takes.

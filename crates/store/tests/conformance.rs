@@ -340,6 +340,67 @@ async fn retries_and_failures_keep_the_reason(backend: Backend) {
     assert!(store.find_duplicate_job(project.id, "bb").await.unwrap().is_none(), "a failed upload may be sent again");
 }
 
+both_backends!(erasing_a_call_takes_its_events_and_their_deliveries);
+
+async fn erasing_a_call_takes_its_events_and_their_deliveries(backend: Backend) {
+    use callscope_domain::{CallCompleted, CategoryChange, Event, SentimentLevel};
+    let (_db, store, clock) = open(backend).await;
+    let org = store.create_organization("acme").await.unwrap();
+    let project = store.create_project(org.id, &new_project("p")).await.unwrap();
+    let hook = store.create_webhook(project.id, "https://hooks.example.com/in", &["*".to_owned()], "whsec_test").await.unwrap();
+    let mut calls = Vec::new();
+    for sha in ["aa", "bb"] {
+        store.create_job(project.id, &new_job(sha)).await.unwrap();
+        let job = store.claim_job("w", std::time::Duration::from_secs(60)).await.unwrap().unwrap();
+        let call = new_call();
+        let completed = Event::CallCompleted(CallCompleted {
+            id: call.id,
+            filename: "kowalski-refund.wav".into(),
+            language: Language::Pl,
+            size_bytes: 1234,
+            duration_s: 12.5,
+            sentiment_level: SentimentLevel::Neutral,
+            primary_category: None,
+            action_items_count: 1,
+            created_at: clock.now(),
+            title: "Refund for Jan Kowalski".into(),
+            job_id: job.id,
+        });
+        let item = Event::ActionItemCreated(serde_json::json!({"transcriptId": call.id, "description": "Call Jan Kowalski back"}));
+        let moved = Event::CallCategoryChanged(CategoryChange { call_id: call.id, previous_category_id: None, category_id: None });
+        assert!(store.complete_job(job.id, "w", &call, &[completed, item, moved]).await.unwrap());
+        calls.push(call.id);
+    }
+    assert_eq!(store.list_events(project.id).await.unwrap().len(), 6);
+    assert_eq!(store.list_deliveries(project.id, hook.id, 100).await.unwrap().len(), 6, "each event is to be delivered");
+
+    store.delete_call(project.id, calls[0]).await.unwrap();
+    let left = serde_json::to_string(&store.list_events(project.id).await.unwrap()).unwrap();
+    assert!(!left.contains(&calls[0].0.to_string()), "nothing of the erased call stays in the outbox: {left}");
+    assert_eq!(left.matches(&calls[1].0.to_string()).count(), 3, "the other call's events stay: {left}");
+    assert_eq!(store.list_deliveries(project.id, hook.id, 100).await.unwrap().len(), 3, "and only their deliveries");
+}
+
+both_backends!(events_past_their_retention_go_with_their_deliveries);
+
+async fn events_past_their_retention_go_with_their_deliveries(backend: Backend) {
+    let (_db, store, clock) = open(backend).await;
+    let org = store.create_organization("acme").await.unwrap();
+    let project = store.create_project(org.id, &new_project("p")).await.unwrap();
+    let hook = store.create_webhook(project.id, "https://hooks.example.com/in", &["*".to_owned()], "whsec_test").await.unwrap();
+    store.create_test_delivery(project.id, hook.id, &serde_json::json!({"n": 1})).await.unwrap();
+    clock.advance(TimeDelta::days(20));
+    store.create_test_delivery(project.id, hook.id, &serde_json::json!({"n": 2})).await.unwrap();
+    clock.advance(TimeDelta::days(15));
+    // Thirty days kept: the first event is 35 days old, the second 15.
+    assert_eq!(store.prune_events(clock.now() - TimeDelta::days(30)).await.unwrap(), 1);
+    let left = store.list_events(project.id).await.unwrap();
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].1["n"], 2);
+    assert_eq!(store.list_deliveries(project.id, hook.id, 100).await.unwrap().len(), 1, "the pruned event's delivery went with it");
+    assert_eq!(store.prune_events(clock.now() - TimeDelta::days(30)).await.unwrap(), 0);
+}
+
 both_backends!(one_active_template_and_one_default_preset_even_when_raced);
 both_backends!(deleting_a_calls_items_at_once_keeps_the_rest_numbered);
 both_backends!(items_edited_and_deleted_while_their_call_is_erased);

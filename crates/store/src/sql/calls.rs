@@ -98,6 +98,17 @@ impl CallStore for SqlStore {
         // Action items go with the call (foreign key); the jobs name it by id only.
         sqlx::query("delete from action_items where call_id = $1").bind(call.0).execute(&mut *tx).await?;
         sqlx::query("delete from jobs where transcript_id = $1 and project_id = $2").bind(call.0).bind(project.0).execute(&mut *tx).await?;
+        // The outbox's events about the call carry its title, file name, quotes and items: they
+        // go, and with them (on delete cascade) their deliveries, sent or still to be sent. Each
+        // kind names the call under its own key.
+        sqlx::query(
+            "delete from events where project_id = $1 and ((type = 'call.completed' and payload ->> 'id' = $2) \
+             or payload ->> 'callId' = $2 or payload ->> 'transcriptId' = $2)",
+        )
+        .bind(project.0)
+        .bind(call.0.to_string())
+        .execute(&mut *tx)
+        .await?;
         // Tells every search index to drop the call.
         sqlx::query("insert into call_deletions (call_id, project_id, deleted_at) values ($1, $2, $3)")
             .bind(call.0)

@@ -167,6 +167,12 @@ impl WebhookStore for SqlStore {
         Ok(false)
     }
 
+    async fn prune_events(&self, before: Timestamp) -> StoreResult<u64> {
+        // Deliveries go with their events (on delete cascade).
+        let done = sqlx::query("delete from events where created_at < $1").bind(before).execute(&self.pool).await?;
+        Ok(done.rows_affected())
+    }
+
     async fn list_events(&self, project: ProjectId) -> StoreResult<Vec<(String, serde_json::Value)>> {
         let rows: Vec<(String, Json<serde_json::Value>)> =
             sqlx::query_as("select type, payload from events where project_id = $1 order by created_at, id")
