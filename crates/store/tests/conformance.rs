@@ -401,6 +401,35 @@ async fn events_past_their_retention_go_with_their_deliveries(backend: Backend) 
     assert_eq!(store.prune_events(clock.now() - TimeDelta::days(30)).await.unwrap(), 0);
 }
 
+both_backends!(claims_are_fair_between_organizations_and_reanalysis_goes_first);
+
+async fn claims_are_fair_between_organizations_and_reanalysis_goes_first(backend: Backend) {
+    let (_db, store, clock) = open(backend).await;
+    let lease = std::time::Duration::from_secs(60);
+    let busy = store.create_organization("busy").await.unwrap();
+    let busy_project = store.create_project(busy.id, &new_project("bulk")).await.unwrap();
+    let small = store.create_organization("small").await.unwrap();
+    let small_project = store.create_project(small.id, &new_project("calls")).await.unwrap();
+    let call = callscope_store::testing::store_call(store.as_ref(), small_project.id, &new_call()).await;
+    // The busy organization queues three long uploads first; the small one a call, then a
+    // re-analysis.
+    let mut bulk = Vec::new();
+    for sha in ["b1", "b2", "b3"] {
+        bulk.push(store.create_job(busy_project.id, &new_job(sha)).await.unwrap().id);
+        clock.advance(TimeDelta::seconds(1));
+    }
+    let quick = store.create_job(small_project.id, &new_job("s1")).await.unwrap().id;
+    clock.advance(TimeDelta::seconds(1));
+    let reanalysis = store.create_reanalysis_job(small_project.id, call, None).await.unwrap().id;
+    clock.advance(TimeDelta::seconds(1));
+
+    let mut order = Vec::new();
+    while let Some(job) = store.claim_job("w", lease).await.unwrap() {
+        order.push(job.id);
+    }
+    assert_eq!(order, [reanalysis, quick, bulk[0], bulk[1], bulk[2]], "re-analysis first, then the organization with the shorter queue");
+}
+
 both_backends!(one_active_template_and_one_default_preset_even_when_raced);
 both_backends!(deleting_a_calls_items_at_once_keeps_the_rest_numbered);
 both_backends!(items_edited_and_deleted_while_their_call_is_erased);

@@ -59,13 +59,23 @@ impl JobStore for SqlStore {
         // The literal status list lets both databases use the partial index jobs_runnable, so a
         // claim does not read the history of finished jobs.
         debug_assert_eq!((JobStatus::Pending.as_str(), JobStatus::Processing.as_str()), ("PENDING", "PROCESSING"));
+        // Fair to every organization: a re-analysis (seconds of work) goes before any upload,
+        // and among the rest the organization with the fewest jobs queued or running goes
+        // first, so one organization's sixty four-hour uploads do not hold another's two-minute
+        // calls; within an organization, first in, first out. The count reads only the active
+        // jobs (the partial index jobs_runnable).
         let row: Option<JobRow> = sqlx::query_as(&format!(
             "update jobs set status = $1, attempts = attempts + 1, lease_until = $2, worker_id = $3, \
              started_at = coalesce(started_at, $4), updated_at = $5 \
-             where id = (select id from jobs \
-                         where status in ('PENDING', 'PROCESSING') \
-                           and ((status = $6 and run_at <= $7) or (status = $8 and lease_until <= $9)) \
-                         order by run_at, id limit 1 {CLAIM_LOCK}) \
+             where id = (select j.id from jobs j \
+                         where j.status in ('PENDING', 'PROCESSING') \
+                           and ((j.status = $6 and j.run_at <= $7) or (j.status = $8 and j.lease_until <= $9)) \
+                         order by case when j.kind = $10 then 0 else 1 end, \
+                                  (select count(*) from jobs q join projects qp on qp.id = q.project_id \
+                                    where q.status in ('PENDING', 'PROCESSING') \
+                                      and qp.organization_id = (select jp.organization_id from projects jp where jp.id = j.project_id)), \
+                                  j.run_at, j.id \
+                         limit 1 {CLAIM_LOCK}) \
              returning {JOB_COLUMNS}"
         ))
         .bind(JobStatus::Processing.as_str())
@@ -77,6 +87,7 @@ impl JobStore for SqlStore {
         .bind(now)
         .bind(JobStatus::Processing.as_str())
         .bind(now)
+        .bind(JobKind::Reanalyze.as_str())
         .fetch_optional(&self.pool)
         .await?;
         row.map(JobRow::into_domain).transpose()
