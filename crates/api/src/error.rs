@@ -33,6 +33,10 @@ pub enum ErrorCode {
     CategoryCycle,
     /// A sibling category has the same name.
     DuplicateCategory,
+    /// Only a FAILED job can be deleted on its own.
+    JobNotFailed,
+    /// The request's body arrived too slowly.
+    RequestTimeout,
     /// The body is over the size limit.
     PayloadTooLarge,
     /// The body is not of a type the endpoint accepts.
@@ -58,11 +62,12 @@ impl ErrorCode {
             Unauthorized => StatusCode::UNAUTHORIZED,
             NotFound => StatusCode::NOT_FOUND,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            DuplicateUpload | CategoryCycle | DuplicateCategory => StatusCode::CONFLICT,
+            DuplicateUpload | CategoryCycle | DuplicateCategory | JobNotFailed => StatusCode::CONFLICT,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ValidationFailed => StatusCode::UNPROCESSABLE_ENTITY,
             RangeNotSatisfiable => StatusCode::RANGE_NOT_SATISFIABLE,
+            RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             RateLimited => StatusCode::TOO_MANY_REQUESTS,
             Internal => StatusCode::INTERNAL_SERVER_ERROR,
             Unavailable => StatusCode::SERVICE_UNAVAILABLE,
@@ -81,10 +86,12 @@ impl ErrorCode {
             DuplicateUpload => "Duplicate upload",
             CategoryCycle => "Category cycle",
             DuplicateCategory => "Duplicate category",
+            JobNotFailed => "Job not failed",
             PayloadTooLarge => "Payload too large",
             UnsupportedMediaType => "Unsupported media type",
             ValidationFailed => "Validation failed",
             RangeNotSatisfiable => "Range not satisfiable",
+            RequestTimeout => "Request timeout",
             RateLimited => "Rate limited",
             Internal => "Internal error",
             Unavailable => "Service unavailable",
@@ -173,6 +180,9 @@ pub enum ApiError {
     /// 415 `unsupported_media_type`.
     #[error("{0}")]
     UnsupportedMediaType(String),
+    /// 408 `request_timeout`: the body came too slowly.
+    #[error("{0}")]
+    RequestTimeout(String),
     /// 422 `validation_failed`.
     #[error("{0}")]
     Validation(ValidationErrors),
@@ -209,6 +219,7 @@ impl ApiError {
             ApiError::Conflict(code, _) => *code,
             ApiError::PayloadTooLarge(_) => ErrorCode::PayloadTooLarge,
             ApiError::UnsupportedMediaType(_) => ErrorCode::UnsupportedMediaType,
+            ApiError::RequestTimeout(_) => ErrorCode::RequestTimeout,
             ApiError::Validation(_) => ErrorCode::ValidationFailed,
             ApiError::RangeNotSatisfiable(_) => ErrorCode::RangeNotSatisfiable,
             ApiError::RateLimited { .. } => ErrorCode::RateLimited,

@@ -36,6 +36,11 @@ pub trait JobStore: Send + Sync {
     /// queue, runnable now, without counting the attempt: a deploy is not the job's fault.
     async fn release_job(&self, id: JobId, worker: &str) -> StoreResult<bool>;
 
+    /// Deletes a FAILED job of the project with its `call.failed` events (and their deliveries);
+    /// false when the project has no such job or it has not failed. Its audio is the caller's
+    /// to delete (first: a FAILED job is never touched again).
+    async fn delete_failed_job(&self, project: ProjectId, id: JobId) -> StoreResult<bool>;
+
     /// Fails the job for good and writes `event` to the outbox, in one transaction.
     async fn fail_job(&self, id: JobId, worker: &str, error: &str, event: &Event) -> StoreResult<bool>;
 

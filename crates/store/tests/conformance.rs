@@ -338,6 +338,16 @@ async fn retries_and_failures_keep_the_reason(backend: Backend) {
     assert_eq!(store.list_events(project.id).await.unwrap(), vec![("call.failed".to_owned(), failed_event.data())]);
     assert!(store.claim_job("w", lease).await.unwrap().is_none(), "failed jobs stay failed");
     assert!(store.find_duplicate_job(project.id, "bb").await.unwrap().is_none(), "a failed upload may be sent again");
+
+    // A failed job can be deleted, with its call.failed event; a pending one cannot.
+    let pending = store.create_job(project.id, &new_job("cc")).await.unwrap();
+    assert!(!store.delete_failed_job(project.id, pending.id).await.unwrap());
+    let other = store.create_project(org.id, &new_project("other")).await.unwrap();
+    assert!(!store.delete_failed_job(other.id, job.id).await.unwrap(), "not another project's");
+    assert!(store.delete_failed_job(project.id, job.id).await.unwrap());
+    assert!(matches!(store.get_job(project.id, job.id).await, Err(StoreError::NotFound(_))));
+    assert!(store.list_events(project.id).await.unwrap().is_empty(), "its event went with it");
+    assert!(!store.delete_failed_job(project.id, job.id).await.unwrap(), "once");
 }
 
 both_backends!(erasing_a_call_takes_its_events_and_their_deliveries);

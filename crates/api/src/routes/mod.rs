@@ -46,7 +46,7 @@ pub(crate) fn v1_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(webhooks::redeliver))
         // The upload enforces its own, much larger limit while it streams.
         .merge(OpenApiRouter::new().routes(routes!(uploads::upload_call)).layer(DefaultBodyLimit::disable()))
-        .routes(routes!(uploads::get_job))
+        .routes(routes!(uploads::get_job, uploads::delete_job))
         .routes(routes!(calls::list_calls))
         .routes(routes!(search::search_calls))
         .routes(routes!(dashboard::sentiment_dashboard))

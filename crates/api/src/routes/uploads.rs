@@ -4,7 +4,7 @@
 
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Multipart, Request, State};
-use axum::http::header;
+use axum::http::{header, StatusCode};
 use axum::Json;
 use callscope_audio::sniff;
 use callscope_domain::{parse_channel_roles, Job, JobId, JobStatus, Language, NewJob, Timestamp, Validator};
@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
-use crate::error::Problem;
+use crate::error::{ErrorCode, Problem};
 use crate::extract::{ApiPath, ApiQuery, IdPath, ProjectScope};
 use crate::views::{rfc3339, Located};
 use crate::{ApiError, AppState};
@@ -246,6 +246,45 @@ pub async fn get_job(
     ApiPath(IdPath { id }): ApiPath<IdPath<JobId>>,
 ) -> Result<Json<Job>, ApiError> {
     Ok(Json(state.store.get_job(scope.id(), id).await?))
+}
+
+/// Delete a FAILED job with its audio (beyond the spec). A failed upload is never processed, but
+/// its audio and its `call.failed` event (which names the file) would otherwise stay for good; a
+/// completed job's audio goes with its call (`DELETE …/calls/{id}`).
+#[utoipa::path(delete, path = "/v1/projects/{projectId}/calls/jobs/{id}", tag = "Calls",
+    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The job")),
+    responses(
+        (status = 204, description = "The job, its audio and its call.failed event (with its webhook deliveries) are deleted"),
+        (status = 404, description = "No such project or job", body = Problem),
+        (status = 409, description = "`job_not_failed`: the job is pending, processing or completed", body = Problem),
+        (status = 503, description = "The audio could not be deleted; nothing was", body = Problem),
+    ))]
+pub async fn delete_job(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiPath(IdPath { id }): ApiPath<IdPath<JobId>>,
+) -> Result<StatusCode, ApiError> {
+    let job = state.store.get_job(scope.id(), id).await?;
+    if job.status != JobStatus::Failed {
+        let hint = if job.status == JobStatus::Completed { "; a completed job's audio is deleted with its call" } else { "" };
+        return Err(ApiError::Conflict(
+            ErrorCode::JobNotFailed,
+            format!("the job is {}: only a FAILED job can be deleted{hint}", job.status.as_str()),
+        ));
+    }
+    // The audio first: a FAILED job is never touched again, so if the audio cannot go the job
+    // stays as it was and the client can retry.
+    match state.storage.delete(&job.storage_path).await {
+        Ok(()) | Err(callscope_storage::StorageError::NotFound(_)) => {}
+        Err(error) => {
+            tracing::warn!(%error, key = %job.storage_path, "could not delete a failed job's audio");
+            return Err(ApiError::Unavailable);
+        }
+    }
+    if !state.store.delete_failed_job(scope.id(), id).await? {
+        return Err(ApiError::not_found("job"));
+    }
+    Ok(StatusCode::NO_CONTENT)
 }
 
 fn storage_error(error: callscope_storage::StorageError) -> ApiError {

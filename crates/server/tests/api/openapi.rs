@@ -51,6 +51,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/v1/projects/{projectId}/webhooks/{id}/deliveries/{deliveryId}/redeliver"),
     ("POST", "/v1/projects/{projectId}/calls/upload"),
     ("GET", "/v1/projects/{projectId}/calls/jobs/{id}"),
+    ("DELETE", "/v1/projects/{projectId}/calls/jobs/{id}"),
     ("GET", "/v1/projects/{projectId}/calls"),
     ("GET", "/v1/projects/{projectId}/calls/search"),
     ("GET", "/v1/projects/{projectId}/dashboard/sentiment"),

@@ -15,6 +15,7 @@ both_backends!(
     bad_audio_fails_at_once_with_a_reason,
     a_role_count_that_does_not_match_the_channels_fails,
     audio_over_the_duration_limit_fails,
+    a_failed_job_is_deleted_with_its_audio_and_its_event,
 );
 
 async fn app_with_worker(backend: Backend, adjust: impl FnOnce(&mut callscope::Config)) -> TestApp {
@@ -153,4 +154,31 @@ async fn audio_over_the_duration_limit_fails(backend: Backend) {
     let job = app.upload_and_wait(project_id, "", "long.wav", wav_bytes(8_000, 1, 3.0)).await;
     assert_eq!(job["status"], "FAILED");
     assert!(job["errorMessage"].as_str().unwrap().contains("over the limit of 2 s"), "{job}");
+}
+
+async fn a_failed_job_is_deleted_with_its_audio_and_its_event(backend: Backend) {
+    let app = app_with_worker(backend, |_| {}).await;
+    let project = app.create_project("Support").await;
+    let project_id = project["id"].as_str().unwrap();
+    let mut bytes = b"RIFF\x00\x10\x00\x00WAVEfmt \x10\x00\x00\x00".to_vec();
+    bytes.extend(std::iter::repeat_n(0x5Au8, 2048));
+    let failed = app.upload_and_wait(project_id, "", "jan-kowalski-complaint.wav", bytes).await;
+    assert_eq!(failed["status"], "FAILED");
+    let path = format!("/v1/projects/{project_id}/calls/jobs/{}", failed["jobId"].as_str().unwrap());
+    let audio = app.config.data_dir.join("audio").join(failed["storagePath"].as_str().unwrap());
+    assert!(audio.exists());
+    assert_eq!(events(&app, project_id).await.len(), 1);
+
+    // A job that has not failed is not deleted on its own.
+    let pending: Value = app.upload(project_id, "", "later.wav", wav_bytes(8_000, 1, 0.5)).await.json().await.unwrap();
+    let pending_path = format!("/v1/projects/{project_id}/calls/jobs/{}", pending["jobId"].as_str().unwrap());
+    let problem =
+        crate::helpers::assert_problem(app.request(reqwest::Method::DELETE, &pending_path).send().await.unwrap(), 409, "job_not_failed").await;
+    assert!(problem["detail"].as_str().unwrap().contains("PENDING"), "{problem}");
+
+    assert_eq!(app.request(reqwest::Method::DELETE, &path).send().await.unwrap().status(), 204);
+    assert!(!audio.exists(), "the audio is gone");
+    crate::helpers::assert_problem(app.get(&path).await, 404, "not_found").await;
+    assert!(events(&app, project_id).await.is_empty(), "and the call.failed event that named the file");
+    crate::helpers::assert_problem(app.request(reqwest::Method::DELETE, &path).send().await.unwrap(), 404, "not_found").await;
 }

@@ -92,6 +92,7 @@ pub fn project_routes() -> Vec<ScopedRoute> {
         route(Method::DELETE, "/v1/projects/{projectId}/webhooks/{id}", None, Webhook),
         route(Method::DELETE, "/v1/projects/{projectId}/action-items/{id}", None, ActionItem),
         route(Method::DELETE, "/v1/projects/{projectId}/calls/{id}", None, Call),
+        route(Method::DELETE, "/v1/projects/{projectId}/calls/jobs/{id}", None, Job),
     ]
 }
 
@@ -149,10 +150,13 @@ async fn fixtures(app: &TestApp, project: &str) -> Fixtures {
         template: create(app, format!("{base}/analysis-templates"), json!({"name": "T", "fields": []})).await,
         webhook,
         delivery,
+        // A failed job: readable, and (last of all) deletable.
         job: {
-            let response = app.upload(project, "", "a.wav", crate::helpers::wav_bytes(8_000, 1, 0.5)).await;
-            assert_eq!(response.status(), 202);
-            response.json::<Value>().await.unwrap()["jobId"].as_str().unwrap().to_owned()
+            let mut broken = b"RIFF\x00\x10\x00\x00WAVEfmt \x10\x00\x00\x00".to_vec();
+            broken.extend(std::iter::repeat_n(0x5Au8, 1024));
+            let failed = app.upload_and_wait(project, "", "a.wav", broken).await;
+            assert_eq!(failed["status"], "FAILED");
+            failed["jobId"].as_str().unwrap().to_owned()
         },
     }
 }

@@ -153,6 +153,27 @@ impl JobStore for SqlStore {
         Ok(done.rows_affected() == 1)
     }
 
+    async fn delete_failed_job(&self, project: ProjectId, id: JobId) -> StoreResult<bool> {
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query("delete from jobs where id = $1 and project_id = $2 and status = $3")
+            .bind(id.0)
+            .bind(project.0)
+            .bind(JobStatus::Failed.as_str())
+            .execute(&mut *tx)
+            .await?;
+        if done.rows_affected() == 0 {
+            return Ok(false);
+        }
+        // Its call.failed event carries the file's name: it goes, with its deliveries.
+        sqlx::query("delete from events where project_id = $1 and type = 'call.failed' and payload ->> 'jobId' = $2")
+            .bind(project.0)
+            .bind(id.0.to_string())
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
     async fn fail_job(&self, id: JobId, worker: &str, error: &str, event: &Event) -> StoreResult<bool> {
         let now = self.clock.now();
         let mut tx = self.pool.begin().await?;
