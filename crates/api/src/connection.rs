@@ -1,4 +1,7 @@
-//! Keeping clients' connections honest.
+//! Keeping clients' connections honest, and the server's load bounded.
+//!
+//! Requests in flight are capped: past the cap a request is answered 503 with `Retry-After` at
+//! once, instead of queueing without end (the probes are always answered).
 //!
 //! A request answered before its body was read (an upload refused for its first bytes, its
 //! declared size, its key or its rate) leaves the rest of the body on the connection, and the
@@ -13,12 +16,30 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use axum::body::{Body, Bytes};
-use axum::extract::Request;
+use axum::extract::{Request, State};
 use axum::http::header::{CONNECTION, CONTENT_LENGTH, TRANSFER_ENCODING};
 use axum::http::HeaderValue;
 use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use http_body::{Frame, SizeHint};
+
+/// Middleware: holds a permit of `state.in_flight` for the request, or answers 503 with
+/// `Retry-After` when none is left. The probes pass uncounted, so an overloaded process still
+/// says it is alive.
+pub async fn cap_in_flight(State(state): State<crate::AppState>, request: Request, next: Next) -> Response {
+    let Some(cap) = state.in_flight.clone() else { return next.run(request).await };
+    if matches!(request.uri().path(), "/healthz" | "/readyz") {
+        return next.run(request).await;
+    }
+    match cap.try_acquire_owned() {
+        Ok(permit) => {
+            let response = next.run(request).await;
+            drop(permit);
+            response
+        }
+        Err(_) => crate::ApiError::Busy("the server is handling as many requests as it allows; try again shortly".into()).into_response(),
+    }
+}
 
 /// Middleware: announces `Connection: close` on an answer given before its request's body was
 /// read to the end.

@@ -29,6 +29,7 @@ pub use audio_link::AudioLinkSecret;
 pub use error::{ApiError, ErrorCode};
 pub use openapi::openapi;
 pub use rate_limit::{KnownKeys, RateLimiter};
+pub use routes::uploads::UploadPace;
 
 /// Largest JSON request body accepted (uploads have their own limit).
 pub const MAX_JSON_BYTES: usize = 1024 * 1024;
@@ -46,6 +47,12 @@ pub struct ApiSettings {
     pub uploads_per_minute: u32,
     /// What audio links are signed with.
     pub audio_link_secret: AudioLinkSecret,
+    /// Requests served at once; past it, 503 with `Retry-After` (0: no cap).
+    pub max_requests_in_flight: usize,
+    /// The slowest an upload's body may arrive, averaged over `upload_pace_window`.
+    pub upload_min_bytes_per_second: u64,
+    /// The window the upload's pace is measured over.
+    pub upload_pace_window: std::time::Duration,
 }
 
 /// What every handler can reach.
@@ -73,6 +80,10 @@ pub struct AppState {
     pub worker_health: Option<Arc<WorkerHealth>>,
     /// What audio links are signed with.
     pub audio_link_secret: AudioLinkSecret,
+    /// Permits of the requests in flight (`None`: no cap).
+    pub in_flight: Option<Arc<tokio::sync::Semaphore>>,
+    /// The slowest pace an upload's body may keep.
+    pub upload_pace: UploadPace,
 }
 
 impl AppState {
@@ -90,6 +101,8 @@ impl AppState {
             search: None,
             worker_health: None,
             audio_link_secret: settings.audio_link_secret.clone(),
+            in_flight: (settings.max_requests_in_flight > 0).then(|| Arc::new(tokio::sync::Semaphore::new(settings.max_requests_in_flight))),
+            upload_pace: UploadPace { min_bytes_per_second: settings.upload_min_bytes_per_second, window: settings.upload_pace_window },
         }
     }
 
@@ -127,6 +140,7 @@ pub fn router(state: AppState, pages: Router<AppState>) -> Router {
         .layer(DefaultBodyLimit::max(MAX_JSON_BYTES))
         // Inside the request context, so a panic's 500 still carries the request id.
         .layer(CatchPanicLayer::custom(error::panic_response))
+        .layer(middleware::from_fn_with_state(state.clone(), connection::cap_in_flight))
         .layer(middleware::from_fn(connection::announce_close_on_unread_body))
         .layer(middleware::from_fn(context::observe))
         .with_state(state)

@@ -30,6 +30,12 @@ pub struct Config {
     pub max_upload_bytes: u64,
     /// Uploads per API key per minute; 0 turns the limit off.
     pub rate_limit_uploads_per_minute: u32,
+    /// Requests served at once by this process; past it, 503 with `Retry-After` (0: no cap).
+    pub max_requests_in_flight: usize,
+    /// The slowest an upload's body may arrive, in bytes a second (0: no floor)…
+    pub upload_min_bytes_per_second: u64,
+    /// …averaged over this many seconds; a slower upload is cut off with 408.
+    pub upload_pace_window_seconds: u64,
     /// Longest accepted audio, in seconds.
     pub max_audio_duration_seconds: f64,
     /// Workers `serve` runs in its own process (0: API only); `worker` runs at least one.
@@ -210,6 +216,9 @@ impl Default for Config {
             storage_url: String::new(),
             max_upload_bytes: 500 * 1024 * 1024,
             rate_limit_uploads_per_minute: 60,
+            max_requests_in_flight: 512,
+            upload_min_bytes_per_second: 1024,
+            upload_pace_window_seconds: 30,
             max_audio_duration_seconds: 4.0 * 3600.0,
             workers: 1,
             job_lease_seconds: 60,

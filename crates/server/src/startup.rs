@@ -70,6 +70,9 @@ impl Application {
             max_upload_bytes: config.max_upload_bytes,
             uploads_per_minute: config.rate_limit_uploads_per_minute,
             audio_link_secret: audio_link_secret(config)?,
+            max_requests_in_flight: config.max_requests_in_flight,
+            upload_min_bytes_per_second: config.upload_min_bytes_per_second,
+            upload_pace_window: Duration::from_secs(config.upload_pace_window_seconds.max(1)),
         };
         if config.webhooks_allow_private {
             tracing::warn!("webhooks_allow_private is on: webhooks may target http:// and loopback (tests only)");

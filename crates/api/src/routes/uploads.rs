@@ -65,6 +65,72 @@ pub struct UploadAccepted {
     pub submitted_at: Timestamp,
 }
 
+/// The slowest an upload's body may arrive: at least `min_bytes_per_second` on average over
+/// every `window` (0: no floor). A client that sends a byte a second holds a connection, a
+/// request slot and a storage write open for as long as it likes otherwise.
+#[derive(Debug, Clone, Copy)]
+pub struct UploadPace {
+    /// The floor, in bytes a second.
+    pub min_bytes_per_second: u64,
+    /// What the floor is averaged over.
+    pub window: std::time::Duration,
+}
+
+/// The `file` part, read at no less than its pace.
+struct PacedField<'a> {
+    field: axum::extract::multipart::Field<'a>,
+    pace: UploadPace,
+    window_start: std::time::Instant,
+    window_bytes: u64,
+}
+
+impl<'a> PacedField<'a> {
+    fn new(field: axum::extract::multipart::Field<'a>, pace: UploadPace) -> Self {
+        Self { field, pace, window_start: std::time::Instant::now(), window_bytes: 0 }
+    }
+
+    /// The next chunk, or a 408 once a window passes with too little.
+    async fn chunk(&mut self) -> Result<Option<Bytes>, ApiError> {
+        if self.pace.min_bytes_per_second == 0 || self.pace.window.is_zero() {
+            return self.field.chunk().await.map_err(bad_body);
+        }
+        loop {
+            let window_end = self.window_start + self.pace.window;
+            // Waiting ends with the window: a client that sends nothing is judged then too.
+            if let Ok(read) = tokio::time::timeout_at(window_end.into(), self.field.chunk()).await {
+                let chunk = read.map_err(bad_body)?;
+                self.window_bytes += chunk.as_ref().map_or(0, |c| c.len() as u64);
+                self.judge()?;
+                return Ok(chunk);
+            }
+            self.judge()?;
+        }
+    }
+
+    /// Once a window has passed: too little in it is a 408; enough starts the next one.
+    fn judge(&mut self) -> Result<(), ApiError> {
+        let now = std::time::Instant::now();
+        if now < self.window_start + self.pace.window {
+            return Ok(());
+        }
+        let needed = self.pace.min_bytes_per_second.saturating_mul(self.pace.window.as_secs().max(1));
+        if self.window_bytes < needed {
+            return Err(ApiError::RequestTimeout(format!(
+                "the upload arrived at {} bytes in {} s, slower than the {} bytes a second the server waits for",
+                self.window_bytes,
+                self.pace.window.as_secs(),
+                self.pace.min_bytes_per_second
+            )));
+        }
+        (self.window_start, self.window_bytes) = (now, 0);
+        Ok(())
+    }
+}
+
+fn bad_body(e: axum::extract::multipart::MultipartError) -> ApiError {
+    ApiError::BadRequest(format!("could not read the upload: {}", e.body_text()))
+}
+
 /// What the query of an upload says, checked.
 struct UploadOptions {
     language: Language,
@@ -120,6 +186,7 @@ fn clean_filename(raw: Option<&str>) -> String {
             headers(("Location" = String, description = "Path of the job"))),
         (status = 400, description = "Not a multipart body with a `file` part", body = Problem),
         (status = 404, description = "No such project", body = Problem),
+        (status = 408, description = "`request_timeout`: the body arrived slower than the server waits for (`upload_min_bytes_per_second` over `upload_pace_window_seconds`)", body = Problem),
         (status = 409, description = "`duplicate_upload`: these bytes were uploaded before (`existingJobId`, `transcriptId`)", body = Problem),
         (status = 413, description = "Over the size limit", body = Problem),
         (status = 415, description = "Not audio in a format the service decodes", body = Problem),
@@ -142,23 +209,22 @@ pub async fn upload_call(
     let mut multipart = Multipart::from_request(request, &state)
         .await
         .map_err(|e| ApiError::BadRequest(format!("expected a multipart/form-data body with a part named file ({})", e.body_text())))?;
-    let bad_body = |e: axum::extract::multipart::MultipartError| ApiError::BadRequest(format!("could not read the upload: {}", e.body_text()));
-
-    let mut field = loop {
+    let field = loop {
         match multipart.next_field().await.map_err(bad_body)? {
             Some(field) if field.name() == Some("file") => break field,
             Some(_) => continue, // other parts are ignored
             None => return Err(ApiError::BadRequest("the multipart body has no part named file".into())),
         }
     };
-    let filename = clean_filename(field.file_name());
+    let mut field = PacedField::new(field, state.upload_pace);
+    let filename = clean_filename(field.field.file_name());
     let job_id = JobId::new();
 
     // Collect enough bytes to recognise the format before anything is stored.
     let mut head = Vec::with_capacity(SNIFF_BYTES);
     let mut rest = Vec::new();
     while head.len() < SNIFF_BYTES {
-        match field.chunk().await.map_err(bad_body)? {
+        match field.chunk().await? {
             Some(chunk) => {
                 let take = (SNIFF_BYTES - head.len()).min(chunk.len());
                 head.extend_from_slice(&chunk[..take]);
@@ -193,7 +259,7 @@ pub async fn upload_call(
             Ok(None) => break,
             Err(e) => {
                 writer.abort().await;
-                return Err(bad_body(e));
+                return Err(e);
             }
         }
     }

@@ -44,6 +44,9 @@ async fn readiness_needs_a_live_worker_where_workers_should_run(backend: Backend
         max_upload_bytes: 1 << 20,
         uploads_per_minute: 0,
         audio_link_secret: callscope_api::AudioLinkSecret::new(*b"test"),
+        max_requests_in_flight: 0,
+        upload_min_bytes_per_second: 0,
+        upload_pace_window: std::time::Duration::from_secs(30),
     };
     let state = AppState::new(app.store.clone(), storage, Arc::new(SystemClock), &settings).with_worker_health(health.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

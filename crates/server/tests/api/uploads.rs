@@ -16,6 +16,8 @@ both_backends!(
     malformed_bodies_are_400,
     uploads_have_their_own_rate_limit,
     a_refused_upload_tells_a_keep_alive_client_to_reconnect,
+    an_upload_sent_a_byte_at_a_time_is_cut_off,
+    requests_past_the_in_flight_cap_are_503_and_the_probes_still_answer,
 );
 
 async fn an_upload_is_stored_and_queued(backend: Backend) {
@@ -204,5 +206,92 @@ async fn a_refused_upload_tells_a_keep_alive_client_to_reconnect(backend: Backen
         let (status, headers) = raw_upload(&mut stream, &app, id, &wav_bytes(8_000, 1, seconds)).await;
         assert_eq!(status, 202);
         assert!(!closes(&headers), "a fully read upload keeps its connection: {headers:?}");
+    }
+}
+
+/// Opens a connection and starts an upload of `length` body bytes, sending only the head and
+/// the multipart preamble: the rest is the caller's to send (or not).
+async fn start_upload(app: &crate::helpers::TestApp, project: &str, length: usize) -> tokio::net::TcpStream {
+    use tokio::io::AsyncWriteExt;
+    let address = app.address.trim_start_matches("http://").to_owned();
+    let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+    let head = format!(
+        "POST /v1/projects/{project}/calls/upload HTTP/1.1\r\nHost: test\r\nX-API-Key: {}\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: {length}\r\n\r\n--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"slow.wav\"\r\n\r\nRIFF\x24\x00\x00\x00WAVEfmt ",
+        app.key
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream
+}
+
+async fn an_upload_sent_a_byte_at_a_time_is_cut_off(backend: Backend) {
+    let app = spawn_app_with(backend, |c| {
+        c.upload_min_bytes_per_second = 1_000;
+        c.upload_pace_window_seconds = 1;
+    })
+    .await;
+    let project = app.create_project("p").await;
+    let id = project["id"].as_str().unwrap();
+    let stream = start_upload(&app, id, 100_000).await;
+    let (mut reader, mut writer) = stream.into_split();
+    let trickle = tokio::spawn(async move {
+        use tokio::io::AsyncWriteExt;
+        for _ in 0..100 {
+            if writer.write_all(b"\x00").await.is_err() {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    });
+    let started = std::time::Instant::now();
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    tokio::time::timeout(std::time::Duration::from_secs(8), async {
+        use tokio::io::AsyncReadExt;
+        while !head.ends_with(b"\r\n\r\n") && reader.read(&mut byte).await.unwrap() == 1 {
+            head.push(byte[0]);
+        }
+    })
+    .await
+    .expect("cut off, not waited for");
+    let head = String::from_utf8_lossy(&head).to_ascii_lowercase();
+    assert!(head.starts_with("http/1.1 408"), "{head}");
+    assert!(head.contains("connection: close"), "{head}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(4), "{:?}", started.elapsed());
+    trickle.abort();
+    assert!(app.stored_files().is_empty(), "nothing of it is kept");
+}
+
+async fn requests_past_the_in_flight_cap_are_503_and_the_probes_still_answer(backend: Backend) {
+    let app = spawn_app_with(backend, |c| c.max_requests_in_flight = 1).await;
+    let project = app.create_project("p").await;
+    let id = project["id"].as_str().unwrap();
+    // An upload that stalls holds the one slot.
+    let mut stalled = start_upload(&app, id, 100_000).await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    let refused = loop {
+        let response = app.get("/v1/projects").await;
+        if response.status() == 503 || std::time::Instant::now() > deadline {
+            break response;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    assert_eq!(refused.status(), 503);
+    assert!(refused.headers().contains_key("retry-after"), "{:?}", refused.headers());
+    let problem = assert_problem(refused, 503, "unavailable").await;
+    assert!(problem["detail"].as_str().unwrap().contains("as many requests"), "{problem}");
+    assert_eq!(app.get("/healthz").await.status(), 200, "the probes are answered");
+
+    // The slot comes back when the stalled request ends.
+    use tokio::io::AsyncWriteExt;
+    stalled.shutdown().await.unwrap();
+    drop(stalled);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        let status = app.get("/v1/projects").await.status();
+        if status == 200 {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "still {status}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
 }
