@@ -213,6 +213,21 @@ pub async fn list_calls(
     Ok(Json(CallPage::new(page, request)))
 }
 
+/// Deletes stored audio, every key of it (one already gone is no error); a key that cannot be
+/// deleted is a 503, with what came before it deleted, so that the caller can stop and retry.
+pub(crate) async fn delete_audio(state: &AppState, keys: &[String]) -> Result<(), ApiError> {
+    for key in keys {
+        match state.storage.delete(key).await {
+            Ok(()) | Err(callscope_storage::StorageError::NotFound(_)) => {}
+            Err(error) => {
+                tracing::warn!(%error, %key, "could not delete stored audio");
+                return Err(ApiError::Unavailable);
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Erase a call: its audio, transcript, analysis, action items and jobs (beyond the spec; the
 /// right to erasure).
 #[utoipa::path(delete, path = "/v1/projects/{projectId}/calls/{id}", tag = "Calls",
@@ -229,15 +244,7 @@ pub async fn delete_call(
 ) -> Result<StatusCode, ApiError> {
     // The audio first, every copy of it: if one cannot go, the call stays whole (and findable
     // by its id) and the client can retry.
-    for key in state.store.call_audio_keys(scope.id(), id).await? {
-        match state.storage.delete(&key).await {
-            Ok(()) | Err(callscope_storage::StorageError::NotFound(_)) => {}
-            Err(error) => {
-                tracing::warn!(%error, %key, "could not delete a call's audio");
-                return Err(ApiError::Unavailable);
-            }
-        }
-    }
+    delete_audio(&state, &state.store.call_audio_keys(scope.id(), id).await?).await?;
     state.store.delete_call(scope.id(), id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -340,13 +340,7 @@ pub async fn delete_job(
     }
     // The audio first: a FAILED job is never touched again, so if the audio cannot go the job
     // stays as it was and the client can retry.
-    match state.storage.delete(&job.storage_path).await {
-        Ok(()) | Err(callscope_storage::StorageError::NotFound(_)) => {}
-        Err(error) => {
-            tracing::warn!(%error, key = %job.storage_path, "could not delete a failed job's audio");
-            return Err(ApiError::Unavailable);
-        }
-    }
+    super::calls::delete_audio(&state, std::slice::from_ref(&job.storage_path)).await?;
     if !state.store.delete_failed_job(scope.id(), id).await? {
         return Err(ApiError::not_found("job"));
     }

@@ -248,6 +248,14 @@ pub fn spoken_call(channels: u16, lines: &[(u16, &str, &str)]) -> Vec<u8> {
     cursor.into_inner()
 }
 
+/// A file whose WAV header promises PCM, followed by `len` bytes of `fill`: accepted as audio at
+/// the door, failed by the decoder.
+pub fn broken_wav(fill: u8, len: usize) -> Vec<u8> {
+    let mut bytes = b"RIFF\x00\x10\x00\x00WAVEfmt \x10\x00\x00\x00".to_vec();
+    bytes.extend(std::iter::repeat_n(fill, len));
+    bytes
+}
+
 /// A WAV file made here: `seconds` of a tone per channel (300 Hz, 1 kHz, …) at `rate`.
 pub fn wav_bytes(rate: u32, channels: u16, seconds: f32) -> Vec<u8> {
     let spec = hound::WavSpec { channels, sample_rate: rate, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };

@@ -6,7 +6,7 @@ use callscope_domain::ProjectId;
 use callscope_store::Backend;
 use serde_json::Value;
 
-use crate::helpers::{spawn_app_with, spoken_call, wav_bytes, TestApp};
+use crate::helpers::{broken_wav, spawn_app_with, spoken_call, wav_bytes, TestApp};
 
 both_backends!(
     a_stereo_upload_completes_into_a_call,
@@ -121,8 +121,7 @@ async fn bad_audio_fails_at_once_with_a_reason(backend: Backend) {
     let project = app.create_project("Support").await;
     let project_id = project["id"].as_str().unwrap();
     // A WAV header that promises PCM, followed by something else entirely.
-    let mut bytes = b"RIFF\x00\x10\x00\x00WAVEfmt \x10\x00\x00\x00".to_vec();
-    bytes.extend(std::iter::repeat_n(0xA5u8, 4096));
+    let bytes = broken_wav(0xA5, 4096);
     let accepted: Value = app.upload(project_id, "", "broken.wav", bytes.clone()).await.json().await.unwrap();
     let job = app.wait_for_job(project_id, accepted["jobId"].as_str().unwrap()).await;
     assert_eq!(job["status"], "FAILED", "{job}");
@@ -160,9 +159,7 @@ async fn a_failed_job_is_deleted_with_its_audio_and_its_event(backend: Backend) 
     let app = app_with_worker(backend, |_| {}).await;
     let project = app.create_project("Support").await;
     let project_id = project["id"].as_str().unwrap();
-    let mut bytes = b"RIFF\x00\x10\x00\x00WAVEfmt \x10\x00\x00\x00".to_vec();
-    bytes.extend(std::iter::repeat_n(0x5Au8, 2048));
-    let failed = app.upload_and_wait(project_id, "", "jan-kowalski-complaint.wav", bytes).await;
+    let failed = app.upload_and_wait(project_id, "", "jan-kowalski-complaint.wav", broken_wav(0x5A, 2048)).await;
     assert_eq!(failed["status"], "FAILED");
     let path = format!("/v1/projects/{project_id}/calls/jobs/{}", failed["jobId"].as_str().unwrap());
     let audio = app.config.data_dir.join("audio").join(failed["storagePath"].as_str().unwrap());

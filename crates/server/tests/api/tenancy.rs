@@ -152,9 +152,7 @@ async fn fixtures(app: &TestApp, project: &str) -> Fixtures {
         delivery,
         // A failed job: readable, and (last of all) deletable.
         job: {
-            let mut broken = b"RIFF\x00\x10\x00\x00WAVEfmt \x10\x00\x00\x00".to_vec();
-            broken.extend(std::iter::repeat_n(0x5Au8, 1024));
-            let failed = app.upload_and_wait(project, "", "a.wav", broken).await;
+            let failed = app.upload_and_wait(project, "", "a.wav", crate::helpers::broken_wav(0x5A, 1024)).await;
             assert_eq!(failed["status"], "FAILED");
             failed["jobId"].as_str().unwrap().to_owned()
         },
