@@ -89,8 +89,24 @@ impl From<sqlx::Error> for StoreError {
                 StoreError::Unavailable(err)
             }
             sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict(db.constraint().unwrap_or("unique").to_owned()),
+            sqlx::Error::Database(db)
+                if db.code().is_some_and(|code| is_transient(&code, db.try_downcast_ref::<sqlx::postgres::PgDatabaseError>().is_some())) =>
+            {
+                StoreError::Unavailable(err)
+            }
             _ => StoreError::Other(err),
         }
+    }
+}
+
+/// Whether a database error code says "try again": PostgreSQL's connection exceptions (class 08),
+/// serialization failures and deadlocks (40001, 40P01), lack of resources (class 53) and
+/// shutdowns (57P01–57P03); SQLite's busy and locked (5 and 6, extended codes included).
+fn is_transient(code: &str, postgres: bool) -> bool {
+    if postgres {
+        code.starts_with("08") || code.starts_with("53") || matches!(code, "40001" | "40P01" | "57P01" | "57P02" | "57P03")
+    } else {
+        code.parse::<u32>().is_ok_and(|sqlite| matches!(sqlite & 0xff, 5 | 6))
     }
 }
 
@@ -192,3 +208,24 @@ fn parse_stored<T: FromStr>(column: &str, value: &str) -> StoreResult<T> {
 
 #[cfg(feature = "testing")]
 pub mod testing;
+
+#[cfg(test)]
+mod transient_tests {
+    use super::is_transient;
+
+    #[test]
+    fn errors_worth_retrying_are_told_from_the_rest() {
+        for code in ["08006", "08001", "40001", "40P01", "53300", "57P01"] {
+            assert!(is_transient(code, true), "{code}");
+        }
+        for code in ["23505", "42703", "22P02", "57014"] {
+            assert!(!is_transient(code, true), "{code}");
+        }
+        for code in ["5", "6", "517", "262"] {
+            assert!(is_transient(code, false), "{code}");
+        }
+        for code in ["19", "2067", "1", "14"] {
+            assert!(!is_transient(code, false), "{code}");
+        }
+    }
+}

@@ -157,7 +157,7 @@ impl Worker {
             Attempt::LeaseLost => JobEnd::LeaseLost,
             Attempt::Released => {
                 tracing::info!("the process is stopping: the job goes back to the queue, this attempt not counted");
-                if self.store.release_job(job.id, &self.id).await? {
+                if record(|| self.store.release_job(job.id, &self.id)).await? {
                     JobEnd::Released
                 } else {
                     JobEnd::LeaseLost
@@ -181,7 +181,7 @@ impl Worker {
         let run_at = self.clock.now() + chrono::TimeDelta::from_std(delay).unwrap_or(chrono::TimeDelta::MAX);
         tracing::warn!(error = %message, retry_in_s = delay.as_secs_f64(), "attempt failed, will retry");
         let note = format!("attempt {} failed: {message}; retrying", job.attempts);
-        Ok(if self.store.retry_job(job.id, &self.id, &note, run_at).await? { JobEnd::Retrying } else { JobEnd::LeaseLost })
+        Ok(if record(|| self.store.retry_job(job.id, &self.id, &note, run_at)).await? { JobEnd::Retrying } else { JobEnd::LeaseLost })
     }
 
     /// Renews the job's lease (and reports its progress) every heartbeat, while the attempt is
@@ -318,13 +318,13 @@ impl Worker {
 
     async fn complete_reanalysis(&self, job: &Job, analysis: &CallAnalysis) -> StoreResult<JobEnd> {
         let now = self.clock.now();
-        let record = analysis_record(analysis, now);
+        let found = analysis_record(analysis, now);
         let Some(call) = job.transcript_id else {
             return self.fail(job, "the re-analysis names no call").await;
         };
         let call_date = job.recorded_at.unwrap_or(now);
-        let events = item_events(job.project_id, call, &job.original_filename, call_date, &record.action_items, now);
-        Ok(if self.store.complete_reanalysis(job.id, &self.id, &record, &events).await? { JobEnd::Completed } else { JobEnd::LeaseLost })
+        let events = item_events(job.project_id, call, &job.original_filename, call_date, &found.action_items, now);
+        Ok(if record(|| self.store.complete_reanalysis(job.id, &self.id, &found, &events)).await? { JobEnd::Completed } else { JobEnd::LeaseLost })
     }
 
     async fn complete(&self, job: &Job, result: Box<CallResult>) -> StoreResult<JobEnd> {
@@ -369,10 +369,10 @@ impl Worker {
             analysis: None,
         };
         let analysis = &result.analysis;
-        let record = analysis_record(analysis, now);
-        let action_items = record.action_items.clone();
+        let found = analysis_record(analysis, now);
+        let action_items = found.action_items.clone();
         let primary = analysis.classification.as_ref().and_then(|c| c.primary.as_ref());
-        call.analysis = Some(record);
+        call.analysis = Some(found);
         if let Some(stored) = &redacted {
             call.storage_path = stored.key.clone();
             call.size_bytes = i64::try_from(stored.size).unwrap_or(i64::MAX);
@@ -399,7 +399,8 @@ impl Worker {
         });
         let mut events = vec![event];
         events.extend(item_events(job.project_id, call.id, &call.filename, job.recorded_at.unwrap_or(now), &action_items, now));
-        let completed = self.store.complete_job(job.id, &self.id, &call, &events).await;
+        // The attempt's work is done: a database that fails for a moment does not throw it away.
+        let completed = record(|| self.store.complete_job(job.id, &self.id, &call, &events)).await;
         if !matches!(completed, Ok(true)) {
             // Nothing points at this attempt's copy: it goes, whatever stopped the completion.
             if let Some(stored) = &redacted {
@@ -426,7 +427,7 @@ impl Worker {
         failed.error_message = Some(message.to_owned());
         failed.completed_at = Some(self.clock.now());
         let event = Event::CallFailed(Box::new(failed));
-        if self.store.fail_job(job.id, &self.id, message, &event).await? {
+        if record(|| self.store.fail_job(job.id, &self.id, message, &event)).await? {
             Ok(JobEnd::Failed)
         } else {
             Ok(JobEnd::LeaseLost)
@@ -471,6 +472,32 @@ fn item_events(project: ProjectId, call: CallId, filename: &str, call_date: Time
         .map(|(index, item)| Event::ActionItemCreated(ActionItem::extracted(project, call, index, call_date, filename, item, now).to_json(now)))
         .collect()
 }
+
+/// Writes an attempt's outcome, trying again while the database is unavailable (a restart, a
+/// failover, a deadlock victim): the heartbeat keeps the lease meanwhile, and each write applies
+/// only while it is held, so a retry never records an outcome twice.
+async fn record<T, F, Fut>(mut write: F) -> StoreResult<T>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = StoreResult<T>>,
+{
+    let mut wait = Duration::from_millis(250);
+    for _ in 1..RECORD_TRIES {
+        match write().await {
+            Err(StoreError::Unavailable(error)) => {
+                tracing::warn!(%error, retry_in_ms = wait.as_millis(), "could not record the attempt's outcome; trying again");
+                tokio::time::sleep(wait).await;
+                wait *= 2;
+            }
+            done => return done,
+        }
+    }
+    write().await
+}
+
+/// Writes of an outcome before its error stands: 0.25 + 0.5 + 1 + 2 + 4 s of waiting, well
+/// within a lease.
+const RECORD_TRIES: u32 = 6;
 
 /// Aborts a task when dropped.
 struct AbortOnDrop(tokio::task::JoinHandle<()>);

@@ -104,6 +104,22 @@ impl Transcriber for Hangs {
     }
 }
 
+/// Hears no speech, and counts how often it was asked.
+#[derive(Default)]
+struct Counting(Arc<AtomicU32>);
+
+#[async_trait]
+impl Transcriber for Counting {
+    fn model_name(&self) -> String {
+        "counting".into()
+    }
+
+    async fn transcribe(&self, _: Arc<Vec<f32>>, _: Language, _: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
+        self.0.fetch_add(1, Ordering::SeqCst);
+        Ok(Transcript::default())
+    }
+}
+
 /// Hears one speaker.
 struct OneSpeaker;
 
@@ -132,7 +148,7 @@ impl Analyzer for PanicsOnce {
 }
 
 struct Setup {
-    _db: TestDatabase,
+    db: TestDatabase,
     store: Arc<dyn Store>,
     project: ProjectId,
     job: JobId,
@@ -144,14 +160,18 @@ async fn setup() -> Setup {
 }
 
 async fn setup_with(pii_redaction: Option<PiiRedaction>) -> Setup {
-    let db = TestDatabase::new(Backend::Sqlite).await;
+    setup_on(Backend::Sqlite, pii_redaction).await
+}
+
+async fn setup_on(backend: Backend, pii_redaction: Option<PiiRedaction>) -> Setup {
+    let db = TestDatabase::new(backend).await;
     let store = connect(&StoreOptions { url: db.url().to_owned(), max_connections: 2 }, Arc::new(SystemClock)).await.unwrap();
     store.migrate().await.unwrap();
     let org = store.create_organization("acme").await.unwrap();
     let project = store.create_project(org.id, &NewProject::parse("p", None, None, pii_redaction).unwrap()).await.unwrap();
     let dir = tempfile::tempdir().unwrap();
     let job = queue_job(&store, project.id, dir.path()).await;
-    Setup { _db: db, store, project: project.id, job, dir }
+    Setup { db, store, project: project.id, job, dir }
 }
 
 /// Stores a second of audio as an upload of `project` and queues its job.
@@ -424,4 +444,37 @@ async fn a_job_running_when_the_process_stops_goes_back_uncounted_and_the_stop_i
 
     assert_eq!(worker.run_once().await.unwrap(), RunOutcome::Ran(setup.job, JobEnd::Completed), "the next worker finishes it");
     assert_eq!(setup.store.get_job(setup.project, setup.job).await.unwrap().attempts, 1);
+}
+
+#[tokio::test]
+async fn a_finished_call_survives_a_database_that_fails_once_when_it_is_stored() {
+    use sqlx::Connection;
+    // PostgreSQL, whose sequences live outside transactions: a trigger that fails only the first
+    // insert of a call, as a database restart would.
+    let setup = setup_on(Backend::Postgres, None).await;
+    let mut admin = sqlx::PgConnection::connect(setup.db.url()).await.unwrap();
+    for statement in [
+        "create sequence outage",
+        "create function outage_once() returns trigger language plpgsql as $$ begin \
+           if nextval('outage') = 1 then raise exception 'the database restarted' using errcode = '57P01'; end if; \
+           return new; end $$",
+        "create trigger outage before insert on calls for each row execute function outage_once()",
+    ] {
+        sqlx::query(statement).execute(&mut admin).await.unwrap();
+    }
+    let heard = Arc::new(AtomicU32::new(0));
+    let stages = Varied {
+        decoder: Arc::new(AudioDecoder),
+        transcriber: Arc::new(Counting(heard.clone())),
+        diarizer: Arc::new(OneSpeaker),
+        analyzer: Arc::new(rules()),
+    };
+    let worker = worker_of(&setup, stages, settings(&setup, Duration::ZERO));
+
+    assert_eq!(worker.run_once().await.unwrap(), RunOutcome::Ran(setup.job, JobEnd::Completed));
+    let job = setup.store.get_job(setup.project, setup.job).await.unwrap();
+    assert_eq!((job.status, job.attempts), (JobStatus::Completed, 1), "stored on the attempt that did the work");
+    assert_eq!(heard.load(Ordering::SeqCst), 1, "transcribed once");
+    let failed_inserts: i64 = sqlx::query_scalar("select last_value from outage").fetch_one(&mut admin).await.unwrap();
+    assert!(failed_inserts >= 2, "the first insert did fail");
 }
