@@ -151,7 +151,9 @@ impl Worker {
         // of a long call, after the pipeline, takes a while too.
         let progress = Arc::new(JobProgress::default());
         let (_heartbeat, interrupted) = self.heartbeat(&job, progress.clone());
-        let end = match self.process(&job, progress, interrupted, shutdown).await {
+        let attempt = self.process(&job, progress.clone(), interrupted, shutdown).await;
+        progress.abandon();
+        let end = match attempt {
             Attempt::Done(result) => self.complete(&job, result).await?,
             Attempt::Reanalyzed(analysis) => self.complete_reanalysis(&job, &analysis).await?,
             Attempt::LeaseLost => JobEnd::LeaseLost,

@@ -12,6 +12,7 @@
 //! Past either, the attempt ends as a failure whose message says which stage, which limit and
 //! which setting to raise if the machine is only slow.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -47,7 +48,15 @@ impl StageLimits {
 
 /// Stage and overall progress of the running attempt, and when it last moved.
 #[derive(Debug)]
-pub(crate) struct JobProgress(Mutex<State>);
+pub(crate) struct JobProgress {
+    state: Mutex<State>,
+    /// Set when the attempt has ended: work that still reports is no one's any more.
+    abandoned: AtomicBool,
+}
+
+/// What unwinds a stage's blocking thread that reports progress after its attempt ended.
+#[derive(Debug)]
+pub(crate) struct AttemptAbandoned;
 
 #[derive(Debug, Clone, Copy)]
 struct State {
@@ -61,7 +70,8 @@ struct State {
 impl Default for JobProgress {
     fn default() -> Self {
         let now = Instant::now();
-        Self(Mutex::new(State { stage: JobStage::Decoding, overall: 0.0, stage_started: now, last_report: now, duration_s: None }))
+        let state = State { stage: JobStage::Decoding, overall: 0.0, stage_started: now, last_report: now, duration_s: None };
+        Self { state: Mutex::new(state), abandoned: AtomicBool::new(false) }
     }
 }
 
@@ -95,17 +105,30 @@ impl JobProgress {
         None
     }
 
+    /// The attempt has ended (however): a stage still running on a blocking thread (a
+    /// transcription past its limit) stops at its next progress report instead of finishing
+    /// for no one.
+    pub(crate) fn abandon(&self) {
+        self.abandoned.store(true, Ordering::Release);
+    }
+
     fn state(&self) -> State {
-        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        *self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     fn update(&self, change: impl FnOnce(&mut State)) {
-        change(&mut self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        change(&mut self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
     }
 }
 
 impl Progress for JobProgress {
     fn report(&self, stage: JobStage, fraction: f64) {
+        if self.abandoned.load(Ordering::Acquire) {
+            // Only a stage's own thread reports after its attempt ended (the attempt's async
+            // work was dropped with it): unwinding ends that thread, and resume_unwind, unlike a
+            // panic, prints nothing.
+            std::panic::resume_unwind(Box::new(AttemptAbandoned));
+        }
         let (start, end) = stage_span(stage);
         let now = Instant::now();
         self.update(|state| {

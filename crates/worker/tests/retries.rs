@@ -120,6 +120,38 @@ impl Transcriber for Counting {
     }
 }
 
+/// Works on a blocking thread as Whisper does, reporting progress every 10 ms but never getting
+/// further, for 10 s; `ended` turns true when that thread stops, however it stops.
+struct Spins {
+    ended: Arc<std::sync::atomic::AtomicBool>,
+}
+
+#[async_trait]
+impl Transcriber for Spins {
+    fn model_name(&self) -> String {
+        "spins".into()
+    }
+
+    async fn transcribe(&self, _: Arc<Vec<f32>>, _: Language, mut progress: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
+        struct Ended(Arc<std::sync::atomic::AtomicBool>);
+        impl Drop for Ended {
+            fn drop(&mut self) {
+                self.0.store(true, Ordering::SeqCst);
+            }
+        }
+        let ended = Ended(self.ended.clone());
+        let _ = tokio::task::spawn_blocking(move || {
+            let _ended = ended;
+            for _ in 0..1_000 {
+                std::thread::sleep(Duration::from_millis(10));
+                progress(0.0);
+            }
+        })
+        .await;
+        Ok(Transcript::default())
+    }
+}
+
 /// Hears one speaker.
 struct OneSpeaker;
 
@@ -477,4 +509,25 @@ async fn a_finished_call_survives_a_database_that_fails_once_when_it_is_stored()
     assert_eq!(heard.load(Ordering::SeqCst), 1, "transcribed once");
     let failed_inserts: i64 = sqlx::query_scalar("select last_value from outage").fetch_one(&mut admin).await.unwrap();
     assert!(failed_inserts >= 2, "the first insert did fail");
+}
+
+#[tokio::test]
+async fn a_stage_thread_past_its_limit_stops_at_its_next_report_instead_of_running_on() {
+    let setup = setup().await;
+    let ended = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stages = Varied {
+        decoder: Arc::new(AudioDecoder),
+        transcriber: Arc::new(Spins { ended: ended.clone() }),
+        diarizer: Arc::new(OneSpeaker),
+        analyzer: Arc::new(rules()),
+    };
+    let limits = StageLimits { base: Duration::from_secs(1), per_audio_second: 0.0, stall: Duration::from_secs(60) };
+    let settings = WorkerSettings { heartbeat: Duration::from_millis(50), stage_limits: limits, max_attempts: 1, ..settings(&setup, Duration::ZERO) };
+    let worker = worker_of(&setup, stages, settings);
+    assert_eq!(run_within(&worker, Duration::from_secs(10)).await, RunOutcome::Ran(setup.job, JobEnd::Failed));
+    let waited = std::time::Instant::now();
+    while !ended.load(Ordering::SeqCst) && waited.elapsed() < Duration::from_secs(2) {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(ended.load(Ordering::SeqCst), "the abandoned thread stopped, not ran on for its ten seconds");
 }
