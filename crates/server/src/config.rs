@@ -87,6 +87,8 @@ pub struct Config {
     pub webhook_retry_delays: String,
     /// Milliseconds between a dispatcher's looks for due deliveries when it found none.
     pub webhook_poll_interval_ms: u64,
+    /// Attempts a dispatcher has in flight to one webhook at once (at least 1).
+    pub webhook_max_in_flight_per_endpoint: u32,
     /// Where `serve` keeps its search index (empty: `search-index/` in `data_dir`). Each `serve`
     /// process needs its own; it is rebuilt from the database when missing or damaged.
     pub search_index_dir: String,
@@ -242,6 +244,7 @@ impl Default for Config {
             webhook_timeout_seconds: 10.0,
             webhook_retry_delays: "5s,5m,30m,2h,5h,10h".into(),
             webhook_poll_interval_ms: 500,
+            webhook_max_in_flight_per_endpoint: 4,
             search_index_dir: String::new(),
             search_sync_interval_ms: 1_000,
             log_format: LogFormat::Text,

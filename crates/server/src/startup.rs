@@ -193,6 +193,7 @@ pub fn build_dispatcher(config: &Config, store: &Arc<dyn Store>, clock: &Arc<dyn
         retries,
         poll_interval: Duration::from_millis(config.webhook_poll_interval_ms.max(10)),
         lease: timeout + Duration::from_secs(30),
+        per_endpoint: config.webhook_max_in_flight_per_endpoint.max(1),
         ..DispatcherSettings::default()
     };
     Ok(Dispatcher::new(store.clone(), clock.clone(), Arc::new(sender), settings))

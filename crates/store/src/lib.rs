@@ -40,7 +40,7 @@ pub use jobs::{CallAnalysisRecord, JobStore, NewCall};
 pub use resources::ResourceStore;
 pub use search_sync::{SearchDocument, SearchSyncStore};
 pub use tenancy::TenancyStore;
-pub use webhooks::{ClaimedDelivery, DeliveryAttempt, WebhookStore};
+pub use webhooks::{ClaimLimits, ClaimedDelivery, DeliveryAttempt, WebhookStore};
 
 /// Result of every store operation.
 pub type StoreResult<T> = Result<T, StoreError>;

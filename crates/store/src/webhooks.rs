@@ -31,9 +31,11 @@ pub trait WebhookStore: Send + Sync {
     /// (its attempts keep counting).
     async fn redeliver(&self, project: ProjectId, webhook: WebhookId, id: WebhookDeliveryId) -> StoreResult<WebhookDelivery>;
 
-    /// Takes up to `limit` due deliveries (PENDING or RETRYING, due, not leased by a live
-    /// dispatcher) for `worker` until the lease runs out, oldest due first.
-    async fn claim_deliveries(&self, worker: &str, lease: std::time::Duration, limit: u32) -> StoreResult<Vec<ClaimedDelivery>>;
+    /// Takes due deliveries (PENDING or RETRYING, due, not leased by a live dispatcher) for
+    /// `worker` until the lease runs out, oldest due first, within `limits`: a webhook that has
+    /// its fill in flight already is passed over, so that its backlog does not stand before
+    /// other webhooks' deliveries.
+    async fn claim_deliveries(&self, worker: &str, lease: std::time::Duration, limits: &ClaimLimits) -> StoreResult<Vec<ClaimedDelivery>>;
 
     /// Records an attempt of a delivery `worker` holds; false when it no longer holds it, and then
     /// the attempt is only counted, its outcome left out.
@@ -45,6 +47,29 @@ pub trait WebhookStore: Send + Sync {
     /// Deletes the events written before `before`, with their deliveries (sent, failed or never
     /// sent); returns how many events went. What the retention setting keeps is what is left.
     async fn prune_events(&self, before: Timestamp) -> StoreResult<u64>;
+}
+
+/// How much one claim of deliveries may take.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClaimLimits {
+    /// Deliveries in all.
+    pub total: u32,
+    /// Deliveries of one webhook in flight at once, those the claimant holds already included.
+    pub per_webhook: u32,
+    /// What the claimant holds already, per webhook.
+    pub in_flight: std::collections::HashMap<WebhookId, u32>,
+}
+
+impl ClaimLimits {
+    /// Up to `total` deliveries, whatever their webhook.
+    pub fn total(total: u32) -> Self {
+        Self { total, per_webhook: u32::MAX, in_flight: std::collections::HashMap::new() }
+    }
+
+    /// How many more of `webhook`'s deliveries may be taken.
+    pub fn allowance(&self, webhook: WebhookId) -> u32 {
+        self.per_webhook.saturating_sub(self.in_flight.get(&webhook).copied().unwrap_or(0))
+    }
 }
 
 /// A delivery a dispatcher holds, with what sending it takes.

@@ -2,13 +2,20 @@
 //! next. Everything it knows is in the database, so any number of dispatchers in any number of
 //! processes share the work, and one that dies leaves its deliveries to the others once its
 //! lease runs out.
+//!
+//! It sends continuously: a slot that frees is filled at once, so a slow attempt holds up only
+//! itself, and each endpoint (webhook) has at most `per_endpoint` attempts in flight, so one
+//! organization's dead endpoint, its attempts each waiting out the time-out, takes a few slots
+//! and never the dispatcher.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use callscope_domain::{Clock, DeliveryStatus, WebhookDeliveryId};
-use callscope_store::{ClaimedDelivery, DeliveryAttempt, Store, StoreResult};
+use callscope_domain::{Clock, DeliveryStatus, WebhookDeliveryId, WebhookId};
+use callscope_store::{ClaimLimits, ClaimedDelivery, DeliveryAttempt, Store, StoreResult};
 use tokio::sync::watch;
+use tokio::task::JoinSet;
 
 use crate::send::{Outcome, Sender};
 use crate::sign::{envelope, sign};
@@ -66,15 +73,23 @@ pub struct DispatcherSettings {
     pub retries: RetrySchedule,
     /// How long a dispatcher looks for due deliveries when it found none.
     pub poll_interval: Duration,
-    /// Deliveries taken, and sent at once, per round.
+    /// Attempts in flight at once.
     pub batch: u32,
+    /// Attempts in flight at once to one endpoint (webhook).
+    pub per_endpoint: u32,
     /// How long a claim holds; longer than an attempt can take.
     pub lease: Duration,
 }
 
 impl Default for DispatcherSettings {
     fn default() -> Self {
-        Self { retries: RetrySchedule::default(), poll_interval: Duration::from_millis(500), batch: 16, lease: Duration::from_secs(60) }
+        Self {
+            retries: RetrySchedule::default(),
+            poll_interval: Duration::from_millis(500),
+            batch: 16,
+            per_endpoint: 4,
+            lease: Duration::from_secs(60),
+        }
     }
 }
 
@@ -94,51 +109,94 @@ impl Dispatcher {
         Self { store, clock, sender, settings, id }
     }
 
-    /// Sends deliveries until `stop` turns true; attempts under way are finished first.
+    /// Sends deliveries until `stop` turns true: whenever a slot is free it claims what is
+    /// due (within the per-endpoint cap) and starts it, and records each attempt as it ends.
+    /// Attempts under way when it stops are finished and recorded.
     pub async fn run(self, mut stop: watch::Receiver<bool>) {
         tracing::info!(dispatcher = %self.id, "webhook dispatcher running");
+        let mut in_flight = InFlight::default();
         while !*stop.borrow() {
-            let sent = match self.run_once().await {
-                Ok(n) => n,
-                Err(e) => {
-                    tracing::warn!(error = %e, "webhook dispatcher cannot read its deliveries; trying again");
-                    0
+            let started = if in_flight.len() < self.settings.batch as usize {
+                match self.claim(&in_flight).await {
+                    Ok(claimed) => {
+                        let n = claimed.len();
+                        claimed.into_iter().for_each(|d| self.start(&mut in_flight, d));
+                        n
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %e, "webhook dispatcher cannot read its deliveries; trying again");
+                        0
+                    }
                 }
+            } else {
+                0
             };
-            if sent == 0 {
-                tokio::select! {
-                    _ = stop.changed() => {}
-                    () = tokio::time::sleep(self.settings.poll_interval) => {}
-                }
+            if started > 0 {
+                continue; // more may be due, and there may be room for them
             }
+            tokio::select! {
+                Some(done) = in_flight.attempts.join_next(), if !in_flight.attempts.is_empty() => self.finish(&mut in_flight, done).await,
+                () = tokio::time::sleep(self.settings.poll_interval) => {}
+                _ = stop.changed() => {}
+            }
+        }
+        while let Some(done) = in_flight.attempts.join_next().await {
+            self.finish(&mut in_flight, done).await;
         }
         tracing::info!(dispatcher = %self.id, "webhook dispatcher stopped");
     }
 
-    /// One round: claims the due deliveries (up to a batch), sends them at once and records
-    /// each attempt. Returns how many it attempted.
+    /// One round: claims the due deliveries (up to a batch, and the per-endpoint cap), sends
+    /// them at once and records each attempt. Returns how many it attempted.
     ///
     /// # Errors
     /// When the store cannot be read; a failed attempt is recorded, not returned.
     pub async fn run_once(&self) -> StoreResult<usize> {
-        let claimed = self.store.claim_deliveries(&self.id, self.settings.lease, self.settings.batch).await?;
+        let mut in_flight = InFlight::default();
+        let claimed = self.claim(&in_flight).await?;
         let count = claimed.len();
-        let mut attempts = tokio::task::JoinSet::new();
-        for delivery in claimed {
-            let sender = self.sender.clone();
-            let clock = self.clock.clone();
-            attempts.spawn(async move { attempt(&sender, clock.as_ref(), delivery).await });
-        }
-        while let Some(done) = attempts.join_next().await {
-            let Ok((id, outcome, retry_step)) = done else { continue };
-            let record = self.record(outcome, retry_step);
-            match self.store.finish_delivery(id, &self.id, &record).await {
-                Ok(true) => tracing::debug!(delivery = %id, status = record.status.as_str(), "webhook attempt recorded"),
-                Ok(false) => tracing::warn!(delivery = %id, "webhook delivery was taken over before its attempt was recorded"),
-                Err(e) => tracing::warn!(delivery = %id, error = %e, "cannot record a webhook attempt; it will be made again"),
-            }
+        claimed.into_iter().for_each(|d| self.start(&mut in_flight, d));
+        while let Some(done) = in_flight.attempts.join_next().await {
+            self.finish(&mut in_flight, done).await;
         }
         Ok(count)
+    }
+
+    /// What is due and fits beside what is in flight.
+    async fn claim(&self, in_flight: &InFlight) -> StoreResult<Vec<ClaimedDelivery>> {
+        let limits = ClaimLimits {
+            total: self.settings.batch.saturating_sub(u32::try_from(in_flight.len()).unwrap_or(u32::MAX)),
+            per_webhook: self.settings.per_endpoint.max(1),
+            in_flight: in_flight.per_webhook.clone(),
+        };
+        if limits.total == 0 {
+            return Ok(Vec::new());
+        }
+        self.store.claim_deliveries(&self.id, self.settings.lease, &limits).await
+    }
+
+    fn start(&self, in_flight: &mut InFlight, delivery: ClaimedDelivery) {
+        let webhook = delivery.delivery.webhook_id;
+        *in_flight.per_webhook.entry(webhook).or_insert(0) += 1;
+        let (sender, clock) = (self.sender.clone(), self.clock.clone());
+        in_flight.attempts.spawn(async move { (webhook, attempt(&sender, clock.as_ref(), delivery).await) });
+    }
+
+    /// Records an attempt that ended and frees its slot.
+    async fn finish(&self, in_flight: &mut InFlight, done: Result<(WebhookId, AttemptEnd), tokio::task::JoinError>) {
+        let Ok((webhook, (id, outcome, retry_step))) = done else { return };
+        if let Some(count) = in_flight.per_webhook.get_mut(&webhook) {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                in_flight.per_webhook.remove(&webhook);
+            }
+        }
+        let record = self.record(outcome, retry_step);
+        match self.store.finish_delivery(id, &self.id, &record).await {
+            Ok(true) => tracing::debug!(delivery = %id, status = record.status.as_str(), "webhook attempt recorded"),
+            Ok(false) => tracing::warn!(delivery = %id, "webhook delivery was taken over before its attempt was recorded"),
+            Err(e) => tracing::warn!(delivery = %id, error = %e, "cannot record a webhook attempt; it will be made again"),
+        }
     }
 
     fn record(&self, outcome: Outcome, retry_step: i32) -> DeliveryAttempt {
@@ -169,8 +227,24 @@ impl Dispatcher {
     }
 }
 
+/// What one attempt came to: the delivery, its outcome and the retry step it was made at.
+type AttemptEnd = (WebhookDeliveryId, Outcome, i32);
+
+/// The attempts under way, and how many of them each webhook has.
+#[derive(Default)]
+struct InFlight {
+    attempts: JoinSet<(WebhookId, AttemptEnd)>,
+    per_webhook: HashMap<WebhookId, u32>,
+}
+
+impl InFlight {
+    fn len(&self) -> usize {
+        self.attempts.len()
+    }
+}
+
 /// Signs and sends one delivery; returns what to record.
-async fn attempt(sender: &Sender, clock: &dyn Clock, claimed: ClaimedDelivery) -> (WebhookDeliveryId, Outcome, i32) {
+async fn attempt(sender: &Sender, clock: &dyn Clock, claimed: ClaimedDelivery) -> AttemptEnd {
     let delivery = &claimed.delivery;
     let body = envelope(delivery.event_id, &delivery.event_type, claimed.event_created_at, claimed.project_id.0, &claimed.data);
     let id = delivery.event_id.to_string();

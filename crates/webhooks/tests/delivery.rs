@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use callscope_domain::{Clock, DeliveryStatus, NewProject, ProjectId, SystemClock, WebhookDelivery};
 use callscope_store::testing::TestDatabase;
-use callscope_store::{both_backends, connect, Backend, DeliveryAttempt, Store, StoreOptions};
+use callscope_store::{both_backends, connect, Backend, ClaimLimits, DeliveryAttempt, Store, StoreOptions};
 use callscope_webhooks::testing::{raise_event, verify_independently, Receiver, Reply};
 use callscope_webhooks::{Dispatcher, DispatcherSettings, Resolve, RetrySchedule, Sender, SenderSettings};
 
@@ -36,7 +36,13 @@ fn sender(receiver: &Receiver, timeout: Duration, allow_private: bool, resolver:
 }
 
 fn dispatcher(store: &Arc<dyn Store>, sender: Arc<Sender>, retries: &str, lease: Duration) -> Dispatcher {
-    let settings = DispatcherSettings { retries: RetrySchedule::parse(retries).unwrap(), poll_interval: Duration::from_millis(20), batch: 16, lease };
+    let settings = DispatcherSettings {
+        retries: RetrySchedule::parse(retries).unwrap(),
+        poll_interval: Duration::from_millis(20),
+        batch: 16,
+        per_endpoint: 4,
+        lease,
+    };
     Dispatcher::new(store.clone(), Arc::new(SystemClock), sender, settings)
 }
 
@@ -79,6 +85,7 @@ both_backends!(
     addresses_that_are_not_public_are_refused_at_delivery_time,
     paused_webhooks_get_nothing_raised_while_paused_and_redelivery_sends_again,
     a_redelivery_asked_during_an_attempt_is_not_undone_by_it,
+    a_dead_endpoint_holds_its_own_slots_and_delays_no_one_else,
 );
 
 async fn a_delivery_is_signed_and_an_independent_verifier_accepts_it(backend: Backend) {
@@ -210,7 +217,7 @@ async fn a_dispatcher_that_dies_between_attempts_loses_nothing_and_sends_nothing
     }
     // A process that took a delivery and died before sending it holds it only until its lease
     // runs out.
-    let held = s.store.claim_deliveries("dead-process", Duration::from_millis(600), 1).await.unwrap();
+    let held = s.store.claim_deliveries("dead-process", Duration::from_millis(600), &ClaimLimits::total(1)).await.unwrap();
     assert_eq!(held.len(), 1);
 
     // Two dispatchers come back side by side.
@@ -336,7 +343,7 @@ async fn a_redelivery_asked_during_an_attempt_is_not_undone_by_it(backend: Backe
     let s = setup(backend).await;
     let hook = s.store.create_webhook(s.project, "https://hooks.example.com/in", &["*".into()], &callscope_domain::generate_secret()).await.unwrap();
     let delivery = s.store.create_test_delivery(s.project, hook.id, &serde_json::json!({"message": "hello"})).await.unwrap();
-    assert_eq!(s.store.claim_deliveries("dispatcher-a", Duration::from_secs(60), 10).await.unwrap().len(), 1);
+    assert_eq!(s.store.claim_deliveries("dispatcher-a", Duration::from_secs(60), &ClaimLimits::total(10)).await.unwrap().len(), 1);
 
     let asked = s.store.redeliver(s.project, hook.id, delivery.id).await.unwrap();
     assert_eq!(asked.status, DeliveryStatus::Pending);
@@ -352,5 +359,59 @@ async fn a_redelivery_asked_during_an_attempt_is_not_undone_by_it(backend: Backe
     let after = only_delivery(&s, hook.id).await;
     assert_eq!(after.status, DeliveryStatus::Pending);
     assert_eq!((after.attempts, after.response_code), (1, None), "the attempt counts, its outcome is not recorded");
-    assert_eq!(s.store.claim_deliveries("dispatcher-b", Duration::from_secs(60), 10).await.unwrap().len(), 1, "due now");
+    assert_eq!(s.store.claim_deliveries("dispatcher-b", Duration::from_secs(60), &ClaimLimits::total(10)).await.unwrap().len(), 1, "due now");
+}
+
+async fn a_dead_endpoint_holds_its_own_slots_and_delays_no_one_else(backend: Backend) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let s = setup(backend).await;
+    let receiver = Receiver::start().await;
+    // A dead endpoint: it takes connections and never answers, so each attempt waits out the
+    // 1.5 s time-out. It counts the connections it holds at once.
+    let dead = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let dead_url = format!("https://127.0.0.1:{}/hook", dead.local_addr().unwrap().port());
+    let (open, most) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    tokio::spawn({
+        let (open, most) = (open.clone(), most.clone());
+        async move {
+            while let Ok((mut socket, _)) = dead.accept().await {
+                let now = open.fetch_add(1, Ordering::SeqCst) + 1;
+                most.fetch_max(now, Ordering::SeqCst);
+                let open = open.clone();
+                tokio::spawn(async move {
+                    let mut sink = [0u8; 1024];
+                    while tokio::io::AsyncReadExt::read(&mut socket, &mut sink).await.is_ok_and(|n| n > 0) {}
+                    open.fetch_sub(1, Ordering::SeqCst);
+                });
+            }
+        }
+    });
+    let secret = callscope_domain::generate_secret();
+    s.store.create_webhook(s.project, &dead_url, &["call.failed".into()], &secret).await.unwrap();
+    for n in 0..10 {
+        raise_event(s.store.as_ref(), s.project, n).await;
+    }
+    let settings = DispatcherSettings {
+        retries: RetrySchedule::parse("1h").unwrap(),
+        poll_interval: Duration::from_millis(20),
+        batch: 16,
+        per_endpoint: 2,
+        lease: Duration::from_secs(60),
+    };
+    let d = Dispatcher::new(s.store.clone(), Arc::new(SystemClock), sender(&receiver, Duration::from_millis(1_500), true, None), settings);
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let running = tokio::spawn(d.run(stopped));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+
+    // Another organization's webhook, subscribed now: its delivery goes out at once, not after
+    // the dead endpoint's attempts time out.
+    let healthy = s.store.create_webhook(s.project, &receiver.url("localhost"), &["call.failed".into()], &secret).await.unwrap();
+    raise_event(s.store.as_ref(), s.project, 10).await;
+    let raised = std::time::Instant::now();
+    receiver.wait_for(1, Duration::from_secs(10)).await;
+    assert!(raised.elapsed() < Duration::from_millis(1_000), "delivered in {:?}, not held behind 1.5 s time-outs", raised.elapsed());
+    wait_until(&s, healthy.id, |d| d.iter().all(|d| d.status == DeliveryStatus::Succeeded)).await;
+    assert!(most.load(Ordering::SeqCst) <= 2, "the dead endpoint had {} attempts at once", most.load(Ordering::SeqCst));
+    stop.send(true).unwrap();
+    tokio::time::timeout(Duration::from_secs(10), running).await.expect("stops after the attempts under way").unwrap();
 }

@@ -94,26 +94,64 @@ impl WebhookStore for SqlStore {
         get_delivery(&self.pool, id.0).await
     }
 
-    async fn claim_deliveries(&self, worker: &str, lease: std::time::Duration, limit: u32) -> StoreResult<Vec<crate::ClaimedDelivery>> {
+    async fn claim_deliveries(
+        &self,
+        worker: &str,
+        lease: std::time::Duration,
+        limits: &crate::ClaimLimits,
+    ) -> StoreResult<Vec<crate::ClaimedDelivery>> {
         let now = self.clock.now();
-        // The literal status list lets both databases use the partial index of due deliveries.
         // Whole milliseconds, like every stored time, so that the read below finds it equal.
         let lease_ms = i64::try_from(lease.as_millis()).unwrap_or(i64::MAX);
         let until = now + chrono::TimeDelta::try_milliseconds(lease_ms).unwrap_or_else(|| lease_delta(lease));
-        sqlx::query(&format!(
+        // The candidates, oldest due first, less the webhooks that have their fill in flight;
+        // a few times the claim's size, so that one webhook's backlog leaves room for others.
+        // The literal status list lets both databases use the partial index of due deliveries.
+        let full: Vec<Uuid> = limits.in_flight.keys().filter(|w| limits.allowance(**w) == 0).map(|w| w.0).collect();
+        let skip = if full.is_empty() {
+            String::new()
+        } else {
+            format!(" and webhook_id not in ({})", (0..full.len()).map(|i| format!("${}", i + 4)).collect::<Vec<_>>().join(", "))
+        };
+        let candidates_sql = format!(
+            "select id, webhook_id from webhook_deliveries \
+             where status in ('PENDING', 'RETRYING') and next_attempt_at <= $1 and (lease_until is null or lease_until <= $2){skip} \
+             order by next_attempt_at, id limit $3"
+        );
+        let mut candidates = sqlx::query_as::<_, (Uuid, Uuid)>(&candidates_sql)
+        .bind(now)
+        .bind(now)
+        .bind(i64::from(limits.total).saturating_mul(4));
+        for webhook in &full {
+            candidates = candidates.bind(*webhook);
+        }
+        let mut taken: std::collections::HashMap<Uuid, u32> = std::collections::HashMap::new();
+        let mut picked: Vec<Uuid> = Vec::new();
+        for (id, webhook) in candidates.fetch_all(&self.pool).await? {
+            let count = taken.entry(webhook).or_insert(0);
+            if picked.len() < limits.total as usize && *count < limits.allowance(callscope_domain::WebhookId(webhook)) {
+                *count += 1;
+                picked.push(id);
+            }
+        }
+        if picked.is_empty() {
+            return Ok(Vec::new());
+        }
+        // Taken only if still due and free: a dispatcher that read the same candidates and
+        // claimed first keeps them.
+        let ids = (0..picked.len()).map(|i| format!("${}", i + 4)).collect::<Vec<_>>().join(", ");
+        let claim_sql = format!(
             "update webhook_deliveries set lease_owner = $1, lease_until = $2 \
-             where id in (select id from webhook_deliveries \
-                          where status in ('PENDING', 'RETRYING') and next_attempt_at <= $3 \
-                            and (lease_until is null or lease_until <= $4) \
-                          order by next_attempt_at, id limit $5 {CLAIM_LOCK})"
-        ))
+             where id in ({ids}) and status in ('PENDING', 'RETRYING') and (lease_until is null or lease_until <= $3)"
+        );
+        let mut claim = sqlx::query(&claim_sql)
         .bind(worker)
         .bind(until)
-        .bind(now)
-        .bind(now)
-        .bind(i64::from(limit))
-        .execute(&self.pool)
-        .await?;
+        .bind(now);
+        for id in &picked {
+            claim = claim.bind(*id);
+        }
+        claim.execute(&self.pool).await?;
         // The rows this claim took: this owner with this very lease.
         let rows: Vec<DeliveryClaimRow> = sqlx::query_as(&format!(
             "select {DELIVERY_COLUMNS}, d.retry_step, w.url, w.secret, e.project_id, e.created_at as event_created_at, e.payload \
