@@ -28,7 +28,7 @@ mod views;
 pub use audio_link::AudioLinkSecret;
 pub use error::{ApiError, ErrorCode};
 pub use openapi::openapi;
-pub use rate_limit::{KnownKeys, RateLimiter};
+pub use rate_limit::{KnownKeys, RateLimiter, TrustedProxies};
 pub use routes::uploads::UploadPace;
 
 /// Largest JSON request body accepted (uploads have their own limit).
@@ -53,6 +53,8 @@ pub struct ApiSettings {
     pub upload_min_bytes_per_second: u64,
     /// The window the upload's pace is measured over.
     pub upload_pace_window: std::time::Duration,
+    /// Reverse proxies whose `X-Forwarded-For` names the client.
+    pub trusted_proxies: TrustedProxies,
 }
 
 /// What every handler can reach.
@@ -84,6 +86,8 @@ pub struct AppState {
     pub in_flight: Option<Arc<tokio::sync::Semaphore>>,
     /// The slowest pace an upload's body may keep.
     pub upload_pace: UploadPace,
+    /// Reverse proxies whose `X-Forwarded-For` names the client.
+    pub trusted_proxies: TrustedProxies,
 }
 
 impl AppState {
@@ -102,6 +106,7 @@ impl AppState {
             worker_health: None,
             audio_link_secret: settings.audio_link_secret.clone(),
             in_flight: (settings.max_requests_in_flight > 0).then(|| Arc::new(tokio::sync::Semaphore::new(settings.max_requests_in_flight))),
+            trusted_proxies: settings.trusted_proxies.clone(),
             upload_pace: UploadPace { min_bytes_per_second: settings.upload_min_bytes_per_second, window: settings.upload_pace_window },
         }
     }

@@ -129,10 +129,67 @@ impl RateLimiter {
     }
 }
 
-/// The bucket of requests from an address whose key is not known yet. Without the peer's
-/// address (a router served without connect info) all such requests share one bucket.
-fn address_bucket(request: &Request) -> String {
-    let address = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+/// Addresses of reverse proxies whose `X-Forwarded-For` is believed, as networks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TrustedProxies(Vec<(IpAddr, u8)>);
+
+impl TrustedProxies {
+    /// Reads a comma-separated list of addresses and networks (`10.0.0.0/8`, `::1`); empty is
+    /// none.
+    ///
+    /// # Errors
+    /// An entry that is not an address, or a prefix longer than its address.
+    pub fn parse(list: &str) -> Result<Self, String> {
+        let mut networks = Vec::new();
+        for entry in list.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+            let (address, prefix) = entry.split_once('/').unwrap_or((entry, ""));
+            let address: IpAddr = address.parse().map_err(|_| format!("{entry} is not an IP address or network"))?;
+            let most = if address.is_ipv4() { 32 } else { 128 };
+            let prefix = if prefix.is_empty() {
+                most
+            } else {
+                prefix.parse::<u8>().ok().filter(|p| *p <= most).ok_or_else(|| format!("{entry} has no valid prefix length"))?
+            };
+            networks.push((address, prefix));
+        }
+        Ok(Self(networks))
+    }
+
+    fn contains(&self, address: IpAddr) -> bool {
+        self.0.iter().any(|&(network, prefix)| match (network, address) {
+            (IpAddr::V4(n), IpAddr::V4(a)) => prefix == 0 || (u32::from(n) ^ u32::from(a)) >> (32 - u32::from(prefix)) == 0,
+            (IpAddr::V6(n), IpAddr::V6(a)) => prefix == 0 || (u128::from(n) ^ u128::from(a)) >> (128 - u32::from(prefix)) == 0,
+            _ => false,
+        })
+    }
+
+    /// The client behind a request from `peer`: `peer` itself, unless it is a trusted proxy; then
+    /// the nearest address in `X-Forwarded-For` (read from the right, where each proxy appends
+    /// the address it took the request from) that is not one. A client can write anything at
+    /// the left of that header, so nothing left of the first untrusted hop counts, and a hop
+    /// that is not an address stops the walk at the proxy it came through.
+    pub fn client(&self, peer: IpAddr, headers: &axum::http::HeaderMap) -> IpAddr {
+        if !self.contains(peer) {
+            return peer;
+        }
+        let hops: Vec<&str> = headers.get_all("x-forwarded-for").iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(',')).collect();
+        let mut nearest = peer;
+        for hop in hops.iter().rev() {
+            let Ok(address) = hop.trim().parse::<IpAddr>() else { return nearest };
+            if !self.contains(address) {
+                return address;
+            }
+            nearest = address;
+        }
+        nearest
+    }
+}
+
+/// The bucket of requests from an address whose key is not known yet: the client's (behind a
+/// trusted proxy, the address it forwarded). Without the peer's address (a router served
+/// without connect info) all such requests share one bucket.
+fn address_bucket(request: &Request, proxies: &TrustedProxies) -> String {
+    let address = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| proxies.client(c.0.ip(), request.headers()));
     match address {
         // A whole IPv6 /64 is one client: it is what one subscriber is given.
         Some(IpAddr::V6(v6)) => {
@@ -147,7 +204,7 @@ fn address_bucket(request: &Request) -> String {
 /// Middleware on the link routes (`GET /audio/{token}`): a link is looked up like a key, and
 /// carries none, so each request counts against the client address's budget.
 pub async fn enforce_by_address(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    if let Err(wait) = state.limiter.check(&address_bucket(&request), Instant::now()) {
+    if let Err(wait) = state.limiter.check(&address_bucket(&request, &state.trusted_proxies), Instant::now()) {
         return ApiError::RateLimited { retry_after_s: wait.as_secs_f64().ceil().max(1.0) as u64 }.into_response();
     }
     next.run(request).await
@@ -163,7 +220,7 @@ pub async fn enforce(State(state): State<AppState>, mut request: Request, next: 
     let now = Instant::now();
     let is_upload = request.method() == axum::http::Method::POST && request.uri().path().ends_with("/calls/upload");
     let known = state.known_keys.contains(&key);
-    let bucket = if known { key.as_str().to_owned() } else { address_bucket(&request) };
+    let bucket = if known { key.as_str().to_owned() } else { address_bucket(&request, &state.trusted_proxies) };
     let mut verdict = state.limiter.check(&bucket, now);
     if verdict.is_ok() && is_upload {
         verdict = state.upload_limiter.check(&bucket, now);
@@ -192,6 +249,33 @@ pub async fn enforce(State(state): State<AppState>, mut request: Request, next: 
 
 #[cfg(test)]
 mod tests {
+    use axum::http::HeaderMap;
+
+    fn forwarded(values: &[&str]) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for v in values {
+            headers.append("x-forwarded-for", v.parse().unwrap());
+        }
+        headers
+    }
+
+    #[test]
+    fn the_client_is_the_nearest_hop_a_trusted_proxy_names() {
+        let proxies = TrustedProxies::parse("127.0.0.1, 10.0.0.0/8, fd00::/8").unwrap();
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        // Not from a proxy: the header is the client's to write, and ignored.
+        assert_eq!(proxies.client(ip("203.0.113.5"), &forwarded(&["198.51.100.1"])), ip("203.0.113.5"));
+        // Through two proxies: the nearest untrusted hop, whatever the client wrote before it.
+        assert_eq!(proxies.client(ip("127.0.0.1"), &forwarded(&["6.6.6.6, 198.51.100.7, 10.1.2.3"])), ip("198.51.100.7"));
+        assert_eq!(proxies.client(ip("127.0.0.1"), &forwarded(&["6.6.6.6", "198.51.100.7"])), ip("198.51.100.7"), "headers in order");
+        // A hop that is not an address stops the walk at the proxy it came through.
+        assert_eq!(proxies.client(ip("127.0.0.1"), &forwarded(&["nonsense, 10.9.9.9"])), ip("10.9.9.9"));
+        assert_eq!(proxies.client(ip("127.0.0.1"), &HeaderMap::new()), ip("127.0.0.1"));
+        assert_eq!(proxies.client(ip("fd12::1"), &forwarded(&["2001:db8::9"])), ip("2001:db8::9"));
+        assert!(TrustedProxies::parse("10.0.0.0/33").is_err() && TrustedProxies::parse("proxy.local").is_err());
+        assert_eq!(TrustedProxies::parse(" ").unwrap(), TrustedProxies::default());
+    }
+
     use super::*;
 
     #[test]

@@ -30,6 +30,9 @@ pub struct Config {
     pub max_upload_bytes: u64,
     /// Uploads per API key per minute; 0 turns the limit off.
     pub rate_limit_uploads_per_minute: u32,
+    /// Reverse proxies (addresses and networks, comma-separated) whose `X-Forwarded-For` names
+    /// the client the rate limit counts (empty: none; the peer's address counts).
+    pub trusted_proxies: String,
     /// Requests served at once by this process; past it, 503 with `Retry-After` (0: no cap).
     pub max_requests_in_flight: usize,
     /// The slowest an upload's body may arrive, in bytes a second (0: no floor)…
@@ -218,6 +221,7 @@ impl Default for Config {
             storage_url: String::new(),
             max_upload_bytes: 500 * 1024 * 1024,
             rate_limit_uploads_per_minute: 60,
+            trusted_proxies: String::new(),
             max_requests_in_flight: 512,
             upload_min_bytes_per_second: 1024,
             upload_pace_window_seconds: 30,

@@ -6,7 +6,7 @@ use callscope_store::Backend;
 use futures::StreamExt;
 use serde_json::Value;
 
-use crate::helpers::{assert_problem, spawn_app, spawn_app_with};
+use crate::helpers::{assert_problem, spawn_app, spawn_app_with, TestApp};
 
 both_backends!(
     probes_need_no_key,
@@ -14,6 +14,7 @@ both_backends!(
     the_rate_limit_is_per_key_with_retry_after,
     a_flood_of_unknown_keys_is_limited_by_address,
     a_rate_limit_of_zero_is_off,
+    behind_a_trusted_proxy_each_forwarded_client_has_its_own_budget,
     shutdown_lets_requests_in_flight_finish,
 );
 
@@ -45,6 +46,7 @@ async fn readiness_needs_a_live_worker_where_workers_should_run(backend: Backend
         uploads_per_minute: 0,
         audio_link_secret: callscope_api::AudioLinkSecret::new(*b"test"),
         max_requests_in_flight: 0,
+        trusted_proxies: callscope_api::TrustedProxies::default(),
         upload_min_bytes_per_second: 0,
         upload_pace_window: std::time::Duration::from_secs(30),
     };
@@ -137,4 +139,30 @@ async fn shutdown_lets_requests_in_flight_finish(backend: Backend) {
 
 fn tokio_stream<T: Send + 'static>(mut rx: tokio::sync::mpsc::Receiver<T>) -> impl futures::Stream<Item = T> + Send + 'static {
     futures::stream::poll_fn(move |cx| rx.poll_recv(cx)).boxed()
+}
+
+/// Statuses of `n` requests with made-up keys from `client`, as a proxy forwards them.
+async fn made_up_keys_from(app: &TestApp, client: &str, n: usize) -> Vec<u16> {
+    let mut statuses = Vec::new();
+    for i in 0..n {
+        let request = app.client.get(app.url("/v1/projects")).header("X-API-Key", format!("csk_made_up_{i}")).header("X-Forwarded-For", client);
+        statuses.push(request.send().await.unwrap().status().as_u16());
+    }
+    statuses
+}
+
+async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_budget(backend: Backend) {
+    // The tests' requests come from 127.0.0.1: here, the proxy.
+    let app = spawn_app_with(backend, |c| {
+        c.rate_limit_per_minute = 3;
+        c.trusted_proxies = "127.0.0.1".into();
+    })
+    .await;
+    assert_eq!(made_up_keys_from(&app, "203.0.113.9", 4).await, [401, 401, 401, 429], "one flooding client spends its own budget");
+    assert_eq!(made_up_keys_from(&app, "198.51.100.4", 1).await, [401], "and no one else's");
+
+    // Without the setting the header is anyone's to write, and counts for nothing.
+    let app = spawn_app_with(backend, |c| c.rate_limit_per_minute = 3).await;
+    assert_eq!(made_up_keys_from(&app, "203.0.113.9", 3).await, [401, 401, 401]);
+    assert_eq!(made_up_keys_from(&app, "198.51.100.4", 1).await, [429], "the peer's address counts");
 }
