@@ -105,9 +105,10 @@ pub enum SpeakerSource {
     Diarized,
 }
 
-/// What processing found out about a call.
+/// What processing heard in a call, before its analysis. A worker keeps it on the job
+/// ([`Heard::checkpoint`]), so that an attempt retried after the analysis failed starts here.
 #[derive(Debug, Clone)]
-pub struct CallResult {
+pub struct Heard {
     /// The decoded audio: what the file was, and its signals when they were kept for audio
     /// redaction (`keep_audio_for_redaction`; none otherwise).
     pub audio: DecodedAudio,
@@ -129,8 +130,76 @@ pub struct CallResult {
     pub pii_spans: Vec<PiiSpan>,
     /// Whether the transcript's personal data was masked.
     pub pii_masked: bool,
+}
+
+/// What processing found out about a call: what it heard, and what analysis made of it.
+#[derive(Debug, Clone)]
+pub struct CallResult {
+    /// The transcript, its speakers and personal data, and what the audio was.
+    pub heard: Heard,
     /// What analysis found (from the masked text when the project masks).
     pub analysis: CallAnalysis,
+}
+
+impl std::ops::Deref for CallResult {
+    type Target = Heard;
+
+    fn deref(&self) -> &Heard {
+        &self.heard
+    }
+}
+
+impl Heard {
+    /// As a job keeps it: everything but the signals.
+    pub fn checkpoint(&self) -> serde_json::Value {
+        let info = &self.audio.info;
+        serde_json::json!({
+            "audio": {"container": info.container.extension(), "codec": info.codec, "sourceRate": info.source_rate,
+                      "channels": info.channels, "durationS": info.duration_s},
+            "speakerSource": match self.speaker_source { SpeakerSource::Channels => "channels", SpeakerSource::Diarized => "diarized" },
+            "fullText": self.full_text,
+            "turns": self.turns,
+            "speakers": self.speakers,
+            "words": self.words,
+            "speechModel": self.speech_model,
+            "piiStatistics": self.pii_statistics,
+            "piiSpans": self.pii_spans,
+            "piiMasked": self.pii_masked,
+        })
+    }
+
+    /// What [`Heard::checkpoint`] kept, without the signals; `None` for anything else (a
+    /// checkpoint of another version is no checkpoint: the attempt starts over).
+    pub fn from_checkpoint(kept: &serde_json::Value) -> Option<Self> {
+        fn field<T: serde::de::DeserializeOwned>(kept: &serde_json::Value, name: &str) -> Option<T> {
+            serde_json::from_value(kept.get(name)?.clone()).ok()
+        }
+        let audio = kept.get("audio")?;
+        let info = callscope_audio::AudioInfo {
+            container: callscope_audio::Container::from_extension(audio.get("container")?.as_str()?)?,
+            codec: audio.get("codec")?.as_str()?.to_owned(),
+            source_rate: u32::try_from(audio.get("sourceRate")?.as_u64()?).ok()?,
+            channels: usize::try_from(audio.get("channels")?.as_u64()?).ok()?,
+            duration_s: audio.get("durationS")?.as_f64()?,
+        };
+        let speaker_source = match kept.get("speakerSource")?.as_str()? {
+            "channels" => SpeakerSource::Channels,
+            "diarized" => SpeakerSource::Diarized,
+            _ => return None,
+        };
+        Some(Self {
+            audio: DecodedAudio { info, channels: Vec::new() },
+            speaker_source,
+            full_text: field(kept, "fullText")?,
+            turns: field(kept, "turns")?,
+            speakers: field(kept, "speakers")?,
+            words: field(kept, "words")?,
+            speech_model: field(kept, "speechModel")?,
+            pii_statistics: field(kept, "piiStatistics")?,
+            pii_spans: field(kept, "piiSpans")?,
+            pii_masked: field(kept, "piiMasked")?,
+        })
+    }
 }
 
 /// What the pipeline needs to know about the call's project.
@@ -210,6 +279,15 @@ impl Pipeline {
     /// # Errors
     /// The first stage that fails.
     pub async fn run(&self, job: &Job, audio: &Path, context: &CallContext, progress: Arc<dyn Progress>) -> Result<CallResult, StageError> {
+        let heard = self.hear(job, audio, context, progress.clone()).await?;
+        self.conclude(heard, job, context, progress).await
+    }
+
+    /// Everything before analysis: decoding, speech, speakers and personal data.
+    ///
+    /// # Errors
+    /// The first stage that fails.
+    pub async fn hear(&self, job: &Job, audio: &Path, context: &CallContext, progress: Arc<dyn Progress>) -> Result<Heard, StageError> {
         progress.report(JobStage::Decoding, 0.0);
         let mut decoded = self.stages.decoder.decode(audio, self.settings.max_duration_s, progress.clone()).await?;
         check_channel_roles(job, &decoded)?;
@@ -266,15 +344,11 @@ impl Pipeline {
             callscope_domain::build_transcript(&timed, |label| callscope_domain::speaker_name(label, roles, preset));
         let mut timed = timed;
 
-        progress.report(JobStage::Analyzing, 0.0);
         let texts: Vec<&str> = turns.iter().map(|t| t.text.as_str()).collect();
         let found = self.stages.pii.scan(&texts, job.language);
         let mask = context.pii_redaction == PiiRedaction::Mask;
         let pii = pii::apply(&found, &mut turns, &mut timed, &mut full_text, mask);
-
-        let analysis = self.analyze(&turns, &speakers, job.language, context).await?;
-        progress.report(JobStage::Analyzing, 1.0);
-        Ok(CallResult {
+        Ok(Heard {
             audio: decoded,
             speaker_source: source,
             full_text,
@@ -285,8 +359,18 @@ impl Pipeline {
             pii_statistics: pii.statistics,
             pii_spans: pii.spans,
             pii_masked: mask,
-            analysis,
         })
+    }
+
+    /// The analysis of what was heard.
+    ///
+    /// # Errors
+    /// The analysis engine failing (retryable).
+    pub async fn conclude(&self, heard: Heard, job: &Job, context: &CallContext, progress: Arc<dyn Progress>) -> Result<CallResult, StageError> {
+        progress.report(JobStage::Analyzing, 0.0);
+        let analysis = self.analyze(&heard.turns, &heard.speakers, job.language, context).await?;
+        progress.report(JobStage::Analyzing, 1.0);
+        Ok(CallResult { heard, analysis })
     }
 }
 
@@ -352,4 +436,45 @@ fn check_channel_roles(job: &Job, audio: &DecodedAudio) -> Result<(), StageError
         )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_was_heard_comes_back_from_its_checkpoint_whole() {
+        let words = vec![
+            TimedWord { text: "Dzień".into(), start_ms: 0, end_ms: 400, speaker: 0 },
+            TimedWord { text: "dobry.".into(), start_ms: 400, end_ms: 900, speaker: 1 },
+        ];
+        let (full_text, turns, speakers) = callscope_domain::build_transcript(&words, |label| format!("speaker {label}"));
+        let heard = Heard {
+            audio: DecodedAudio {
+                info: callscope_audio::AudioInfo {
+                    container: callscope_audio::Container::Flac,
+                    codec: "flac".into(),
+                    source_rate: 8_000,
+                    channels: 2,
+                    duration_s: 1.25,
+                },
+                channels: vec![vec![0.5; 10]; 2],
+            },
+            speaker_source: SpeakerSource::Channels,
+            full_text,
+            turns,
+            speakers,
+            words,
+            speech_model: "whisper-base".into(),
+            pii_statistics: PiiStatistics::default(),
+            pii_spans: vec![PiiSpan { kind: "PERSON_NAME".into(), turn: 0, start: 0, end: 5, confidence: 0.8, start_ms: 0, end_ms: 400 }],
+            pii_masked: true,
+        };
+        let kept = heard.checkpoint();
+        let back = Heard::from_checkpoint(&kept).expect("read back");
+        assert_eq!(back.checkpoint(), kept, "everything but the signals");
+        assert!(back.audio.channels.is_empty(), "the signals are not kept");
+        assert_eq!((back.turns, back.words, back.pii_spans), (heard.turns, heard.words, heard.pii_spans));
+        assert!(Heard::from_checkpoint(&serde_json::json!({"audio": {}})).is_none(), "anything else is no checkpoint");
+    }
 }

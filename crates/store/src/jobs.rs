@@ -36,6 +36,14 @@ pub trait JobStore: Send + Sync {
     /// queue, runnable now, without counting the attempt: a deploy is not the job's fault.
     async fn release_job(&self, id: JobId, worker: &str) -> StoreResult<bool>;
 
+    /// Keeps what the attempt `worker` holds heard before its analysis, for a retry to start
+    /// from; false when it no longer holds the job.
+    async fn save_checkpoint(&self, id: JobId, worker: &str, checkpoint: &serde_json::Value) -> StoreResult<bool>;
+
+    /// What an earlier attempt of the job kept (see [`JobStore::save_checkpoint`]); none once the
+    /// job has ended.
+    async fn job_checkpoint(&self, id: JobId) -> StoreResult<Option<serde_json::Value>>;
+
     /// Deletes a FAILED job of the project with its `call.failed` events (and their deliveries);
     /// false when the project has no such job or it has not failed. Its audio is the caller's
     /// to delete (first: a FAILED job is never touched again).

@@ -15,9 +15,9 @@ use std::time::{Duration, Instant};
 
 use callscope_domain::CallTranscript;
 use callscope_domain::{
-    ActionItem, ActionItemId, CallCompleted, CallId, CategoryId, Clock, Event, Job, JobId, JobKind, NewActionItem, ProjectId, Timestamp,
+    ActionItem, ActionItemId, CallCompleted, CallId, CategoryId, Clock, Event, Job, JobId, JobKind, NewActionItem, PiiRedaction, ProjectId, Timestamp,
 };
-use callscope_pipeline::{CallAnalysis, CallContext, CallResult, CategoryInfo, Pipeline, Progress, Question, StageError, TemplateSpec};
+use callscope_pipeline::{CallAnalysis, CallContext, CallResult, CategoryInfo, Heard, Pipeline, Progress, Question, StageError, TemplateSpec};
 use callscope_storage::{Storage, StorageError};
 use callscope_store::{CallAnalysisRecord, NewCall, Store, StoreError, StoreResult};
 use futures::FutureExt;
@@ -232,14 +232,8 @@ impl Worker {
             let context = self.context(job).await?;
             match job.kind {
                 JobKind::Transcribe => {
-                    let copy = self.storage.local_copy(&job.storage_path, &self.settings.scratch_dir).await.map_err(|e| match e {
-                        StorageError::NotFound(_) => StageError::Fatal("the uploaded audio is missing from storage".into()),
-                        other => {
-                            tracing::warn!(error = %other, "could not read the audio");
-                            StageError::Retryable(format!("could not read the audio from storage {SEE_THE_LOG}"))
-                        }
-                    })?;
-                    let result = self.pipeline.run(job, copy.path(), &context, progress.clone()).await?;
+                    let heard = self.hear(job, &context, progress.clone()).await?;
+                    let result = self.pipeline.conclude(heard, job, &context, progress.clone()).await?;
                     Ok(Attempt::Done(Box::new(result)))
                 }
                 JobKind::Reanalyze => {
@@ -278,6 +272,37 @@ impl Worker {
             },
             () = stopping(shutdown, self.settings.shutdown_grace) => Attempt::Released,
         }
+    }
+
+    /// What the call says: what an earlier attempt of the job kept, or else the audio through
+    /// decoding, speech, speakers and personal data, kept on the job for a retry. A call whose
+    /// stored audio is to be redacted keeps nothing: the redaction needs the decoded signals,
+    /// which a checkpoint does not hold.
+    async fn hear(&self, job: &Job, context: &CallContext, progress: Arc<JobProgress>) -> Result<Heard, StageError> {
+        let checkpoints = !(self.settings.redact_audio && context.pii_redaction == PiiRedaction::Mask);
+        if checkpoints && job.attempts > 1 {
+            let kept = self.store.job_checkpoint(job.id).await.map_err(unreadable("job's checkpoint"))?;
+            if let Some(heard) = kept.as_ref().and_then(Heard::from_checkpoint) {
+                tracing::info!("starting from what an earlier attempt heard");
+                progress.call_duration(heard.audio.info.duration_s);
+                return Ok(heard);
+            }
+        }
+        let copy = self.storage.local_copy(&job.storage_path, &self.settings.scratch_dir).await.map_err(|e| match e {
+            StorageError::NotFound(_) => StageError::Fatal("the uploaded audio is missing from storage".into()),
+            other => {
+                tracing::warn!(error = %other, "could not read the audio");
+                StageError::Retryable(format!("could not read the audio from storage {SEE_THE_LOG}"))
+            }
+        })?;
+        let heard = self.pipeline.hear(job, copy.path(), context, progress).await?;
+        if checkpoints {
+            // Only an optimisation: a checkpoint that cannot be kept costs a retry its speech.
+            if let Err(error) = self.store.save_checkpoint(job.id, &self.id, &heard.checkpoint()).await {
+                tracing::warn!(%error, "could not keep what the attempt heard");
+            }
+        }
+        Ok(heard)
     }
 
     /// What the pipeline needs to know of the job's project: the default speaker preset, PII

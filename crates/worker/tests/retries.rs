@@ -162,6 +162,23 @@ impl Diarizer for OneSpeaker {
     }
 }
 
+/// Fails its first call as an engine that is down does, then analyses with the rules.
+struct DownOnce(AtomicU32);
+
+#[async_trait]
+impl Analyzer for DownOnce {
+    fn model_used(&self) -> String {
+        "rules".into()
+    }
+
+    async fn analyze(&self, input: &AnalysisInput) -> Result<CallAnalysis, AnalysisError> {
+        if self.0.fetch_add(1, Ordering::SeqCst) == 0 {
+            return Err(AnalysisError::Unavailable("the analysis engine is down".into()));
+        }
+        RulesEngine::new(Arc::default(), Arc::default()).analyze(input).await
+    }
+}
+
 /// Panics on its first call, then analyses with the rules.
 struct PanicsOnce(AtomicU32);
 
@@ -531,3 +548,24 @@ async fn a_stage_thread_past_its_limit_stops_at_its_next_report_instead_of_runni
     }
     assert!(ended.load(Ordering::SeqCst), "the abandoned thread stopped, not ran on for its ten seconds");
 }
+
+async fn a_retry_after_analysis_failed_starts_from_what_was_heard(backend: Backend) {
+    let setup = setup_on(backend, None).await;
+    let heard = Arc::new(AtomicU32::new(0));
+    let stages = Varied {
+        decoder: Arc::new(AudioDecoder),
+        transcriber: Arc::new(Counting(heard.clone())),
+        diarizer: Arc::new(OneSpeaker),
+        analyzer: Arc::new(DownOnce(AtomicU32::new(0))),
+    };
+    let worker = worker_of(&setup, stages, settings(&setup, Duration::ZERO));
+    assert_eq!(worker.run_once().await.unwrap(), RunOutcome::Ran(setup.job, JobEnd::Retrying));
+    assert!(setup.store.job_checkpoint(setup.job).await.unwrap().is_some(), "what was heard is kept");
+    assert_eq!(worker.run_once().await.unwrap(), RunOutcome::Ran(setup.job, JobEnd::Completed));
+    assert_eq!(heard.load(Ordering::SeqCst), 1, "the retry did not transcribe again");
+    let job = setup.store.get_job(setup.project, setup.job).await.unwrap();
+    assert_eq!((job.status, job.attempts), (JobStatus::Completed, 2));
+    assert!(setup.store.job_checkpoint(setup.job).await.unwrap().is_none(), "and it goes when the job ends");
+}
+
+callscope_store::both_backends!(a_retry_after_analysis_failed_starts_from_what_was_heard);

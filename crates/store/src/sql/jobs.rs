@@ -153,6 +153,23 @@ impl JobStore for SqlStore {
         Ok(done.rows_affected() == 1)
     }
 
+    async fn save_checkpoint(&self, id: JobId, worker: &str, checkpoint: &serde_json::Value) -> StoreResult<bool> {
+        let done = sqlx::query("update jobs set checkpoint = $3 where id = $1 and worker_id = $2 and status = $4")
+            .bind(id.0)
+            .bind(worker)
+            .bind(Json(checkpoint))
+            .bind(JobStatus::Processing.as_str())
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    async fn job_checkpoint(&self, id: JobId) -> StoreResult<Option<serde_json::Value>> {
+        let row: Option<(Option<Json<serde_json::Value>>,)> =
+            sqlx::query_as("select checkpoint from jobs where id = $1").bind(id.0).fetch_optional(&self.pool).await?;
+        Ok(row.and_then(|(checkpoint,)| checkpoint).map(|c| c.0))
+    }
+
     async fn delete_failed_job(&self, project: ProjectId, id: JobId) -> StoreResult<bool> {
         let mut tx = self.pool.begin().await?;
         let done = sqlx::query("delete from jobs where id = $1 and project_id = $2 and status = $3")
@@ -178,7 +195,7 @@ impl JobStore for SqlStore {
         let now = self.clock.now();
         let mut tx = self.pool.begin().await?;
         let row: Option<(Uuid,)> = sqlx::query_as(
-            "update jobs set status = $3, error_message = $4, completed_at = $5, updated_at = $6, lease_until = null \
+            "update jobs set status = $3, error_message = $4, completed_at = $5, updated_at = $6, lease_until = null, checkpoint = null \
              where id = $1 and worker_id = $2 and status = $7 returning project_id",
         )
         .bind(id.0)
@@ -202,7 +219,7 @@ impl JobStore for SqlStore {
         let now = self.clock.now();
         let mut tx = self.pool.begin().await?;
         let row: Option<(Uuid,)> = sqlx::query_as(
-            "update jobs set status = $3, stage = $4, progress = 1, transcript_id = $5, error_message = null, \
+            "update jobs set status = $3, stage = $4, progress = 1, transcript_id = $5, error_message = null, checkpoint = null, \
              completed_at = $6, updated_at = $7, lease_until = null \
              where id = $1 and worker_id = $2 and status = $8 returning project_id",
         )
