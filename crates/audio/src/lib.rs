@@ -14,13 +14,12 @@
 use std::fs::File;
 use std::path::Path;
 
-use symphonia::core::audio::SampleBuffer;
-use symphonia::core::codecs::{DecoderOptions, CODEC_TYPE_NULL};
+use symphonia::core::codecs::audio::AudioDecoderOptions;
 use symphonia::core::errors::Error as SymphoniaError;
-use symphonia::core::formats::FormatOptions;
+use symphonia::core::formats::probe::Hint;
+use symphonia::core::formats::{FormatOptions, TrackType};
 use symphonia::core::io::{MediaSource, MediaSourceStream};
 use symphonia::core::meta::MetadataOptions;
-use symphonia::core::probe::Hint;
 
 pub mod isolated;
 mod resample;
@@ -249,50 +248,47 @@ pub fn decode_streaming(
     };
     let mut hint = Hint::new();
     hint.with_extension(container.extension());
-    let probed = symphonia::default::get_probe()
-        .format(&hint, stream, &FormatOptions::default(), &MetadataOptions::default())
+    let mut format = symphonia::default::get_probe()
+        .probe(&hint, stream, FormatOptions::default(), MetadataOptions::default())
         .map_err(|e| AudioError::NotAudio(describe(&e)))?;
-    let mut format = probed.format;
-    let track = format
-        .tracks()
-        .iter()
-        .find(|t| t.codec_params.codec != CODEC_TYPE_NULL)
-        .ok_or_else(|| AudioError::NotAudio("no audio track".into()))?
-        .clone();
-    let codec =
-        symphonia::default::get_codecs().get_codec(track.codec_params.codec).map_or_else(|| "unknown".to_owned(), |d| d.short_name.to_owned());
-    let mut decoder = symphonia::default::get_codecs()
-        .make(&track.codec_params, &DecoderOptions::default())
+    let track = format.default_track(TrackType::Audio).ok_or_else(|| AudioError::NotAudio("no audio track".into()))?;
+    let (track_id, declared_frames) = (track.id, track.num_frames);
+    let params = track.codec_params.as_ref().and_then(|p| p.audio()).ok_or_else(|| AudioError::NotAudio("no audio track".into()))?.clone();
+    let codecs = symphonia::default::get_codecs();
+    let codec = codecs.get_audio_decoder(params.codec).map_or_else(|| "unknown".to_owned(), |d| d.codec.info.short_name.to_owned());
+    let mut decoder = codecs
+        .make_audio_decoder(&params, &AudioDecoderOptions::default())
         .map_err(|e| AudioError::NotAudio(format!("codec {codec}: {}", describe(&e))))?;
-    let source_rate = track.codec_params.sample_rate.ok_or_else(|| AudioError::NotAudio("no sample rate".into()))?;
+    let source_rate = params.sample_rate.ok_or_else(|| AudioError::NotAudio("no sample rate".into()))?;
     if !(4_000..=384_000).contains(&source_rate) {
         return Err(AudioError::NotAudio(format!("sample rate {source_rate} Hz")));
     }
-    if let (Some(limit), Some(frames)) = (max_duration_s, track.codec_params.n_frames) {
+    if let (Some(limit), Some(frames)) = (max_duration_s, declared_frames) {
         let declared = frames as f64 / f64::from(source_rate);
         if declared > limit {
             return Err(AudioError::TooLong { actual_s: declared, limit_s: limit });
         }
     }
 
-    let declared_frames = track.codec_params.n_frames.filter(|&n| n > 0);
+    let declared_frames = declared_frames.filter(|&n| n > 0);
     let report_every = u64::from(source_rate) * 60;
     let mut next_report = report_every;
     let mut resampler: Option<Resampler> = None;
     let mut frames_in: u64 = 0;
     let (mut good, mut bad) = (0u64, 0u64);
-    let mut samples: Option<SampleBuffer<f32>> = None;
+    let mut samples: Vec<f32> = Vec::new();
     let mut file_channels: Option<usize> = None;
     let mut mixed: Vec<f32> = Vec::new();
     loop {
         let packet = match format.next_packet() {
-            Ok(packet) => packet,
+            Ok(Some(packet)) => packet,
+            Ok(None) => break,
             Err(SymphoniaError::IoError(e)) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
             Err(SymphoniaError::ResetRequired) => break,
             Err(SymphoniaError::IoError(e)) => return Err(AudioError::Io(e)),
             Err(e) => return Err(AudioError::NotAudio(describe(&e))),
         };
-        if packet.track_id() != track.id {
+        if packet.track_id != track_id {
             continue;
         }
         let decoded = match decoder.decode(&packet) {
@@ -306,16 +302,11 @@ pub fn decode_streaming(
             Err(e) => return Err(AudioError::NotAudio(describe(&e))),
         };
         good += 1;
-        let spec = *decoded.spec();
-        let channels = spec.channels.count();
+        let channels = decoded.spec().channels().count();
         if decoded.frames() == 0 || channels == 0 {
             continue;
         }
-        let buffer = samples.get_or_insert_with(|| SampleBuffer::new(decoded.capacity() as u64, spec));
-        if buffer.capacity() < decoded.capacity() * channels {
-            *buffer = SampleBuffer::new(decoded.capacity() as u64, spec);
-        }
-        buffer.copy_interleaved_ref(decoded);
+        decoded.copy_to_vec_interleaved(&mut samples);
         if *file_channels.get_or_insert(channels) != channels {
             return Err(AudioError::NotAudio("the channel count changes within the file".into()));
         }
@@ -324,12 +315,12 @@ pub fn decode_streaming(
         if kept == 1 && channels > 1 {
             mixed.clear();
             let scale = 1.0 / channels as f32;
-            mixed.extend(buffer.samples().chunks_exact(channels).map(|frame| frame.iter().sum::<f32>() * scale));
+            mixed.extend(samples.chunks_exact(channels).map(|frame| frame.iter().sum::<f32>() * scale));
             resampler.push_interleaved(&mixed);
         } else {
-            resampler.push_interleaved(buffer.samples());
+            resampler.push_interleaved(&samples);
         }
-        frames_in += (buffer.samples().len() / channels) as u64;
+        frames_in += (samples.len() / channels) as u64;
         if resampler.ready() >= BLOCK_FRAMES {
             sink(resampler.take_output())?;
         }
