@@ -41,6 +41,24 @@ pub async fn cap_in_flight(State(state): State<crate::AppState>, request: Reques
     }
 }
 
+/// Middleware: a request that has not been answered within `state.request_time_limit` gets 503
+/// with `Retry-After` (its work is dropped, a database transaction rolled back). Uploads are
+/// held to their pace instead (their time grows with their size), and what is streamed after the
+/// answer (audio) is not counted: the limit is on the time to the answer.
+pub async fn limit_time(State(state): State<crate::AppState>, request: Request, next: Next) -> Response {
+    let Some(limit) = state.request_time_limit else { return next.run(request).await };
+    if request.uri().path().ends_with("/calls/upload") {
+        return next.run(request).await;
+    }
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => {
+            tracing::warn!(limit_s = limit.as_secs_f64(), "a request ran past its time limit");
+            crate::ApiError::Busy(format!("the request was not answered within {} s; try again shortly", limit.as_secs())).into_response()
+        }
+    }
+}
+
 /// Middleware: announces `Connection: close` on an answer given before its request's body was
 /// read to the end.
 pub async fn announce_close_on_unread_body(request: Request, next: Next) -> Response {

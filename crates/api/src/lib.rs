@@ -55,6 +55,8 @@ pub struct ApiSettings {
     pub upload_pace_window: std::time::Duration,
     /// Reverse proxies whose `X-Forwarded-For` names the client.
     pub trusted_proxies: TrustedProxies,
+    /// Time to the answer of a request other than an upload (zero: none).
+    pub request_time_limit: std::time::Duration,
 }
 
 /// What every handler can reach.
@@ -88,6 +90,8 @@ pub struct AppState {
     pub upload_pace: UploadPace,
     /// Reverse proxies whose `X-Forwarded-For` names the client.
     pub trusted_proxies: TrustedProxies,
+    /// Time to the answer of a request other than an upload (`None`: no limit).
+    pub request_time_limit: Option<std::time::Duration>,
 }
 
 impl AppState {
@@ -107,6 +111,7 @@ impl AppState {
             audio_link_secret: settings.audio_link_secret.clone(),
             in_flight: (settings.max_requests_in_flight > 0).then(|| Arc::new(tokio::sync::Semaphore::new(settings.max_requests_in_flight))),
             trusted_proxies: settings.trusted_proxies.clone(),
+            request_time_limit: Some(settings.request_time_limit).filter(|d| !d.is_zero()),
             upload_pace: UploadPace { min_bytes_per_second: settings.upload_min_bytes_per_second, window: settings.upload_pace_window },
         }
     }
@@ -145,6 +150,7 @@ pub fn router(state: AppState, pages: Router<AppState>) -> Router {
         .layer(DefaultBodyLimit::max(MAX_JSON_BYTES))
         // Inside the request context, so a panic's 500 still carries the request id.
         .layer(CatchPanicLayer::custom(error::panic_response))
+        .layer(middleware::from_fn_with_state(state.clone(), connection::limit_time))
         .layer(middleware::from_fn_with_state(state.clone(), connection::cap_in_flight))
         .layer(middleware::from_fn(connection::announce_close_on_unread_body))
         .layer(middleware::from_fn(context::observe))

@@ -33,6 +33,9 @@ pub struct Config {
     /// Reverse proxies (addresses and networks, comma-separated) whose `X-Forwarded-For` names
     /// the client the rate limit counts (empty: none; the peer's address counts).
     pub trusted_proxies: String,
+    /// Seconds a request other than an upload may take to its answer; past it, 503 with
+    /// `Retry-After` (0: no limit).
+    pub request_timeout_seconds: u64,
     /// Requests served at once by this process; past it, 503 with `Retry-After` (0: no cap).
     pub max_requests_in_flight: usize,
     /// The slowest an upload's body may arrive, in bytes a second (0: no floor)…
@@ -222,6 +225,7 @@ impl Default for Config {
             max_upload_bytes: 500 * 1024 * 1024,
             rate_limit_uploads_per_minute: 60,
             trusted_proxies: String::new(),
+            request_timeout_seconds: 60,
             max_requests_in_flight: 512,
             upload_min_bytes_per_second: 1024,
             upload_pace_window_seconds: 30,

@@ -73,6 +73,7 @@ impl Application {
             max_requests_in_flight: config.max_requests_in_flight,
             upload_min_bytes_per_second: config.upload_min_bytes_per_second,
             upload_pace_window: Duration::from_secs(config.upload_pace_window_seconds.max(1)),
+            request_time_limit: Duration::from_secs(config.request_timeout_seconds),
             trusted_proxies: callscope_api::TrustedProxies::parse(&config.trusted_proxies).map_err(|e| anyhow::anyhow!("trusted_proxies: {e}"))?,
         };
         if config.webhooks_allow_private {

@@ -15,6 +15,7 @@ both_backends!(
     a_flood_of_unknown_keys_is_limited_by_address,
     a_rate_limit_of_zero_is_off,
     behind_a_trusted_proxy_each_forwarded_client_has_its_own_budget,
+    a_request_not_answered_within_its_time_limit_is_503,
     shutdown_lets_requests_in_flight_finish,
 );
 
@@ -47,6 +48,7 @@ async fn readiness_needs_a_live_worker_where_workers_should_run(backend: Backend
         audio_link_secret: callscope_api::AudioLinkSecret::new(*b"test"),
         max_requests_in_flight: 0,
         trusted_proxies: callscope_api::TrustedProxies::default(),
+        request_time_limit: std::time::Duration::ZERO,
         upload_min_bytes_per_second: 0,
         upload_pace_window: std::time::Duration::from_secs(30),
     };
@@ -165,4 +167,31 @@ async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_budget(backend
     let app = spawn_app_with(backend, |c| c.rate_limit_per_minute = 3).await;
     assert_eq!(made_up_keys_from(&app, "203.0.113.9", 3).await, [401, 401, 401]);
     assert_eq!(made_up_keys_from(&app, "198.51.100.4", 1).await, [429], "the peer's address counts");
+}
+
+async fn a_request_not_answered_within_its_time_limit_is_503(backend: Backend) {
+    use sqlx::Connection;
+    let app = spawn_app_with(backend, |c| c.request_timeout_seconds = 1).await;
+    // Another client holds the projects table for writing, so that creating a project waits.
+    let release = match backend {
+        Backend::Sqlite => {
+            let mut holder = sqlx::SqliteConnection::connect(app.db.url()).await.unwrap();
+            sqlx::query("begin immediate").execute(&mut holder).await.unwrap();
+            Box::new(move || drop(holder)) as Box<dyn FnOnce()>
+        }
+        Backend::Postgres => {
+            let mut holder = sqlx::PgConnection::connect(app.db.url()).await.unwrap();
+            sqlx::query("begin").execute(&mut holder).await.unwrap();
+            sqlx::query("lock table projects in exclusive mode").execute(&mut holder).await.unwrap();
+            Box::new(move || drop(holder)) as Box<dyn FnOnce()>
+        }
+    };
+    let started = std::time::Instant::now();
+    let waited = app.post_json("/v1/projects", &serde_json::json!({"name": "Late"})).await;
+    assert!(started.elapsed() < Duration::from_secs(5), "answered at its limit, not the database's: {:?}", started.elapsed());
+    assert!(waited.headers().contains_key("retry-after"));
+    let problem = assert_problem(waited, 503, "unavailable").await;
+    assert!(problem["detail"].as_str().unwrap().contains("not answered within 1 s"), "{problem}");
+    release();
+    assert_eq!(app.post_json("/v1/projects", &serde_json::json!({"name": "On time"})).await.status(), 201, "the next one is answered");
 }
