@@ -9,12 +9,15 @@ export const session = {
   signOut() { sessionStorage.removeItem(KEY); },
 };
 
-/** An API error with the problem document's title and detail. */
+/** An API error with the problem document's title and detail, and for a 429 or 503 the seconds
+ *  the server asked to wait (its Retry-After). */
 export class ApiError extends Error {
-  constructor(status, problem) {
+  constructor(status, problem, retryAfter = null) {
     super(problem?.detail || problem?.title || `HTTP ${status}`);
     this.status = status;
     this.problem = problem;
+    const seconds = Number(retryAfter);
+    this.retryAfter = (status === 429 || status === 503) ? (Number.isFinite(seconds) && seconds > 0 ? seconds : 5) : null;
   }
 }
 
@@ -27,7 +30,7 @@ export async function api(method, path, body) {
   const data = await response.json().catch(() => null);
   if (!response.ok) {
     if (response.status === 401) { session.signOut(); window.dispatchEvent(new Event("signedout")); }
-    throw new ApiError(response.status, data);
+    throw new ApiError(response.status, data, response.headers.get("Retry-After"));
   }
   return data;
 }
@@ -51,7 +54,7 @@ export function upload(project, file, query, progress) {
       let data = null;
       try { data = JSON.parse(xhr.responseText); } catch { /* not JSON */ }
       if (xhr.status >= 200 && xhr.status < 300) resolve(data);
-      else reject(new ApiError(xhr.status, data));
+      else reject(new ApiError(xhr.status, data, xhr.getResponseHeader("Retry-After")));
     };
     xhr.onerror = () => reject(new ApiError(0, { title: "network error" }));
     const form = new FormData();

@@ -674,6 +674,61 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
 
 /// Puts `seconds` of quiet tone at 8 kHz in the audio store as `call`'s recording, as a worker
 /// leaves one.
+#[tokio::test]
+async fn uploads_wait_their_turn_and_their_jobs_are_polled_gently() {
+    // Twelve uploads a minute, then one every five seconds; no workers, so every job stays
+    // queued and is followed for as long as the test looks.
+    let app = spawn_app_with(Backend::Sqlite, |c| {
+        c.workers = 0;
+        c.rate_limit_uploads_per_minute = 12;
+    })
+    .await;
+    let project = app.create_project("Queue").await["id"].as_str().unwrap().to_owned();
+    let files = tempfile::tempdir().unwrap();
+    let paths: Vec<String> = (0..14)
+        .map(|i| {
+            let path = files.path().join(format!("call-{i:02}.wav"));
+            std::fs::write(&path, wav_bytes(8_000, 1, 0.2 + i as f32 * 0.01)).unwrap();
+            path.display().to_string()
+        })
+        .collect();
+
+    let browser = Browser::start().await;
+    browser.go(&app.url("/")).await;
+    browser.type_into("#api-key", &app.key).await;
+    browser.click("form button[type=submit]").await;
+    browser.until("document.querySelector('main')?.innerText ?? ''", |v| v.as_str().is_some_and(|s| s.contains("Projects"))).await;
+    browser.go(&app.url(&format!("/#/p/{project}/calls"))).await;
+    let input = browser.wait("#upload-files").await;
+    browser.script("performance.setResourceTimingBufferSize(100000)", json!([])).await;
+    browser.command(reqwest::Method::POST, &format!("/element/{input}/value"), Some(json!({"text": paths.join("\n")}))).await;
+
+    // The two the budget turned away waited their Retry-After and went through: every job is
+    // queued, none failed.
+    let queued = "[...document.querySelectorAll('.upload')].filter(r => /Queued \\d+%/.test(r.innerText)).length";
+    browser.until(queued, |v| v.as_u64() == Some(14)).await;
+    assert_eq!(browser.script("return document.querySelectorAll('.upload.failed').length", json!([])).await, 0);
+    let sent = browser
+        .script(
+            "const e = performance.getEntriesByType('resource').filter(x => x.name.includes('/calls/upload')); \
+             let most = 0; for (const a of e) { const at = a.startTime + 0.01; \
+               most = Math.max(most, e.filter(b => b.startTime <= at && b.responseEnd >= at).length); } \
+             return [e.length, most];",
+            json!([]),
+        )
+        .await;
+    assert!(sent[0].as_u64().unwrap() >= 16, "fourteen uploads and the retries of two: {sent}");
+    assert!(sent[1].as_u64().unwrap() <= 2, "never more than two at once: {sent}");
+
+    // Fourteen jobs that do not move are asked after longer and longer waits, one request at a
+    // time: far fewer than one a second each.
+    let polls = "performance.getEntriesByType('resource').filter(x => x.name.includes('/calls/jobs/')).length";
+    let before = browser.script(&format!("return {polls}"), json!([])).await.as_u64().unwrap();
+    tokio::time::sleep(Duration::from_secs(8)).await;
+    let during = browser.script(&format!("return {polls}"), json!([])).await.as_u64().unwrap() - before;
+    assert!(during <= 40, "{during} job requests in 8 s for 14 jobs (one a second each would be 112)");
+}
+
 async fn keep_recording(app: &TestApp, call: &mut callscope_store::NewCall, seconds: f32) {
     let audio = wav_bytes(8_000, 1, seconds);
     call.size_bytes = i64::try_from(audio.len()).unwrap();
