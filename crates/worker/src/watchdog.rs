@@ -7,7 +7,10 @@
 //!
 //! - each stage gets a wall-clock limit that grows with the call's duration, since a four-hour
 //!   call rightly takes longer to transcribe than a two-minute one;
-//! - a stage that reports nothing for a while is taken for stuck, however much time it has left.
+//! - a stage that reports its progress as it goes (decoding, transcription) and then reports
+//!   nothing for a while is taken for stuck, however much time it has left. Diarization and
+//!   analysis report only at their ends (an LLM request may rightly take minutes), so they are
+//!   held to their wall-clock limit alone.
 //!
 //! Past either, the attempt ends as a failure whose message says which stage, which limit and
 //! which setting to raise if the machine is only slow.
@@ -95,7 +98,8 @@ impl JobProgress {
                 span(limit)
             ));
         }
-        if now.saturating_duration_since(state.last_report) > limits.stall {
+        let reports_as_it_goes = matches!(state.stage, JobStage::Decoding | JobStage::Transcribing);
+        if reports_as_it_goes && now.saturating_duration_since(state.last_report) > limits.stall {
             return Some(format!(
                 "the {stage} stage reported no progress for {}; if this machine is only slow for the model, raise \
                  CALLSCOPE_STAGE_STALL_SECONDS",
@@ -225,8 +229,11 @@ mod tests {
         let overran = progress.overrun(&limits, Instant::now() + Duration::from_secs(181)).expect("past 180 s");
         assert!(overran.contains("did not finish within its limit of 3 min for 2 min of audio"), "{overran}");
 
-        // A new stage starts its own clock.
+        // A new stage starts its own clock; analysis, which reports only at its end, is held to
+        // its wall-clock limit alone.
         progress.report(JobStage::Analyzing, 0.0);
         assert_eq!(progress.overrun(&limits, Instant::now() + Duration::from_secs(20)), None);
+        assert_eq!(progress.overrun(&limits, Instant::now() + Duration::from_secs(170)), None, "no stall for analysis");
+        assert!(progress.overrun(&limits, Instant::now() + Duration::from_secs(181)).is_some(), "but a limit");
     }
 }
