@@ -135,12 +135,12 @@ impl Dispatcher {
                 continue; // more may be due, and there may be room for them
             }
             tokio::select! {
-                Some(done) = in_flight.attempts.join_next(), if !in_flight.attempts.is_empty() => self.finish(&mut in_flight, done).await,
+                Some(done) = in_flight.attempts.join_next_with_id(), if !in_flight.attempts.is_empty() => self.finish(&mut in_flight, done).await,
                 () = tokio::time::sleep(self.settings.poll_interval) => {}
                 _ = stop.changed() => {}
             }
         }
-        while let Some(done) = in_flight.attempts.join_next().await {
+        while let Some(done) = in_flight.attempts.join_next_with_id().await {
             self.finish(&mut in_flight, done).await;
         }
         tracing::info!(dispatcher = %self.id, "webhook dispatcher stopped");
@@ -156,7 +156,7 @@ impl Dispatcher {
         let claimed = self.claim(&in_flight).await?;
         let count = claimed.len();
         claimed.into_iter().for_each(|d| self.start(&mut in_flight, d));
-        while let Some(done) = in_flight.attempts.join_next().await {
+        while let Some(done) = in_flight.attempts.join_next_with_id().await {
             self.finish(&mut in_flight, done).await;
         }
         Ok(count)
@@ -179,18 +179,29 @@ impl Dispatcher {
         let webhook = delivery.delivery.webhook_id;
         *in_flight.per_webhook.entry(webhook).or_insert(0) += 1;
         let (sender, clock) = (self.sender.clone(), self.clock.clone());
-        in_flight.attempts.spawn(async move { (webhook, attempt(&sender, clock.as_ref(), delivery).await) });
+        let task = in_flight.attempts.spawn(async move { attempt(&sender, clock.as_ref(), delivery).await });
+        in_flight.webhook_of.insert(task.id(), webhook);
     }
 
-    /// Records an attempt that ended and frees its slot.
-    async fn finish(&self, in_flight: &mut InFlight, done: Result<(WebhookId, AttemptEnd), tokio::task::JoinError>) {
-        let Ok((webhook, (id, outcome, retry_step))) = done else { return };
-        if let Some(count) = in_flight.per_webhook.get_mut(&webhook) {
-            *count = count.saturating_sub(1);
-            if *count == 0 {
-                in_flight.per_webhook.remove(&webhook);
+    /// Records an attempt that ended and frees its slot, whatever ended it (an attempt that
+    /// panicked frees its slot too; its delivery is sent again once its lease runs out).
+    async fn finish(&self, in_flight: &mut InFlight, done: Result<(tokio::task::Id, AttemptEnd), tokio::task::JoinError>) {
+        let task = match &done {
+            Ok((task, _)) => *task,
+            Err(error) => error.id(),
+        };
+        if let Some(webhook) = in_flight.webhook_of.remove(&task) {
+            if let Some(count) = in_flight.per_webhook.get_mut(&webhook) {
+                *count = count.saturating_sub(1);
+                if *count == 0 {
+                    in_flight.per_webhook.remove(&webhook);
+                }
             }
         }
+        let Ok((_, (id, outcome, retry_step))) = done else {
+            tracing::error!("a webhook attempt stopped on an internal error; it will be made again when its lease runs out");
+            return;
+        };
         let record = self.record(outcome, retry_step);
         match self.store.finish_delivery(id, &self.id, &record).await {
             Ok(true) => tracing::debug!(delivery = %id, status = record.status.as_str(), "webhook attempt recorded"),
@@ -233,8 +244,10 @@ type AttemptEnd = (WebhookDeliveryId, Outcome, i32);
 /// The attempts under way, and how many of them each webhook has.
 #[derive(Default)]
 struct InFlight {
-    attempts: JoinSet<(WebhookId, AttemptEnd)>,
+    attempts: JoinSet<AttemptEnd>,
     per_webhook: HashMap<WebhookId, u32>,
+    /// Which webhook each attempt is for, by task.
+    webhook_of: HashMap<tokio::task::Id, WebhookId>,
 }
 
 impl InFlight {

@@ -138,11 +138,12 @@ impl WebhookStore for SqlStore {
             return Ok(Vec::new());
         }
         // Taken only if still due and free: a dispatcher that read the same candidates and
-        // claimed first keeps them.
+        // claimed first (or sent one and scheduled its retry since) keeps them.
         let ids = (0..picked.len()).map(|i| format!("${}", i + 4)).collect::<Vec<_>>().join(", ");
         let claim_sql = format!(
             "update webhook_deliveries set lease_owner = $1, lease_until = $2 \
-             where id in ({ids}) and status in ('PENDING', 'RETRYING') and (lease_until is null or lease_until <= $3)"
+             where id in ({ids}) and status in ('PENDING', 'RETRYING') and next_attempt_at <= $3 \
+               and (lease_until is null or lease_until <= $3)"
         );
         let mut claim = sqlx::query(&claim_sql)
         .bind(worker)
@@ -152,16 +153,20 @@ impl WebhookStore for SqlStore {
             claim = claim.bind(*id);
         }
         claim.execute(&self.pool).await?;
-        // The rows this claim took: this owner with this very lease.
-        let rows: Vec<DeliveryClaimRow> = sqlx::query_as(&format!(
+        // The rows this claim took: of those it picked, this owner's with this very lease (an
+        // earlier claim of the same owner in the same millisecond has the same lease, and its
+        // deliveries are already in flight).
+        let read_back = format!(
             "select {DELIVERY_COLUMNS}, d.retry_step, w.url, w.secret, e.project_id, e.created_at as event_created_at, e.payload \
              from webhook_deliveries d join events e on e.id = d.event_id join webhooks w on w.id = d.webhook_id \
-             where d.lease_owner = $1 and d.lease_until = $2 order by d.next_attempt_at, d.id"
-        ))
-        .bind(worker)
-        .bind(until)
-        .fetch_all(&self.pool)
-        .await?;
+             where d.lease_owner = $1 and d.lease_until = $2 and d.id in ({}) order by d.next_attempt_at, d.id",
+            (0..picked.len()).map(|i| format!("${}", i + 3)).collect::<Vec<_>>().join(", ")
+        );
+        let mut rows = sqlx::query_as::<_, DeliveryClaimRow>(&read_back).bind(worker).bind(until);
+        for id in &picked {
+            rows = rows.bind(*id);
+        }
+        let rows = rows.fetch_all(&self.pool).await?;
         let claimed = rows
             .into_iter()
             .map(|r| {
@@ -206,9 +211,19 @@ impl WebhookStore for SqlStore {
     }
 
     async fn prune_events(&self, before: Timestamp) -> StoreResult<u64> {
-        // Deliveries go with their events (on delete cascade).
-        let done = sqlx::query("delete from events where created_at < $1").bind(before).execute(&self.pool).await?;
-        Ok(done.rows_affected())
+        // Deliveries go with their events (on delete cascade). A thousand at a time, so that a
+        // first prune of a long history does not hold the database's writers for long.
+        let mut pruned = 0;
+        loop {
+            let done = sqlx::query("delete from events where id in (select id from events where created_at < $1 limit 1000)")
+                .bind(before)
+                .execute(&self.pool)
+                .await?;
+            pruned += done.rows_affected();
+            if done.rows_affected() < 1000 {
+                return Ok(pruned);
+            }
+        }
     }
 
     async fn list_events(&self, project: ProjectId) -> StoreResult<Vec<(String, serde_json::Value)>> {
