@@ -14,7 +14,8 @@ const BACKEND: Backend = Backend::Postgres;
 /// organization; a transaction-scoped advisory lock serialises them.
 const BOOTSTRAP_LOCK: Option<&str> = Some("select pg_advisory_xact_lock(7361601)");
 /// Claims skip rows another worker's transaction holds instead of waiting for them.
-const CLAIM_LOCK: &str = "for update skip locked";
+/// The job claim's query joins the job `j` to its project: only the job is locked.
+const CLAIM_LOCK: &str = "for update of j skip locked";
 /// Reads that must hold their row until the transaction ends.
 const ROW_LOCK: &str = "for update";
 /// Holds a row against other writers that take it so, without blocking the inserts that only

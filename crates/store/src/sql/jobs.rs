@@ -62,19 +62,17 @@ impl JobStore for SqlStore {
         // Fair to every organization: a re-analysis (seconds of work) goes before any upload,
         // and among the rest the organization with the fewest jobs queued or running goes
         // first, so one organization's sixty four-hour uploads do not hold another's two-minute
-        // calls; within an organization, first in, first out. The count reads only the active
-        // jobs (the partial index jobs_runnable).
+        // calls; within an organization, first in, first out. The counts are made once per
+        // claim, over the active jobs only (the partial index jobs_runnable).
         let row: Option<JobRow> = sqlx::query_as(&format!(
-            "update jobs set status = $1, attempts = attempts + 1, lease_until = $2, worker_id = $3, \
+            "with active as (select p.organization_id as org, count(*) as n from jobs q join projects p on p.id = q.project_id \
+                             where q.status in ('PENDING', 'PROCESSING') group by p.organization_id) \
+             update jobs set status = $1, attempts = attempts + 1, lease_until = $2, worker_id = $3, \
              started_at = coalesce(started_at, $4), updated_at = $5 \
-             where id = (select j.id from jobs j \
+             where id = (select j.id from jobs j join projects jp on jp.id = j.project_id join active a on a.org = jp.organization_id \
                          where j.status in ('PENDING', 'PROCESSING') \
                            and ((j.status = $6 and j.run_at <= $7) or (j.status = $8 and j.lease_until <= $9)) \
-                         order by case when j.kind = $10 then 0 else 1 end, \
-                                  (select count(*) from jobs q join projects qp on qp.id = q.project_id \
-                                    where q.status in ('PENDING', 'PROCESSING') \
-                                      and qp.organization_id = (select jp.organization_id from projects jp where jp.id = j.project_id)), \
-                                  j.run_at, j.id \
+                         order by case when j.kind = $10 then 0 else 1 end, a.n, j.run_at, j.id \
                          limit 1 {CLAIM_LOCK}) \
              returning {JOB_COLUMNS}"
         ))
