@@ -7,7 +7,7 @@ use axum::extract::{FromRequest, Multipart, Request, State};
 use axum::http::{header, StatusCode};
 use axum::Json;
 use callscope_audio::sniff;
-use callscope_domain::{parse_channel_roles, Job, JobId, JobStatus, Language, NewJob, Timestamp, Validator};
+use callscope_domain::{parse_channel_roles, Job, JobId, JobKind, JobStatus, Language, NewJob, Timestamp, Validator};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
@@ -339,8 +339,11 @@ pub async fn delete_job(
         ));
     }
     // The audio first: a FAILED job is never touched again, so if the audio cannot go the job
-    // stays as it was and the client can retry.
-    super::calls::delete_audio(&state, std::slice::from_ref(&job.storage_path)).await?;
+    // stays as it was and the client can retry. Only an upload's: a re-analysis names its
+    // call's audio, which stays with the call.
+    if job.kind == JobKind::Transcribe {
+        super::calls::delete_audio(&state, std::slice::from_ref(&job.storage_path)).await?;
+    }
     if !state.store.delete_failed_job(scope.id(), id).await? {
         return Err(ApiError::not_found("job"));
     }

@@ -16,6 +16,7 @@ both_backends!(
     a_role_count_that_does_not_match_the_channels_fails,
     audio_over_the_duration_limit_fails,
     a_failed_job_is_deleted_with_its_audio_and_its_event,
+    a_failed_reanalysis_is_deleted_and_its_call_keeps_its_audio,
 );
 
 async fn app_with_worker(backend: Backend, adjust: impl FnOnce(&mut callscope::Config)) -> TestApp {
@@ -178,4 +179,30 @@ async fn a_failed_job_is_deleted_with_its_audio_and_its_event(backend: Backend) 
     crate::helpers::assert_problem(app.get(&path).await, 404, "not_found").await;
     assert!(events(&app, project_id).await.is_empty(), "and the call.failed event that named the file");
     crate::helpers::assert_problem(app.request(reqwest::Method::DELETE, &path).send().await.unwrap(), 404, "not_found").await;
+}
+
+async fn a_failed_reanalysis_is_deleted_and_its_call_keeps_its_audio(backend: Backend) {
+    let app = app_with_worker(backend, |_| {}).await;
+    let project = app.create_project("Support").await;
+    let project_id = project["id"].as_str().unwrap();
+    let (_, call) = app.process_call(project_id, "", "call.wav", wav_bytes(8_000, 1, 0.8)).await;
+    // A re-analysis with a template deleted before it runs fails for good: a job that names its
+    // call's audio.
+    let template = serde_json::json!({"name": "T", "fields": [{"label": "Ok", "prompt": "Was it ok?", "answerType": "BOOLEAN"}]});
+    let template: Value = app.post_json(&format!("/v1/projects/{project_id}/analysis-templates"), &template).await.json().await.unwrap();
+    let job: Value = app
+        .post_json(&format!("/v1/projects/{project_id}/calls/{}/reanalyze", call.0), &serde_json::json!({"templateId": template["id"]}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let template_path = format!("/v1/projects/{project_id}/analysis-templates/{}", template["id"].as_str().unwrap());
+    assert_eq!(app.request(reqwest::Method::DELETE, &template_path).send().await.unwrap().status(), 204);
+    let failed = app.wait_for_job(project_id, job["jobId"].as_str().unwrap()).await;
+    assert_eq!(failed["status"], "FAILED", "{failed}");
+
+    let path = format!("/v1/projects/{project_id}/calls/jobs/{}", failed["jobId"].as_str().unwrap());
+    assert_eq!(app.request(reqwest::Method::DELETE, &path).send().await.unwrap().status(), 204);
+    let audio = app.get(&format!("/v1/projects/{project_id}/calls/{}/audio/content", call.0)).await;
+    assert_eq!(audio.status(), 200, "the call's audio is the call's, not the re-analysis job's to delete");
 }
