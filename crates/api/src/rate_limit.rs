@@ -169,13 +169,15 @@ impl TrustedProxies {
     /// the left of that header, so nothing left of the first untrusted hop counts, and a hop
     /// that is not an address stops the walk at the proxy it came through.
     pub fn client(&self, peer: IpAddr, headers: &axum::http::HeaderMap) -> IpAddr {
+        // A server listening on [::] sees IPv4 peers as IPv4-mapped IPv6 addresses.
+        let peer = peer.to_canonical();
         if !self.contains(peer) {
             return peer;
         }
         let hops: Vec<&str> = headers.get_all("x-forwarded-for").iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(',')).collect();
         let mut nearest = peer;
         for hop in hops.iter().rev() {
-            let Ok(address) = hop.trim().parse::<IpAddr>() else { return nearest };
+            let Ok(address) = hop.trim().parse::<IpAddr>().map(|a| a.to_canonical()) else { return nearest };
             if !self.contains(address) {
                 return address;
             }

@@ -209,8 +209,18 @@ pub async fn upload_call(
     let mut multipart = Multipart::from_request(request, &state)
         .await
         .map_err(|e| ApiError::BadRequest(format!("expected a multipart/form-data body with a part named file ({})", e.body_text())))?;
+    // What comes before the file (the framing, parts that are ignored) is a few hundred bytes:
+    // it must arrive within one window of the pace, or a client could trickle it for ever.
+    let pace = state.upload_pace;
+    let deadline = (pace.min_bytes_per_second > 0 && !pace.window.is_zero()).then(|| tokio::time::Instant::now() + pace.window);
     let field = loop {
-        match multipart.next_field().await.map_err(bad_body)? {
+        let next = match deadline {
+            Some(deadline) => tokio::time::timeout_at(deadline, multipart.next_field()).await.map_err(|_| {
+                ApiError::RequestTimeout(format!("the upload's parts before its file did not arrive within {} s", pace.window.as_secs()))
+            })?,
+            None => multipart.next_field().await,
+        };
+        match next.map_err(bad_body)? {
             Some(field) if field.name() == Some("file") => break field,
             Some(_) => continue, // other parts are ignored
             None => return Err(ApiError::BadRequest("the multipart body has no part named file".into())),

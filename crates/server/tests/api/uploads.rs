@@ -223,15 +223,8 @@ async fn start_upload(app: &crate::helpers::TestApp, project: &str, length: usiz
     stream
 }
 
-async fn an_upload_sent_a_byte_at_a_time_is_cut_off(backend: Backend) {
-    let app = spawn_app_with(backend, |c| {
-        c.upload_min_bytes_per_second = 1_000;
-        c.upload_pace_window_seconds = 1;
-    })
-    .await;
-    let project = app.create_project("p").await;
-    let id = project["id"].as_str().unwrap();
-    let stream = start_upload(&app, id, 100_000).await;
+/// Sends a byte every 100 ms on `stream` and reads the answer's head: what it says, and when.
+async fn answer_to_a_trickle(stream: tokio::net::TcpStream) -> (String, std::time::Duration) {
     let (mut reader, mut writer) = stream.into_split();
     let trickle = tokio::spawn(async move {
         use tokio::io::AsyncWriteExt;
@@ -253,12 +246,36 @@ async fn an_upload_sent_a_byte_at_a_time_is_cut_off(backend: Backend) {
     })
     .await
     .expect("cut off, not waited for");
-    let head = String::from_utf8_lossy(&head).to_ascii_lowercase();
+    trickle.abort();
+    (String::from_utf8_lossy(&head).to_ascii_lowercase(), started.elapsed())
+}
+
+async fn an_upload_sent_a_byte_at_a_time_is_cut_off(backend: Backend) {
+    let app = spawn_app_with(backend, |c| {
+        c.upload_min_bytes_per_second = 1_000;
+        c.upload_pace_window_seconds = 1;
+    })
+    .await;
+    let project = app.create_project("p").await;
+    let id = project["id"].as_str().unwrap();
+    let (head, took) = answer_to_a_trickle(start_upload(&app, id, 100_000).await).await;
     assert!(head.starts_with("http/1.1 408"), "{head}");
     assert!(head.contains("connection: close"), "{head}");
-    assert!(started.elapsed() < std::time::Duration::from_secs(4), "{:?}", started.elapsed());
-    trickle.abort();
-    assert!(app.stored_files().is_empty(), "nothing of it is kept");
+    assert!(took < std::time::Duration::from_secs(4), "{took:?}");
+
+    // A part before the file, trickled, is cut off too.
+    use tokio::io::AsyncWriteExt;
+    let address = app.address.trim_start_matches("http://").to_owned();
+    let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+    let head = format!(
+        "POST /v1/projects/{id}/calls/upload HTTP/1.1\r\nHost: test\r\nX-API-Key: {}\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000\r\n\r\n--b\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\n",
+        app.key
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let (head, took) = answer_to_a_trickle(stream).await;
+    assert!(head.starts_with("http/1.1 408"), "{head}");
+    assert!(took < std::time::Duration::from_secs(4), "{took:?}");
+    assert!(app.stored_files().is_empty(), "nothing of either is kept");
 }
 
 async fn requests_past_the_in_flight_cap_are_503_and_the_probes_still_answer(backend: Backend) {
