@@ -65,12 +65,17 @@ impl Transcriber for WhisperTranscriber {
         language: Language,
         mut progress: Box<dyn FnMut(f64) + Send>,
     ) -> Result<Transcript, StageError> {
-        let _permit = self.permits.clone().acquire_owned().await.map_err(|_| StageError::Retryable("shutting down".into()))?;
+        let permit = self.permits.clone().acquire_owned().await.map_err(|_| StageError::Retryable("shutting down".into()))?;
         let model = self.model.clone();
-        tokio::task::spawn_blocking(move || model.transcribe(&samples, language.as_str(), &mut *progress))
-            .await
-            .map_err(|e| stopped("transcription", &e))?
-            .map_err(stage_error)
+        // The permit goes with the thread: an attempt abandoned at its limit frees its slot only
+        // when its thread has stopped, so threads never outnumber the concurrency.
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            model.transcribe(&samples, language.as_str(), &mut *progress)
+        })
+        .await
+        .map_err(|e| stopped("transcription", &e))?
+        .map_err(stage_error)
     }
 }
 

@@ -282,7 +282,10 @@ impl Worker {
         let checkpoints = !(self.settings.redact_audio && context.pii_redaction == PiiRedaction::Mask);
         if checkpoints && job.attempts > 1 {
             let kept = self.store.job_checkpoint(job.id).await.map_err(unreadable("job's checkpoint"))?;
-            if let Some(heard) = kept.as_ref().and_then(Heard::from_checkpoint) {
+            // Kept under the project's masking as it was then: a project that changed it since
+            // hears the call again.
+            let masks = context.pii_redaction == PiiRedaction::Mask;
+            if let Some(heard) = kept.as_ref().and_then(Heard::from_checkpoint).filter(|h| h.pii_masked == masks) {
                 tracing::info!("starting from what an earlier attempt heard");
                 progress.call_duration(heard.audio.info.duration_s);
                 return Ok(heard);
@@ -427,7 +430,16 @@ impl Worker {
         let mut events = vec![event];
         events.extend(item_events(job.project_id, call.id, &call.filename, job.recorded_at.unwrap_or(now), &action_items, now));
         // The attempt's work is done: a database that fails for a moment does not throw it away.
-        let completed = record(|| self.store.complete_job(job.id, &self.id, &call, &events)).await;
+        let mut completed = record(|| self.store.complete_job(job.id, &self.id, &call, &events)).await;
+        if !matches!(completed, Ok(true)) {
+            // A commit whose answer was lost (the connection dropped after it) reads as a lost
+            // lease or an error: the job says whether this attempt's call was stored.
+            if let Ok(stored) = self.store.get_job(job.project_id, job.id).await {
+                if stored.status == callscope_domain::JobStatus::Completed && stored.transcript_id == Some(call.id) {
+                    completed = Ok(true);
+                }
+            }
+        }
         if !matches!(completed, Ok(true)) {
             // Nothing points at this attempt's copy: it goes, whatever stopped the completion.
             if let Some(stored) = &redacted {
