@@ -92,8 +92,15 @@ pub trait Transcriber: Send + Sync {
 /// Tells speakers apart in a signal that holds all of them.
 #[async_trait]
 pub trait Diarizer: Send + Sync {
-    /// Sets each word's `speaker` (0-based, in order of first appearance).
-    async fn diarize(&self, samples: Arc<Vec<f32>>, speech: Vec<Region>, words: Vec<Word>) -> Result<Vec<Word>, StageError>;
+    /// Sets each word's `speaker` (0-based, in order of first appearance); `progress` gets the
+    /// fraction done.
+    async fn diarize(
+        &self,
+        samples: Arc<Vec<f32>>,
+        speech: Vec<Region>,
+        words: Vec<Word>,
+        progress: Box<dyn FnMut(f64) + Send>,
+    ) -> Result<Vec<Word>, StageError>;
 }
 
 /// How the speakers of a call were told apart.
@@ -321,7 +328,9 @@ impl Pipeline {
             let report = Box::new(move |f: f64| reporter.report(JobStage::Transcribing, f));
             let transcript = self.stages.transcriber.transcribe(samples.clone(), job.language, report).await?;
             progress.report(JobStage::Diarizing, 0.0);
-            words = self.stages.diarizer.diarize(samples, transcript.speech, transcript.words).await?;
+            let reporter = progress.clone();
+            let report = Box::new(move |f: f64| reporter.report(JobStage::Diarizing, f));
+            words = self.stages.diarizer.diarize(samples, transcript.speech, transcript.words, report).await?;
             progress.report(JobStage::Diarizing, 1.0);
             source = SpeakerSource::Diarized;
         }

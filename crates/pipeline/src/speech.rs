@@ -94,10 +94,16 @@ impl AcousticDiarizer {
 
 #[async_trait]
 impl Diarizer for AcousticDiarizer {
-    async fn diarize(&self, samples: Arc<Vec<f32>>, speech: Vec<Region>, mut words: Vec<Word>) -> Result<Vec<Word>, StageError> {
+    async fn diarize(
+        &self,
+        samples: Arc<Vec<f32>>,
+        speech: Vec<Region>,
+        mut words: Vec<Word>,
+        mut progress: Box<dyn FnMut(f64) + Send>,
+    ) -> Result<Vec<Word>, StageError> {
         let settings = self.settings;
         tokio::task::spawn_blocking(move || {
-            let found = callscope_speech::diarize(&samples, &speech, &settings);
+            let found = callscope_speech::diarize_reporting(&samples, &speech, &settings, &mut *progress);
             for word in &mut words {
                 word.speaker = found.speaker_at(word.start_s, word.end_s);
             }

@@ -212,7 +212,15 @@ fn delta_bic(a: &Stats, b: &Stats, penalty: f64) -> f64 {
 /// module's description for the method). With `resegment_rounds` 0, or one speaker, each frame
 /// goes to the step-1 cluster under which the `smooth_frames` around it are most likely.
 pub fn diarize(samples: &[f32], regions: &[Region], settings: &DiarizeSettings) -> Diarization {
+    diarize_reporting(samples, regions, settings, &mut |_| {})
+}
+
+/// [`diarize`], telling `on_progress` the fraction done (0.0–1.0) as it goes: after the
+/// features, at each merge of the clustering and each round of resegmentation, so that a long
+/// call's diarization is seen to move (and can be stopped between steps).
+pub fn diarize_reporting(samples: &[f32], regions: &[Region], settings: &DiarizeSettings, on_progress: &mut dyn FnMut(f64)) -> Diarization {
     let features = mfccs(samples);
+    on_progress(0.1);
     let n_frames = features.len();
     let segments = cut(regions, n_frames, settings.segment_frames);
     let mut frames = vec![None; n_frames];
@@ -220,7 +228,10 @@ pub fn diarize(samples: &[f32], regions: &[Region], settings: &DiarizeSettings) 
         return Diarization { frames, speakers: 0 };
     }
     // The resegmentation's back pointers are 16-bit.
-    let clusters = cluster(&features, &segments, settings.bic_penalty, settings.max_speakers.clamp(1, usize::from(u16::MAX)));
+    let clusters = cluster(&features, &segments, settings.bic_penalty, settings.max_speakers.clamp(1, usize::from(u16::MAX)), &mut |f| {
+        on_progress(0.1 + 0.4 * f);
+    });
+    on_progress(0.5);
     let speakers = clusters.len();
     let mut resegmented = None;
     if speakers > 1 && settings.resegment_rounds > 0 {
@@ -248,7 +259,8 @@ pub fn diarize(samples: &[f32], regions: &[Region], settings: &DiarizeSettings) 
             for (&(a, b), &group) in pieces.iter().zip(&agglomerate(&vectors, speakers)) {
                 grouped[a..b].fill(Some(group));
             }
-            resegmented = Some(resegment(&features, &ubm, &speech, &grouped, speakers, settings));
+            on_progress(0.6);
+            resegmented = Some(resegment(&features, &ubm, &speech, &grouped, speakers, settings, &mut |f| on_progress(0.6 + 0.4 * f)));
         }
     }
     match resegmented {
@@ -265,6 +277,7 @@ pub fn diarize(samples: &[f32], regions: &[Region], settings: &DiarizeSettings) 
     for slot in frames.iter_mut().flatten() {
         *slot = order.iter().position(|l| l == slot).unwrap_or(0);
     }
+    on_progress(1.0);
     Diarization { frames, speakers: order.len() }
 }
 
@@ -356,7 +369,13 @@ fn cut(regions: &[Region], n_frames: usize, length: usize) -> Vec<(usize, usize)
 
 /// Bottom-up clustering of `segments` under the Bayesian information criterion, then capped at
 /// `max_speakers`; clusters under 2 s join their nearest. The clusters' statistics.
-fn cluster(features: &[[f32; N_CEPS]], segments: &[(usize, usize)], penalty: f64, max_speakers: usize) -> Vec<Stats> {
+fn cluster(
+    features: &[[f32; N_CEPS]],
+    segments: &[(usize, usize)],
+    penalty: f64,
+    max_speakers: usize,
+    on_progress: &mut dyn FnMut(f64),
+) -> Vec<Stats> {
     let mut clusters: Vec<Stats> = segments.iter().map(|&(a, b)| Stats::of(&features[a..b])).collect();
     let n = clusters.len();
     // Pairwise ΔBIC, kept up to date as clusters merge (a merge recomputes one row).
@@ -385,6 +404,7 @@ fn cluster(features: &[[f32; N_CEPS]], segments: &[(usize, usize)], penalty: f64
         clusters[i] = clusters[i].merged(&other);
         alive[j] = false;
         count -= 1;
+        on_progress((n - count) as f64 / n as f64);
         for k in (0..n).filter(|&k| alive[k] && k != i) {
             let d = delta_bic(&clusters[i], &clusters[k], penalty);
             let (a, b) = if k < i { (k, i) } else { (i, k) };
@@ -435,11 +455,13 @@ fn resegment(
     start: &[Option<usize>],
     speakers: usize,
     settings: &DiarizeSettings,
+    on_progress: &mut dyn FnMut(f64),
 ) -> Vec<Option<usize>> {
     let mut frames = start.to_vec();
     let mut scratch = vec![0f64; ubm.components()];
     let n = speech.len();
-    for _ in 0..settings.resegment_rounds {
+    for round in 0..settings.resegment_rounds {
+        on_progress(round as f64 / settings.resegment_rounds.max(1) as f64);
         let models: Vec<Mixture<N_CEPS>> = (0..speakers)
             .map(|s| {
                 let mine: Vec<&[f32; N_CEPS]> = speech.iter().filter(|&&f| frames[f] == Some(s)).map(|&f| &features[f]).collect();
@@ -517,6 +539,20 @@ mod tests {
             out.push(0.1 * x + (next() - 0.5) * 0.01);
         }
         out
+    }
+
+    #[test]
+    fn diarization_reports_its_progress_as_it_goes() {
+        let mut signal = Vec::new();
+        for i in 0..4u32 {
+            signal.extend(if i % 2 == 0 { voice(4.0, 110.0, 1.0, i) } else { voice(4.0, 210.0, 1.2, i) });
+        }
+        let mut seen = Vec::new();
+        let result = diarize_reporting(&signal, &[Region { start: 0, end: signal.len() }], &DiarizeSettings::default(), &mut |f| seen.push(f));
+        assert_eq!(result.speakers(), 2);
+        assert!(seen.len() > 4, "{seen:?}");
+        assert!(seen.windows(2).all(|w| w[0] <= w[1]) && seen.iter().all(|f| (0.0..=1.0).contains(f)), "{seen:?}");
+        assert_eq!(seen.last(), Some(&1.0));
     }
 
     #[test]

@@ -9,7 +9,7 @@ pub mod silero;
 pub mod vad;
 pub mod whisper;
 
-pub use diarize::{diarize, Diarization, DiarizeSettings};
+pub use diarize::{diarize, diarize_reporting, Diarization, DiarizeSettings};
 pub use silero::SileroVad;
 pub use vad::{Region, Vad, VadSettings};
 pub use whisper::{WhisperModel, WhisperSettings};

@@ -157,7 +157,7 @@ struct OneSpeaker;
 
 #[async_trait]
 impl Diarizer for OneSpeaker {
-    async fn diarize(&self, _: Arc<Vec<f32>>, _: Vec<Region>, words: Vec<Word>) -> Result<Vec<Word>, StageError> {
+    async fn diarize(&self, _: Arc<Vec<f32>>, _: Vec<Region>, words: Vec<Word>, _: Box<dyn FnMut(f64) + Send>) -> Result<Vec<Word>, StageError> {
         Ok(words)
     }
 }
