@@ -210,17 +210,23 @@ async fn a_refused_upload_tells_a_keep_alive_client_to_reconnect(backend: Backen
 }
 
 /// Opens a connection and starts an upload of `length` body bytes, sending only the head and
-/// the multipart preamble: the rest is the caller's to send (or not).
-async fn start_upload(app: &crate::helpers::TestApp, project: &str, length: usize) -> tokio::net::TcpStream {
+/// the start of the body: the rest is the caller's to send (or not).
+async fn open_upload(app: &crate::helpers::TestApp, project: &str, length: usize, body_start: &str) -> tokio::net::TcpStream {
     use tokio::io::AsyncWriteExt;
     let address = app.address.trim_start_matches("http://").to_owned();
     let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
     let head = format!(
-        "POST /v1/projects/{project}/calls/upload HTTP/1.1\r\nHost: test\r\nX-API-Key: {}\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: {length}\r\n\r\n--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"slow.wav\"\r\n\r\nRIFF\x24\x00\x00\x00WAVEfmt ",
+        "POST /v1/projects/{project}/calls/upload HTTP/1.1\r\nHost: test\r\nX-API-Key: {}\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: {length}\r\n\r\n{body_start}",
         app.key
     );
     stream.write_all(head.as_bytes()).await.unwrap();
     stream
+}
+
+/// An upload of `length` body bytes started up to the first bytes of its file.
+async fn start_upload(app: &crate::helpers::TestApp, project: &str, length: usize) -> tokio::net::TcpStream {
+    let file = "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"slow.wav\"\r\n\r\nRIFF\x24\x00\x00\x00WAVEfmt ";
+    open_upload(app, project, length, file).await
 }
 
 /// Sends a byte every 100 ms on `stream` and reads the answer's head: what it says, and when.
@@ -264,15 +270,8 @@ async fn an_upload_sent_a_byte_at_a_time_is_cut_off(backend: Backend) {
     assert!(took < std::time::Duration::from_secs(4), "{took:?}");
 
     // A part before the file, trickled, is cut off too.
-    use tokio::io::AsyncWriteExt;
-    let address = app.address.trim_start_matches("http://").to_owned();
-    let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
-    let head = format!(
-        "POST /v1/projects/{id}/calls/upload HTTP/1.1\r\nHost: test\r\nX-API-Key: {}\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000\r\n\r\n--b\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\n",
-        app.key
-    );
-    stream.write_all(head.as_bytes()).await.unwrap();
-    let (head, took) = answer_to_a_trickle(stream).await;
+    let note = open_upload(&app, id, 100_000, "--b\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\n").await;
+    let (head, took) = answer_to_a_trickle(note).await;
     assert!(head.starts_with("http/1.1 408"), "{head}");
     assert!(took < std::time::Duration::from_secs(4), "{took:?}");
     assert!(app.stored_files().is_empty(), "nothing of either is kept");
