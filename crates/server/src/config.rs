@@ -68,7 +68,7 @@ pub struct Config {
     /// Seconds a stage may take on top for each second of the call's audio.
     pub stage_timeout_per_audio_second: f64,
     /// Seconds decoding or transcription may go without reporting progress before it is taken
-    /// for stuck (diarization and analysis report only at their ends).
+    /// for stuck (diarization and analysis are held to their wall-clock limit alone).
     pub stage_stall_seconds: f64,
     /// Milliseconds an idle worker waits before looking for work again.
     pub worker_poll_interval_ms: u64,

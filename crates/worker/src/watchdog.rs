@@ -8,9 +8,9 @@
 //! - each stage gets a wall-clock limit that grows with the call's duration, since a four-hour
 //!   call rightly takes longer to transcribe than a two-minute one;
 //! - a stage that reports its progress as it goes (decoding, transcription) and then reports
-//!   nothing for a while is taken for stuck, however much time it has left. Diarization and
-//!   analysis report only at their ends (an LLM request may rightly take minutes), so they are
-//!   held to their wall-clock limit alone.
+//!   nothing for a while is taken for stuck, however much time it has left. Diarization (whose
+//!   first steps, features and a table of distances, report nothing) and analysis (an LLM
+//!   request may rightly take minutes) are held to their wall-clock limit alone.
 //!
 //! Past either, the attempt ends as a failure whose message says which stage, which limit and
 //! which setting to raise if the machine is only slow.
