@@ -18,10 +18,7 @@ use callscope_audio::{DecodedAudio, MAX_SEPARATE_CHANNELS, TARGET_RATE};
 use callscope_domain::JobStage;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
-use crate::{Decoder, Progress, StageError};
-
-/// Where a job's `errorMessage` sends a person for what it leaves out.
-const SEE_THE_LOG: &str = "(the service log has the details, under the job's id)";
+use crate::{Decoder, Progress, StageError, SEE_THE_LOG};
 
 /// Decodes each file in a child process of `program`.
 #[derive(Debug, Clone)]

@@ -27,6 +27,11 @@ pub use isolated::IsolatedDecoder;
 pub use pii::{Found, PiiScanner, RulePii};
 pub use speech::{AcousticDiarizer, WhisperTranscriber};
 
+/// Where a job's `errorMessage` sends a person for what it leaves out: the service's log, written
+/// under the job's id. The message is shown to API clients and sent to webhooks, so it carries
+/// no internals (decisions §2): no database, storage or panic text.
+pub const SEE_THE_LOG: &str = "(the service log has the details, under the job's id)";
+
 /// Why a stage failed and whether retrying can help.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum StageError {

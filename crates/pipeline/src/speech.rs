@@ -23,7 +23,7 @@ fn stage_error(error: SpeechError) -> StageError {
 /// the job a message without it (a JoinError's text carries the panic's).
 pub(crate) fn stopped(stage: &str, error: &tokio::task::JoinError) -> StageError {
     tracing::error!(%error, "{stage} stopped");
-    StageError::Retryable(format!("{stage} stopped on an internal error (the service log has the details, under the job's id)"))
+    StageError::Retryable(format!("{stage} stopped on an internal error {}", crate::SEE_THE_LOG))
 }
 
 /// Whisper transcription with bounded concurrency: at most `concurrency` transcriptions run at

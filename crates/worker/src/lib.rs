@@ -17,7 +17,9 @@ use callscope_domain::CallTranscript;
 use callscope_domain::{
     ActionItem, ActionItemId, CallCompleted, CallId, CategoryId, Clock, Event, Job, JobId, JobKind, NewActionItem, PiiRedaction, ProjectId, Timestamp,
 };
-use callscope_pipeline::{CallAnalysis, CallContext, CallResult, CategoryInfo, Heard, Pipeline, Progress, Question, StageError, TemplateSpec};
+use callscope_pipeline::{
+    CallAnalysis, CallContext, CallResult, CategoryInfo, Heard, Pipeline, Progress, Question, StageError, TemplateSpec, SEE_THE_LOG,
+};
 use callscope_storage::{Storage, StorageError};
 use callscope_store::{CallAnalysisRecord, NewCall, Store, StoreError, StoreResult};
 use futures::FutureExt;
@@ -582,11 +584,6 @@ enum Interruption {
     /// A stage ran past its limits; the message says which.
     Overran(String),
 }
-
-/// Where a job's `errorMessage` sends a person for what it leaves out: the service's log,
-/// written under the job's id. The message itself is shown to API clients and sent to webhooks,
-/// so it carries no internals (decisions §2): no database, storage or panic text.
-const SEE_THE_LOG: &str = "(the service log has the details, under the job's id)";
 
 /// A store error while reading `what` for a job: retried, since the database may answer again.
 fn unreadable(what: &'static str) -> impl FnOnce(StoreError) -> StageError {
