@@ -241,7 +241,7 @@ function uploader(project, uploaded) {
       } catch (error) {
         if (error.retryAfter && attempt < UPLOAD_TRIES && row.isConnected) {
           bar.value = 0;
-          state.textContent = `${t("queued")} (${error.retryAfter} s)`;
+          state.textContent = `${t("serverBusyRetry")} ${error.retryAfter} s`;
           await wait(error.retryAfter * 1000);
           continue;
         }
@@ -258,7 +258,7 @@ function uploader(project, uploaded) {
   const send = (chosen) => {
     for (const file of chosen) {
       const bar = h("progress", { max: 1, value: 0 });
-      const state = h("span", { class: "state" }, t("queued"));
+      const state = h("span", { class: "state" }, t("waitingToUpload"));
       const row = h("li", { class: "upload" }, h("span", { class: "file" }, file.name), bar, state);
       list.append(row);
       const query = { language: language.value };

@@ -47,6 +47,8 @@ const ROWS = [
   ["channelRolesHelp", "e.g. agent,customer for a stereo recording", "np. agent,customer dla nagrania stereo"],
   ["recordedAt", "Recorded on", "Data nagrania"],
   ["uploading", "Uploading", "Wysyłanie"],
+  ["waitingToUpload", "Waiting to upload", "Czeka na wysłanie"],
+  ["serverBusyRetry", "Server busy, sending again in", "Serwer zajęty, ponowne wysłanie za"],
   ["queued", "Queued", "W kolejce"],
   ["completed", "Completed", "Gotowe"],
   ["failed", "Failed", "Błąd"],

@@ -703,6 +703,12 @@ async fn uploads_wait_their_turn_and_their_jobs_are_polled_gently() {
     browser.script("performance.setResourceTimingBufferSize(100000)", json!([])).await;
     browser.command(reqwest::Method::POST, &format!("/element/{input}/value"), Some(json!({"text": paths.join("\n")}))).await;
 
+    // Photographed while the two the budget turned away wait their Retry-After.
+    let waiting = "[...document.querySelectorAll('.upload')].filter(r => /sending again in \\d+ s/.test(r.innerText)).length";
+    browser.until(waiting, |v| v.as_u64().is_some_and(|n| n > 0)).await;
+    let shots = screenshots();
+    browser.screenshot(&shots, "9-uploads-waiting").await;
+
     // The two the budget turned away waited their Retry-After and went through: every job is
     // queued, none failed.
     let queued = "[...document.querySelectorAll('.upload')].filter(r => /Queued \\d+%/.test(r.innerText)).length";
@@ -727,6 +733,14 @@ async fn uploads_wait_their_turn_and_their_jobs_are_polled_gently() {
     tokio::time::sleep(Duration::from_secs(8)).await;
     let during = browser.script(&format!("return {polls}"), json!([])).await.as_u64().unwrap() - before;
     assert!(during <= 40, "{during} job requests in 8 s for 14 jobs (one a second each would be 112)");
+
+    // The queue at phone width, and in Polish.
+    browser.command(reqwest::Method::POST, "/window/rect", Some(json!({"width": 390, "height": 844}))).await;
+    browser.screenshot(&shots, "9-uploads-phone").await;
+    browser.command(reqwest::Method::POST, "/window/rect", Some(json!({"width": 1280, "height": 1000}))).await;
+    browser.click("#language").await;
+    browser.until("document.documentElement.lang", |v| v == "pl").await;
+    browser.screenshot(&shots, "9-uploads-pl").await;
 }
 
 async fn keep_recording(app: &TestApp, call: &mut callscope_store::NewCall, seconds: f32) {
