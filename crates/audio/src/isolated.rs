@@ -15,10 +15,10 @@
 //! knows the file did not decode.
 
 use std::fs::File;
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::{AudioError, AudioInfo, Container, DecodedAudio};
+use crate::{AudioError, AudioInfo, Container, DecodedAudio, Signal};
 
 /// The exit code of a child that decoded its file.
 pub const EXIT_DONE: u8 = 0;
@@ -146,39 +146,14 @@ pub fn parse_report(line: &str) -> Option<ChildReport> {
     }
 }
 
-/// Reads the signals a finished child wrote beside `base`.
+/// Takes over the signals a finished child wrote beside `base`: each is read from its file a
+/// window at a time, and the file goes with the signal (see [`Signal::adopt_file`]).
 ///
 /// # Errors
 /// A scratch file missing, unreadable or of another length than the child reported.
-pub fn load(base: &Path, spilled: &Spilled) -> std::io::Result<DecodedAudio> {
+pub fn adopt(base: &Path, spilled: &Spilled) -> std::io::Result<DecodedAudio> {
     let frames = usize::try_from(spilled.frames).map_err(std::io::Error::other)?;
-    let mut channels = Vec::with_capacity(spilled.signals);
-    for index in 0..spilled.signals {
-        let mut file = File::open(signal_path(base, index))?;
-        let expected = frames.checked_mul(4).ok_or_else(|| std::io::Error::other("a signal too long to read"))?;
-        if file.metadata()?.len() != expected as u64 {
-            return Err(std::io::Error::other(format!("signal {index} is not the length the decoder reported")));
-        }
-        let mut signal = Vec::with_capacity(frames);
-        let mut chunk = vec![0u8; 1 << 20];
-        loop {
-            let read = file.read(&mut chunk)?;
-            if read == 0 {
-                break;
-            }
-            // Reads of a regular file come in whole multiples of four here but a short read
-            // could split a sample: keep the remainder for the next one.
-            let whole = read - read % 4;
-            signal.extend(chunk[..whole].chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])));
-            if whole < read {
-                let mut rest = [0u8; 4];
-                rest[..read - whole].copy_from_slice(&chunk[whole..read]);
-                file.read_exact(&mut rest[read - whole..])?;
-                signal.push(f32::from_le_bytes(rest));
-            }
-        }
-        channels.push(signal);
-    }
+    let channels = (0..spilled.signals).map(|index| Signal::adopt_file(&signal_path(base, index), frames)).collect::<std::io::Result<_>>()?;
     Ok(DecodedAudio { info: spilled.info.clone(), channels })
 }
 
@@ -215,12 +190,13 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         let Some(ChildReport::Done(spilled)) = text.lines().last().and_then(parse_report) else { panic!("{text}") };
         assert_eq!((spilled.signals, spilled.frames), (2, 152_000));
-        let loaded = load(&base, &spilled).unwrap();
+        let adopted = adopt(&base, &spilled).unwrap();
+        assert!(!signal_path(&base, 0).exists() && !signal_path(&base, 1).exists(), "the signals own their files now");
         let direct = crate::decode_file(&input, None).unwrap();
-        assert_eq!(loaded.info, direct.info);
-        assert_eq!(loaded.channels, direct.channels);
-        remove(&base, spilled.signals);
-        assert!(!signal_path(&base, 0).exists() && !signal_path(&base, 1).exists());
+        assert_eq!(adopted.info, direct.info);
+        assert!(adopted.channels.iter().all(|c| !c.in_memory()));
+        let samples = |audio: &DecodedAudio| audio.channels.iter().map(|c| c.to_vec().unwrap()).collect::<Vec<_>>();
+        assert_eq!(samples(&adopted), samples(&direct));
     }
 
     #[test]

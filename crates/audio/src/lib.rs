@@ -23,8 +23,10 @@ use symphonia::core::meta::MetadataOptions;
 
 pub mod isolated;
 mod resample;
+mod signal;
 
 pub use resample::Resampler;
+pub use signal::{SampleSource, Signal};
 
 /// Sample rate of decoded audio, the rate Whisper and the VAD expect.
 pub const TARGET_RATE: u32 = 16_000;
@@ -126,46 +128,48 @@ pub struct AudioInfo {
 pub struct DecodedAudio {
     /// What the file was.
     pub info: AudioInfo,
-    /// Samples in [-1, 1] at [`TARGET_RATE`], one vector per channel, all of equal length.
-    pub channels: Vec<Vec<f32>>,
+    /// Samples in [-1, 1] at [`TARGET_RATE`], one signal per channel, all of equal length.
+    pub channels: Vec<Signal>,
 }
+
+/// Samples compared at a time when channels are compared: a few hundred kilobytes each.
+const COMPARED_BLOCK: usize = 1 << 16;
 
 impl DecodedAudio {
     /// Whether a two-channel file carries the same signal on both channels (a mono call saved
     /// as stereo), in which case it must be diarized acoustically rather than split.
-    pub fn channels_identical(&self) -> bool {
+    ///
+    /// # Errors
+    /// A signal's file cannot be read.
+    pub fn channels_identical(&self) -> std::io::Result<bool> {
         match self.channels.as_slice() {
             [a, b] => signals_identical(a, b),
-            _ => false,
+            _ => Ok(false),
         }
     }
-
-    /// The average of all channels.
-    pub fn mixdown(&self) -> Vec<f32> {
-        mix(self.channels.iter().map(Vec::as_slice))
-    }
 }
 
-/// The average of signals of one length.
-pub fn mix<'a>(signals: impl Iterator<Item = &'a [f32]> + Clone) -> Vec<f32> {
-    let n = signals.clone().count().max(1) as f32;
-    let len = signals.clone().next().map_or(0, <[f32]>::len);
-    (0..len).map(|i| signals.clone().map(|c| c[i]).sum::<f32>() / n).collect()
-}
-
-/// Whether two signals are the same up to rounding (e.g. one lossy encode of a mono source).
-pub fn signals_identical(a: &[f32], b: &[f32]) -> bool {
-    if a.len() != b.len() {
-        return false;
+/// Whether two signals are the same up to rounding (e.g. one lossy encode of a mono source),
+/// read a block at a time.
+///
+/// # Errors
+/// A signal's file cannot be read.
+pub fn signals_identical(a: &dyn SampleSource, b: &dyn SampleSource) -> std::io::Result<bool> {
+    let len = a.sample_count();
+    if len != b.sample_count() {
+        return Ok(false);
     }
     let (mut difference, mut energy) = (0.0f64, 0.0f64);
-    for (x, y) in a.iter().zip(b) {
-        difference += f64::from((x - y).abs());
-        energy += f64::from(x.abs() + y.abs());
+    for start in (0..len).step_by(COMPARED_BLOCK) {
+        let range = start..(start + COMPARED_BLOCK).min(len);
+        for (x, y) in a.window(range.clone())?.iter().zip(&b.window(range)?) {
+            difference += f64::from((x - y).abs());
+            energy += f64::from(x.abs() + y.abs());
+        }
     }
     // Silence on both sides counts as identical; otherwise the difference must be tiny
     // relative to the signal.
-    difference <= 1e-3 * energy.max(1e-9) || difference / (a.len().max(1) as f64) < 1e-6
+    Ok(difference <= 1e-3 * energy.max(1e-9) || difference / (len.max(1) as f64) < 1e-6)
 }
 
 /// Why audio could not be decoded.
@@ -202,7 +206,9 @@ pub fn decode_file(path: &Path, max_duration_s: Option<f64>) -> Result<DecodedAu
     decode(Box::new(File::open(path)?), max_duration_s, &mut |_| {})
 }
 
-/// Decodes audio from any seekable source; `max_duration_s` stops early on over-long input.
+/// Decodes audio from any seekable source into memory; `max_duration_s` stops early on
+/// over-long input. For tools and tests: the service decodes to scratch files
+/// ([`isolated`]).
 /// `on_progress` hears the fraction decoded (0.0–1.0) about once per minute of audio, when the
 /// container declares its length.
 ///
@@ -220,7 +226,7 @@ pub fn decode(source: Box<dyn MediaSource>, max_duration_s: Option<f64>, on_prog
         }
         Ok(())
     })?;
-    Ok(DecodedAudio { info, channels })
+    Ok(DecodedAudio { info, channels: channels.into_iter().map(Signal::from_samples).collect() })
 }
 
 /// Output frames the decoder gathers before it hands them on: four seconds at 16 kHz.
@@ -372,15 +378,20 @@ mod tests {
 
     #[test]
     fn identical_channels_are_told_apart_from_different_ones() {
-        let a: Vec<f32> = (0..16_000).map(|i| (i as f32 * 0.05).sin() * 0.3).collect();
+        let same = |a: &[f32], b: &[f32]| signals_identical(&a.to_vec(), &b.to_vec()).unwrap();
+        // Longer than one compared block, so that the sums run across blocks.
+        let a: Vec<f32> = (0..160_000).map(|i| (i as f32 * 0.05).sin() * 0.3).collect();
         let mut b = a.clone();
-        assert!(signals_identical(&a, &b));
+        assert!(same(&a, &b));
         b.iter_mut().for_each(|s| *s += 1e-6);
-        assert!(signals_identical(&a, &b), "rounding noise");
-        let c: Vec<f32> = (0..16_000).map(|i| (i as f32 * 0.07).sin() * 0.3).collect();
-        assert!(!signals_identical(&a, &c));
+        assert!(same(&a, &b), "rounding noise");
+        let mut late = a.clone();
+        late[150_000..].iter_mut().for_each(|s| *s = -*s);
+        assert!(!same(&a, &late), "a difference in the last block counts");
+        let c: Vec<f32> = (0..160_000).map(|i| (i as f32 * 0.07).sin() * 0.3).collect();
+        assert!(!same(&a, &c));
         let silence = vec![0.0; 100];
-        assert!(signals_identical(&silence, &silence));
-        assert!(!signals_identical(&a, &a[..100]));
+        assert!(same(&silence, &silence));
+        assert!(!same(&a, &a[..100]));
     }
 }

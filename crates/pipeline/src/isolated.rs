@@ -96,17 +96,16 @@ impl Decoder for IsolatedDecoder {
         })?;
         match report {
             Some(ChildReport::Done(spilled)) if status.success() => {
-                let loaded = tokio::task::spawn_blocking(move || {
-                    let loaded = isolated::load(&base, &spilled);
+                // The signals take their files over (they are read a window at a time, and go
+                // when the signals do); whatever is left is removed with `scratch`.
+                let adopted = tokio::task::spawn_blocking(move || {
+                    let adopted = isolated::adopt(&base, &spilled);
                     drop(scratch);
-                    loaded
+                    adopted
                 })
                 .await
                 .map_err(|e| crate::speech::stopped("decoding", &e))?;
-                loaded.map_err(|e| {
-                    tracing::error!(error = %e, "cannot read what the decoder wrote");
-                    StageError::Retryable(format!("could not read the decoded audio {SEE_THE_LOG}"))
-                })
+                adopted.map_err(|e| crate::unreadable_audio(&e))
             }
             Some(ChildReport::Failed { permanent: true, message }) => Err(StageError::Fatal(message)),
             Some(ChildReport::Failed { permanent: false, message }) => Err(StageError::Retryable(message)),

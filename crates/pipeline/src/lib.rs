@@ -21,6 +21,7 @@ mod speech;
 pub use callscope_analysis::classify::CategoryInfo;
 pub use callscope_analysis::engine::{AnalysisError, AnalysisInput, Analyzer, CallAnalysis, Lang as AnalysisLang, RulesEngine, TemplateSpec};
 pub use callscope_analysis::template::Question;
+pub use callscope_audio::Signal;
 pub use callscope_pii::Gazetteer;
 pub use callscope_speech::{Region, Transcript, Word};
 pub use isolated::IsolatedDecoder;
@@ -91,7 +92,7 @@ pub trait Transcriber: Send + Sync {
     fn model_name(&self) -> String;
 
     /// Transcribes one 16 kHz channel in `language`; `progress` gets the fraction done.
-    async fn transcribe(&self, samples: Arc<Vec<f32>>, language: Language, progress: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError>;
+    async fn transcribe(&self, signal: Signal, language: Language, progress: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError>;
 }
 
 /// Tells speakers apart in a signal that holds all of them.
@@ -101,7 +102,7 @@ pub trait Diarizer: Send + Sync {
     /// fraction done.
     async fn diarize(
         &self,
-        samples: Arc<Vec<f32>>,
+        signal: Signal,
         speech: Vec<Region>,
         words: Vec<Word>,
         progress: Box<dyn FnMut(f64) + Send>,
@@ -308,40 +309,42 @@ impl Pipeline {
 
         // Channels that differ hold one speaker each (decisions §4); with roles they are split
         // whatever they hold.
-        let per_channel = decoded.channels.len() > 1 && (job.channel_roles.is_some() || !decoded.channels_identical());
-        // The signals are shared with the stages, never copied: a four-hour call is large.
-        let signals: Vec<Arc<Vec<f32>>> = std::mem::take(&mut decoded.channels).into_iter().map(Arc::new).collect();
+        let per_channel = decoded.channels.len() > 1 && (job.channel_roles.is_some() || !channels_identical(&decoded).await?);
+        // The signals are shared with the stages, never copied: a four-hour call is large, and
+        // the service's are read from scratch files a window at a time.
+        let signals = std::mem::take(&mut decoded.channels);
         let mut words: Vec<Word> = Vec::new();
         let source;
         progress.report(JobStage::Transcribing, 0.0);
         if per_channel {
             let n = signals.len();
-            for (channel, samples) in signals.iter().enumerate() {
+            for (channel, signal) in signals.iter().enumerate() {
                 let reporter = progress.clone();
                 let report = Box::new(move |f: f64| reporter.report(JobStage::Transcribing, (channel as f64 + f) / n as f64));
-                let transcript = self.stages.transcriber.transcribe(samples.clone(), job.language, report).await?;
+                let transcript = self.stages.transcriber.transcribe(signal.clone(), job.language, report).await?;
                 words.extend(transcript.words.into_iter().map(|w| Word { speaker: channel, ..w }));
             }
             progress.report(JobStage::Diarizing, 1.0);
             source = SpeakerSource::Channels;
         } else {
-            let samples = match signals.as_slice() {
-                [one] => one.clone(),
-                many => Arc::new(callscope_audio::mix(many.iter().map(|s| s.as_slice()))),
+            // One signal: the file's only one, or the first of two that carry the same.
+            let Some(signal) = signals.first().cloned() else {
+                return Err(StageError::Fatal("the file contains no audio".into()));
             };
             let reporter = progress.clone();
             let report = Box::new(move |f: f64| reporter.report(JobStage::Transcribing, f));
-            let transcript = self.stages.transcriber.transcribe(samples.clone(), job.language, report).await?;
+            let transcript = self.stages.transcriber.transcribe(signal.clone(), job.language, report).await?;
             progress.report(JobStage::Diarizing, 0.0);
             let reporter = progress.clone();
             let report = Box::new(move |f: f64| reporter.report(JobStage::Diarizing, f));
-            words = self.stages.diarizer.diarize(samples, transcript.speech, transcript.words, report).await?;
+            words = self.stages.diarizer.diarize(signal, transcript.speech, transcript.words, report).await?;
             progress.report(JobStage::Diarizing, 1.0);
             source = SpeakerSource::Diarized;
         }
-        // Past speech, the signals are needed only to silence personal data in the stored audio.
+        // Past speech, the signals are needed only to silence personal data in the stored audio;
+        // otherwise they (and their scratch files) go here.
         let keep = self.settings.keep_audio_for_redaction && context.pii_redaction == PiiRedaction::Mask;
-        decoded.channels = if keep { signals.into_iter().map(|s| Arc::try_unwrap(s).unwrap_or_else(|s| (*s).clone())).collect() } else { Vec::new() };
+        decoded.channels = if keep { signals } else { Vec::new() };
         words.sort_by(|a, b| a.start_s.total_cmp(&b.start_s).then(a.speaker.cmp(&b.speaker)));
         let timed: Vec<TimedWord> = words
             .into_iter()
@@ -429,6 +432,22 @@ impl Pipeline {
     }
 }
 
+/// Whether a stereo call's two channels carry the same recording, read on a blocking thread (a
+/// long call's signals are read from their files).
+async fn channels_identical(audio: &DecodedAudio) -> Result<bool, StageError> {
+    let audio = audio.clone();
+    tokio::task::spawn_blocking(move || audio.channels_identical())
+        .await
+        .map_err(|e| speech::stopped("comparing the channels", &e))?
+        .map_err(|e| unreadable_audio(&e))
+}
+
+/// A decoded signal that could not be read back from its scratch file: worth another attempt.
+pub(crate) fn unreadable_audio(error: &std::io::Error) -> StageError {
+    tracing::error!(%error, "cannot read the decoded audio");
+    StageError::Retryable(format!("could not read the decoded audio {SEE_THE_LOG}"))
+}
+
 /// With `channel_roles`, each channel is one speaker: the counts must agree.
 fn check_channel_roles(job: &Job, audio: &DecodedAudio) -> Result<(), StageError> {
     let Some(roles) = &job.channel_roles else { return Ok(()) };
@@ -472,7 +491,7 @@ mod tests {
                     channels: 2,
                     duration_s: 1.25,
                 },
-                channels: vec![vec![0.5; 10]; 2],
+                channels: vec![Signal::from_samples(vec![0.5; 10]); 2],
             },
             speaker_source: SpeakerSource::Channels,
             full_text,

@@ -5,6 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use callscope_audio::Signal;
 use callscope_domain::Language;
 use callscope_speech::{DiarizeSettings, Region, SpeechError, Transcript, Vad, WhisperModel, WhisperSettings, Word};
 use tokio::sync::Semaphore;
@@ -14,6 +15,7 @@ use crate::{Diarizer, StageError, Transcriber};
 fn stage_error(error: SpeechError) -> StageError {
     match error {
         SpeechError::Input(message) => StageError::Fatal(message),
+        SpeechError::Audio(error) => crate::unreadable_audio(&error),
         // A model that fails to run will fail again; retrying wastes the queue's time.
         SpeechError::Model(message) | SpeechError::Inference(message) => StageError::Fatal(message),
     }
@@ -59,19 +61,14 @@ impl Transcriber for WhisperTranscriber {
         self.model.name().to_string()
     }
 
-    async fn transcribe(
-        &self,
-        samples: Arc<Vec<f32>>,
-        language: Language,
-        mut progress: Box<dyn FnMut(f64) + Send>,
-    ) -> Result<Transcript, StageError> {
+    async fn transcribe(&self, signal: Signal, language: Language, mut progress: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
         let permit = self.permits.clone().acquire_owned().await.map_err(|_| StageError::Retryable("shutting down".into()))?;
         let model = self.model.clone();
         // The permit goes with the thread: an attempt abandoned at its limit frees its slot only
         // when its thread has stopped, so threads never outnumber the concurrency.
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            model.transcribe(&samples, language.as_str(), &mut *progress)
+            model.transcribe(&signal, language.as_str(), &mut *progress)
         })
         .await
         .map_err(|e| stopped("transcription", &e))?
@@ -96,14 +93,14 @@ impl AcousticDiarizer {
 impl Diarizer for AcousticDiarizer {
     async fn diarize(
         &self,
-        samples: Arc<Vec<f32>>,
+        signal: Signal,
         speech: Vec<Region>,
         mut words: Vec<Word>,
         mut progress: Box<dyn FnMut(f64) + Send>,
     ) -> Result<Vec<Word>, StageError> {
         let settings = self.settings;
         tokio::task::spawn_blocking(move || {
-            let found = callscope_speech::diarize_reporting(&samples, &speech, &settings, &mut *progress);
+            let found = callscope_speech::diarize_reporting(&signal, &speech, &settings, &mut *progress)?;
             for word in &mut words {
                 word.speaker = found.speaker_at(word.start_s, word.end_s);
             }
@@ -117,9 +114,10 @@ impl Diarizer for AcousticDiarizer {
             for w in &mut words {
                 w.speaker = order.iter().position(|&s| s == w.speaker).unwrap_or(0);
             }
-            words
+            Ok(words)
         })
         .await
-        .map_err(|e| stopped("diarization", &e))
+        .map_err(|e| stopped("diarization", &e))?
+        .map_err(|e: std::io::Error| crate::unreadable_audio(&e))
     }
 }

@@ -77,8 +77,8 @@ fn main() {
             .collect();
         let mine: Vec<_> = rows.iter().filter(|r| r.0 == stem).cloned().collect();
         let refs = if mine.is_empty() { rows } else { mine };
-        let regions = vad::shape(&detector.speech(&samples, &shape), samples.len(), &shape);
-        let d = diarize(&samples, &regions, &settings);
+        let regions = vad::shape(&detector.speech(&samples, &shape).expect("samples in memory"), samples.len(), &shape);
+        let d = diarize(&samples, &regions, &settings).expect("samples in memory");
         let names: Vec<String> = refs.iter().map(|r| r.3.clone()).collect::<BTreeSet<_>>().into_iter().collect();
         let frames = samples.len() / 160;
         // Reference speaker sets and the hypothesis' label per frame.

@@ -20,7 +20,7 @@ fn main() {
         hound::SampleFormat::Int => reader.samples::<i16>().map(|s| f32::from(s.expect("a sample")) / 32768.0).collect(),
     };
     let started = std::time::Instant::now();
-    let probabilities = vad.probabilities(&samples);
+    let probabilities = vad.probabilities(&samples).expect("samples in memory");
     eprintln!("{} chunks in {:.1} ms", probabilities.len(), started.elapsed().as_secs_f64() * 1000.0);
     for p in probabilities {
         println!("{p:.6}");

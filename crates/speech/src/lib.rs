@@ -26,6 +26,9 @@ pub enum SpeechError {
     /// Inference failed.
     #[error("speech recognition failed: {0}")]
     Inference(String),
+    /// The decoded audio could not be read back (its scratch file): may pass.
+    #[error("the decoded audio could not be read: {0}")]
+    Audio(#[from] std::io::Error),
 }
 
 /// One recognised word, placed in the original signal.

@@ -2,6 +2,7 @@
 //! Hann windows every 10 ms, computed the way the model was trained on (power spectrum, Slaney
 //! mel filters, log10, clamped to 8 below the maximum, scaled to about -1..1).
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use rustfft::num_complex::Complex32;
@@ -113,16 +114,31 @@ impl MelExtractor {
     /// Mel power (before the log) of `samples`, frame-major: `frames × n_mels`, one frame per
     /// `HOP` samples, frames centred on their hop (reflect-padded at the edges).
     pub fn mel_power(&self, samples: &[f32]) -> Vec<f32> {
-        let frames = samples.len() / HOP;
+        self.mel_power_of_frames(samples, 0, samples.len(), 0..samples.len() / HOP)
+    }
+
+    /// Samples to read for `frames` of a signal of `len` samples: the frames' own and the half
+    /// FFT around them (within the signal).
+    pub fn samples_for_frames(frames: &Range<usize>, len: usize) -> Range<usize> {
+        let half = N_FFT / 2;
+        let start = (frames.start * HOP).saturating_sub(half).min(len);
+        let end = (frames.end.saturating_sub(1) * HOP + half + 1).min(len);
+        start..end.max(start)
+    }
+
+    /// [`MelExtractor::mel_power`] of the `frames` of a signal of `len` samples, of which
+    /// `heard` holds those from `heard_from` on (at least [`MelExtractor::samples_for_frames`]):
+    /// a long signal's power is computed a stretch at a time, and comes out as if computed whole.
+    pub fn mel_power_of_frames(&self, heard: &[f32], heard_from: usize, len: usize, frames: Range<usize>) -> Vec<f32> {
         let bins = N_FFT / 2 + 1;
         let n_mels = self.filters.n_mels;
-        let mut out = vec![0f32; frames * n_mels];
+        let mut out = vec![0f32; frames.len() * n_mels];
         let mut buf = vec![Complex32::default(); N_FFT];
         let mut scratch = vec![Complex32::default(); self.fft.get_inplace_scratch_len()];
         let mut power = vec![0f32; bins];
         let half = (N_FFT / 2) as isize;
-        let len = samples.len() as isize;
-        for t in 0..frames {
+        let len = len as isize;
+        for (row, t) in out.chunks_exact_mut(n_mels).zip(frames) {
             let centre = (t * HOP) as isize;
             for (k, slot) in buf.iter_mut().enumerate() {
                 let mut i = centre - half + k as isize;
@@ -133,14 +149,19 @@ impl MelExtractor {
                 if i >= len {
                     i = 2 * (len - 1) - i;
                 }
-                let x = if (0..len).contains(&i) { samples[i as usize] } else { 0.0 };
+                let x = usize::try_from(i)
+                    .ok()
+                    .filter(|&i| (i as isize) < len)
+                    .and_then(|i| i.checked_sub(heard_from))
+                    .and_then(|i| heard.get(i))
+                    .copied()
+                    .unwrap_or(0.0);
                 *slot = Complex32::new(x * self.window[k], 0.0);
             }
             self.fft.process_with_scratch(&mut buf, &mut scratch);
             for (p, c) in power.iter_mut().zip(&buf[..bins]) {
                 *p = c.norm_sqr();
             }
-            let row = &mut out[t * n_mels..(t + 1) * n_mels];
             for (m, value) in row.iter_mut().enumerate() {
                 let w = &self.filters.weights[m * bins..(m + 1) * bins];
                 *value = w.iter().zip(&power).map(|(a, b)| a * b).sum();
@@ -192,6 +213,21 @@ mod tests {
         for (at, expected) in [(1, 0.024_862_595), (bins + 1, 0.001_990_822), (bins + 2, 0.022_871_772)] {
             assert!((filters.weights[at] - expected).abs() < 1e-6, "{at}: {} vs {expected}", filters.weights[at]);
         }
+    }
+
+    #[test]
+    fn power_computed_a_stretch_at_a_time_is_that_of_the_whole() {
+        let extractor = MelExtractor::new(MelFilters::slaney(40));
+        let signal: Vec<f32> = (0..SAMPLE_RATE * 3 + 123).map(|i| ((i as f32 * 0.013).sin() + (i as f32 * 0.31).cos()) * 0.3).collect();
+        let whole = extractor.mel_power(&signal);
+        let frames = signal.len() / HOP;
+        let mut pieces = Vec::new();
+        for first in (0..frames).step_by(97) {
+            let range = first..(first + 97).min(frames);
+            let heard = MelExtractor::samples_for_frames(&range, signal.len());
+            pieces.extend(extractor.mel_power_of_frames(&signal[heard.clone()], heard.start, signal.len(), range));
+        }
+        assert_eq!(pieces, whole, "the reflected edges and every stretch between them");
     }
 
     #[test]

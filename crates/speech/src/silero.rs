@@ -15,6 +15,8 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use callscope_audio::SampleSource;
+
 use crate::SpeechError;
 
 /// New samples per chunk at 16 kHz.
@@ -192,34 +194,41 @@ impl SileroVad {
     }
 
     /// Speech probability of each 32 ms chunk of `samples` (16 kHz mono); a last partial chunk
-    /// is scored padded with silence.
-    pub fn probabilities(&self, samples: &[f32]) -> Vec<f32> {
-        let chunks = samples.len().div_ceil(CHUNK);
+    /// is scored padded with silence. The signal is read a block of chunks at a time.
+    ///
+    /// # Errors
+    /// The signal's file cannot be read.
+    pub fn probabilities<S: SampleSource + ?Sized>(&self, samples: &S) -> std::io::Result<Vec<f32>> {
+        let chunks = samples.sample_count().div_ceil(CHUNK);
         let mut out = Vec::with_capacity(chunks);
         let (mut h, mut c) = ([0f32; HIDDEN], [0f32; HIDDEN]);
         let mut columns = Vec::new();
         let mut first = 0;
         while first < chunks {
             let batch = BLOCK.min(chunks - first);
-            let gates_in = self.encode(samples, first, batch, &mut columns);
+            // What the batch's chunks look at: each its own samples and the context before them.
+            let from = (first * CHUNK).saturating_sub(CONTEXT);
+            let heard = samples.window(from..(first + batch) * CHUNK)?;
+            let gates_in = self.encode(&heard, from, first, batch, &mut columns);
             for b in 0..batch {
                 let gates = &gates_in[b * 4 * HIDDEN..][..4 * HIDDEN];
                 out.push(self.step(gates, &mut h, &mut c));
             }
             first += batch;
         }
-        out
+        Ok(out)
     }
 
-    /// The LSTM's input projection (with both biases) for chunks `first..first + batch`.
-    fn encode(&self, samples: &[f32], first: usize, batch: usize, columns: &mut Vec<f32>) -> Vec<f32> {
+    /// The LSTM's input projection (with both biases) for chunks `first..first + batch`, from
+    /// `heard`: the signal's samples from `heard_from` on (the signal is silence past them).
+    fn encode(&self, heard: &[f32], heard_from: usize, first: usize, batch: usize, columns: &mut Vec<f32>) -> Vec<f32> {
         // STFT frames of every chunk: rows (chunk, frame) of 256 samples.
         let mut frames = vec![0f32; batch * FRAMES * N_FFT];
         let mut padded = [0f32; INPUT + PAD];
         for b in 0..batch {
             let start = (first + b) * CHUNK;
             for (i, slot) in padded[..INPUT].iter_mut().enumerate() {
-                *slot = (start + i).checked_sub(CONTEXT).and_then(|s| samples.get(s)).copied().unwrap_or(0.0);
+                *slot = (start + i).checked_sub(CONTEXT).and_then(|s| s.checked_sub(heard_from)).and_then(|s| heard.get(s)).copied().unwrap_or(0.0);
             }
             for j in 0..PAD {
                 padded[INPUT + j] = padded[INPUT - 2 - j];

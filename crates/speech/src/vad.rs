@@ -6,7 +6,10 @@
 //! never reaches Whisper, which is where its hallucinations ("Thank you for watching") come
 //! from, and skipping it is most of the speed-up on phone calls, which are often half silence.
 
+use callscope_audio::SampleSource;
+
 use crate::mel::SAMPLE_RATE;
+use crate::SpeechError;
 
 /// A stretch of speech, in samples from the start of the signal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,15 +69,26 @@ impl VadSettings {
 const FRAME: usize = SAMPLE_RATE / 50; // 20 ms
 const HOP: usize = SAMPLE_RATE / 100; // 10 ms
 
-/// Energy per 10 ms hop (20 ms frames), in dB relative to full scale, after pre-emphasis.
-pub fn frame_energies_db(samples: &[f32]) -> Vec<f32> {
-    if samples.len() < FRAME {
-        return Vec::new();
+/// Frames whose energy is computed from one read of the signal: about a minute.
+const FRAMES_PER_READ: usize = 6_000;
+
+/// Energy per 10 ms hop (20 ms frames), in dB relative to full scale, after pre-emphasis. The
+/// signal is read a minute at a time.
+///
+/// # Errors
+/// The signal's file cannot be read.
+pub fn frame_energies_db<S: SampleSource + ?Sized>(samples: &S) -> std::io::Result<Vec<f32>> {
+    let len = samples.sample_count();
+    if len < FRAME {
+        return Ok(Vec::new());
     }
-    let frames = (samples.len() - FRAME) / HOP + 1;
-    (0..frames)
-        .map(|f| {
-            let s = &samples[f * HOP..f * HOP + FRAME];
+    let frames = (len - FRAME) / HOP + 1;
+    let mut energies = Vec::with_capacity(frames);
+    for first in (0..frames).step_by(FRAMES_PER_READ) {
+        let last = (first + FRAMES_PER_READ).min(frames);
+        let block = samples.window(first * HOP..(last - 1) * HOP + FRAME)?;
+        energies.extend((0..last - first).map(|f| {
+            let s = &block[f * HOP..f * HOP + FRAME];
             let mut prev = s[0];
             let mut sum = 0f64;
             for &x in &s[1..] {
@@ -83,8 +97,9 @@ pub fn frame_energies_db(samples: &[f32]) -> Vec<f32> {
                 sum += f64::from(y * y);
             }
             (10.0 * (sum / (FRAME - 1) as f64 + 1e-12).log10()) as f32
-        })
-        .collect()
+        }));
+    }
+    Ok(energies)
 }
 
 fn percentile(sorted: &[f32], p: f32) -> f32 {
@@ -93,15 +108,21 @@ fn percentile(sorted: &[f32], p: f32) -> f32 {
 }
 
 /// The speech regions of `samples` (16 kHz mono) by frame energy, in order, not overlapping.
-pub fn detect(samples: &[f32], settings: &VadSettings) -> Vec<Region> {
-    shape(&energy_speech(samples, settings), samples.len(), settings)
+///
+/// # Errors
+/// The signal's file cannot be read.
+pub fn detect<S: SampleSource + ?Sized>(samples: &S, settings: &VadSettings) -> std::io::Result<Vec<Region>> {
+    Ok(shape(&energy_speech(samples, settings)?, samples.sample_count(), settings))
 }
 
 /// Where the frame energy says speech, before bridging, dropping and padding.
-pub fn energy_speech(samples: &[f32], settings: &VadSettings) -> Vec<Region> {
-    let energies = frame_energies_db(samples);
+///
+/// # Errors
+/// The signal's file cannot be read.
+pub fn energy_speech<S: SampleSource + ?Sized>(samples: &S, settings: &VadSettings) -> std::io::Result<Vec<Region>> {
+    let energies = frame_energies_db(samples)?;
     if energies.is_empty() {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let mut sorted = energies.clone();
     sorted.sort_by(f32::total_cmp);
@@ -111,7 +132,8 @@ pub fn energy_speech(samples: &[f32], settings: &VadSettings) -> Vec<Region> {
     // floor keeps the threshold from rising above real speech then.
     let on = (floor + settings.min_rise_db.max(0.3 * (loud - floor))).min(loud - 3.0).max(settings.absolute_floor_db);
     let off = (on - 4.0).max(settings.absolute_floor_db);
-    hysteresis(&energies, on, off).into_iter().map(|(s, e)| Region { start: s * HOP, end: (e * HOP + FRAME).min(samples.len()) }).collect()
+    let len = samples.sample_count();
+    Ok(hysteresis(&energies, on, off).into_iter().map(|(s, e)| Region { start: s * HOP, end: (e * HOP + FRAME).min(len) }).collect())
 }
 
 /// Runs of frames that rise to `on` and last until they fall below `off`, as frame ranges.
@@ -172,18 +194,22 @@ pub enum Vad {
 
 impl Vad {
     /// Raw speech of `samples` (16 kHz mono), to be given its final form by [`shape`].
-    pub fn speech(&self, samples: &[f32], settings: &VadSettings) -> Vec<Region> {
-        match self {
-            Vad::Energy => energy_speech(samples, settings),
+    ///
+    /// # Errors
+    /// The signal's file cannot be read.
+    pub fn speech<S: SampleSource + ?Sized>(&self, samples: &S, settings: &VadSettings) -> Result<Vec<Region>, SpeechError> {
+        Ok(match self {
+            Vad::Energy => energy_speech(samples, settings)?,
             Vad::Silero(model) => {
-                let probabilities = model.probabilities(samples);
+                let probabilities = model.probabilities(samples)?;
                 let on = settings.speech_threshold;
+                let len = samples.sample_count();
                 hysteresis(&probabilities, on, (on - 0.15).max(0.01))
                     .into_iter()
-                    .map(|(s, e)| Region { start: s * crate::silero::CHUNK, end: (e * crate::silero::CHUNK).min(samples.len()) })
+                    .map(|(s, e)| Region { start: s * crate::silero::CHUNK, end: (e * crate::silero::CHUNK).min(len) })
                     .collect()
             }
-        }
+        })
     }
 
     /// Which detector this is, for logs and results.
@@ -232,7 +258,7 @@ mod tests {
         }
         signal.extend(v);
         signal.extend(noise(SAMPLE_RATE * 2, 0.003, &mut seed));
-        let regions = detect(&signal, &VadSettings::default());
+        let regions = detect(&signal, &VadSettings::default()).unwrap();
         assert_eq!(regions.len(), 1, "{regions:?}");
         let r = regions[0];
         let tolerance = SAMPLE_RATE / 3;
@@ -242,15 +268,32 @@ mod tests {
 
     #[test]
     fn digital_silence_and_quiet_hiss_hold_no_speech() {
-        assert!(detect(&vec![0.0; SAMPLE_RATE * 5], &VadSettings::default()).is_empty());
+        assert!(detect(&vec![0.0; SAMPLE_RATE * 5], &VadSettings::default()).unwrap().is_empty());
         let mut seed = 1;
-        assert!(detect(&noise(SAMPLE_RATE * 5, 0.0005, &mut seed), &VadSettings::default()).is_empty());
+        assert!(detect(&noise(SAMPLE_RATE * 5, 0.0005, &mut seed), &VadSettings::default()).unwrap().is_empty());
     }
 
     #[test]
     fn speech_from_start_to_end_is_one_region() {
-        let regions = detect(&voice(SAMPLE_RATE * 4), &VadSettings::default());
+        let regions = detect(&voice(SAMPLE_RATE * 4), &VadSettings::default()).unwrap();
         assert_eq!(regions, vec![Region { start: 0, end: SAMPLE_RATE * 4 }]);
+    }
+
+    #[test]
+    fn energies_read_a_block_at_a_time_are_those_of_the_whole() {
+        let mut seed = 3;
+        let signal = noise(SAMPLE_RATE * 150 + 77, 0.2, &mut seed);
+        let whole: Vec<f32> = (0..(signal.len() - FRAME) / HOP + 1)
+            .map(|f| {
+                let s = &signal[f * HOP..f * HOP + FRAME];
+                let sum: f64 = s.windows(2).map(|w| f64::from((w[1] - 0.97 * w[0]).powi(2))).sum();
+                (10.0 * (sum / (FRAME - 1) as f64 + 1e-12).log10()) as f32
+            })
+            .collect();
+        let blocked = frame_energies_db(&signal).unwrap();
+        assert!(whole.len() > 2 * FRAMES_PER_READ, "several reads");
+        assert_eq!(blocked.len(), whole.len());
+        assert!(blocked.iter().zip(&whole).all(|(a, b)| (a - b).abs() < 1e-4));
     }
 
     #[test]

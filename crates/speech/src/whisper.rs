@@ -19,6 +19,7 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use callscope_audio::SampleSource;
 use ct2rs::sys::{ComputeType, Config, Device, StorageView, Whisper, WhisperOptions};
 use serde::Deserialize;
 
@@ -101,12 +102,15 @@ impl Window {
         self.pieces.iter().map(|p| p.1).sum()
     }
 
-    fn audio(&self, samples: &[f32]) -> Vec<f32> {
-        let mut out = Vec::with_capacity(self.len());
+    /// The window's samples, read piece by piece.
+    fn audio<S: SampleSource + ?Sized>(&self, samples: &S) -> std::io::Result<Vec<f32>> {
+        let mut out = vec![0.0; self.len()];
+        let mut at = 0;
         for &(start, len) in &self.pieces {
-            out.extend_from_slice(&samples[start..start + len]);
+            samples.read_into(start, &mut out[at..at + len])?;
+            at += len;
         }
-        out
+        Ok(out)
     }
 
     /// Maps a time in the window (seconds) to a time in the source (seconds).
@@ -335,15 +339,21 @@ impl WhisperModel {
     ///
     /// # Errors
     /// An unknown language for this model, or an inference failure.
-    pub fn transcribe(&self, samples: &[f32], language: &str, on_progress: &mut dyn FnMut(f64)) -> Result<Transcript, SpeechError> {
+    pub fn transcribe<S: SampleSource + ?Sized>(
+        &self,
+        samples: &S,
+        language: &str,
+        on_progress: &mut dyn FnMut(f64),
+    ) -> Result<Transcript, SpeechError> {
         let prompt = self.prompt(language)?;
         // Whisper gets speech with room around it and short pauses kept (words are not clipped,
         // and a window's text reads on); diarization gets the speech alone (every frame it
         // models is a speaker's).
-        let raw = self.vad.speech(samples, &VadSettings::default());
-        let regions = vad::shape(&raw, samples.len(), &VadSettings::default());
-        let speech = vad::shape(&raw, samples.len(), &VadSettings::SPEECH_ONLY);
-        let windows = pack_windows(samples, &regions);
+        let raw = self.vad.speech(samples, &VadSettings::default())?;
+        let len = samples.sample_count();
+        let regions = vad::shape(&raw, len, &VadSettings::default());
+        let speech = vad::shape(&raw, len, &VadSettings::SPEECH_ONLY);
+        let windows = pack_windows(samples, &regions)?;
         let total: usize = windows.iter().map(Window::len).sum::<usize>().max(1);
         // Windows are independent: with several engines they are decoded side by side, each on
         // one thread (small matrix products scale badly across threads; windows scale well).
@@ -398,10 +408,10 @@ impl WhisperModel {
     /// Decodes a window, and again from where its output stopped when it stopped at an
     /// unfinished segment (at most a few times). Each segment comes with the (part of the)
     /// window it was decoded from and that decoding's no-speech probability.
-    fn decode_whole_window(
+    fn decode_whole_window<S: SampleSource + ?Sized>(
         &self,
         engine: &Whisper,
-        samples: &[f32],
+        samples: &S,
         window: &Window,
         prompt: &[u32],
     ) -> Result<Vec<(RawSegment, Window, f32)>, SpeechError> {
@@ -411,7 +421,7 @@ impl WhisperModel {
             if current.len() < SAMPLE_RATE / 4 {
                 break;
             }
-            let audio = current.audio(samples);
+            let audio = current.audio(samples)?;
             let features = self.mel.whisper_features(&audio);
             let decoded = self.decode_window(engine, features, prompt, audio.len())?;
             out.extend(decoded.segments.into_iter().map(|s| (s, current.clone(), decoded.no_speech_prob)));
@@ -735,14 +745,14 @@ fn collapse_loop_in_word(text: &str) -> String {
 
 /// Packs speech regions into windows of at most 30 s; a region longer than that is cut at its
 /// quietest 100 ms in the last third of the window.
-fn pack_windows(samples: &[f32], regions: &[Region]) -> Vec<Window> {
+fn pack_windows<S: SampleSource + ?Sized>(samples: &S, regions: &[Region]) -> std::io::Result<Vec<Window>> {
     // Leave room for Whisper's closing timestamp.
     let limit = WINDOW_SAMPLES - SAMPLE_RATE / 2;
     let mut pieces: Vec<(usize, usize)> = Vec::new();
     for region in regions {
         let mut start = region.start;
         while region.end - start > limit {
-            let cut = quietest_point(samples, start + limit * 2 / 3, start + limit);
+            let cut = quietest_point(samples, start + limit * 2 / 3, start + limit)?;
             pieces.push((start, cut - start));
             start = cut;
         }
@@ -761,21 +771,24 @@ fn pack_windows(samples: &[f32], regions: &[Region]) -> Vec<Window> {
     if !current.pieces.is_empty() {
         windows.push(current);
     }
-    windows
+    Ok(windows)
 }
 
-fn quietest_point(samples: &[f32], from: usize, to: usize) -> usize {
+/// The middle of the quietest tenth of a second between `from` and `to`, where a long stretch
+/// of speech is cut into windows.
+fn quietest_point<S: SampleSource + ?Sized>(samples: &S, from: usize, to: usize) -> std::io::Result<usize> {
     let step = SAMPLE_RATE / 10;
+    let heard = samples.window(from..to)?;
     let mut best = (f32::MAX, to);
-    let mut at = from;
-    while at + step <= to.min(samples.len()) {
-        let energy: f32 = samples[at..at + step].iter().map(|x| x * x).sum();
+    let mut at = 0;
+    while at + step <= heard.len() {
+        let energy: f32 = heard[at..at + step].iter().map(|x| x * x).sum();
         if energy < best.0 {
-            best = (energy, at + step / 2);
+            best = (energy, from + at + step / 2);
         }
         at += step / 2;
     }
-    best.1
+    Ok(best.1)
 }
 
 #[cfg(test)]
@@ -818,7 +831,7 @@ mod tests {
             Region { start: SAMPLE_RATE * 20, end: SAMPLE_RATE * 35 },
             Region { start: SAMPLE_RATE * 40, end: SAMPLE_RATE * 95 },
         ];
-        let windows = pack_windows(&samples, &regions);
+        let windows = pack_windows(&samples, &regions).unwrap();
         assert!(windows.iter().all(|w| w.len() <= WINDOW_SAMPLES));
         let covered: usize = windows.iter().map(Window::len).sum();
         assert_eq!(covered, SAMPLE_RATE * (10 + 15 + 55), "every speech sample is in exactly one window");

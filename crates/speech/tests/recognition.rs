@@ -146,7 +146,7 @@ fn the_real_telephone_call_is_transcribed_and_its_two_speakers_told_apart() {
     for phrase in ["new jersey", "chicago", "texas", "yankee"] {
         assert!(said.contains(phrase), "{phrase:?} missing from {said:?}");
     }
-    let found = diarize(&samples, &transcript.speech, &DiarizeSettings::default());
+    let found = diarize(&samples, &transcript.speech, &DiarizeSettings::default()).unwrap();
     assert_eq!(found.speakers(), 2, "two people talk");
     // Diane (6.7–7.1 s, 10.6–14.2 s) and Sheila (14.5–17.9 s, 21.8–28.4 s) per the reference.
     let diane = found.speaker_at(11.0, 14.0);
@@ -161,8 +161,8 @@ fn the_real_telephone_call_is_transcribed_and_its_two_speakers_told_apart() {
 fn confusion_on_the_call(settings: &DiarizeSettings) -> f64 {
     let call = artifact("pyannote-sample");
     let samples = read_wav(&call.join("sample.wav"));
-    let regions = vad::shape(&Vad::Silero(silero()).speech(&samples, &VadSettings::SPEECH_ONLY), samples.len(), &VadSettings::SPEECH_ONLY);
-    let found = diarize(&samples, &regions, settings);
+    let regions = vad::shape(&Vad::Silero(silero()).speech(&samples, &VadSettings::SPEECH_ONLY).unwrap(), samples.len(), &VadSettings::SPEECH_ONLY);
+    let found = diarize(&samples, &regions, settings).unwrap();
     assert_eq!(found.speakers(), 2, "two people talk");
     let rows = reference_turns(&call.join("sample.rttm"));
     let (mut same, mut crossed, mut total) = (0usize, 0usize, 0usize);
@@ -200,7 +200,7 @@ fn grouping_and_resegmentation_give_few_of_the_real_calls_frames_to_the_wrong_sp
 #[test]
 fn voice_activity_follows_the_real_call() {
     let samples = read_wav(&artifact("pyannote-sample").join("sample.wav"));
-    let regions = vad::detect(&samples, &VadSettings::default());
+    let regions = vad::detect(&samples, &VadSettings::default()).unwrap();
     let speech: usize = regions.iter().map(|r| r.len()).sum();
     // The reference has speech from 6.69 s to 30 s, about 21 s of it with pauses.
     assert!(regions.first().unwrap().start < 16_000 * 7, "{regions:?}");
@@ -212,7 +212,7 @@ fn voice_activity_follows_the_real_call() {
 fn silero_marks_the_real_calls_speech_as_its_reference_does() {
     let call = artifact("pyannote-sample");
     let samples = read_wav(&call.join("sample.wav"));
-    let probabilities = silero().probabilities(&samples);
+    let probabilities = silero().probabilities(&samples).unwrap();
     assert_eq!(probabilities.len(), samples.len().div_ceil(512));
     let reference = reference_speech(&call.join("sample.rttm"), samples.len(), 512);
     let (mut speech, mut missed, mut false_alarm) = (0, 0, 0);
@@ -227,7 +227,7 @@ fn silero_marks_the_real_calls_speech_as_its_reference_does() {
     assert!(false_alarm * 100 < speech * 3, "{false_alarm} chunks of silence taken for speech");
     // The network hears speech, not level: 20 dB quieter, the same chunks are speech.
     let quiet: Vec<f32> = samples.iter().map(|x| x * 0.1).collect();
-    let agree = silero().probabilities(&quiet).iter().zip(&probabilities).filter(|(a, b)| (**a >= 0.5) == (**b >= 0.5)).count();
+    let agree = silero().probabilities(&quiet).unwrap().iter().zip(&probabilities).filter(|(a, b)| (**a >= 0.5) == (**b >= 0.5)).count();
     assert!(agree * 100 >= probabilities.len() * 95, "{agree} of {} chunks agree at -20 dB", probabilities.len());
 }
 
@@ -236,7 +236,7 @@ fn silero_regions_hold_the_speech_and_leave_out_the_silence() {
     let call = artifact("pyannote-sample");
     let samples = read_wav(&call.join("sample.wav"));
     let vad = Vad::Silero(silero());
-    let raw = vad.speech(&samples, &VadSettings::SPEECH_ONLY);
+    let raw = vad.speech(&samples, &VadSettings::SPEECH_ONLY).unwrap();
     let regions = vad::shape(&raw, samples.len(), &VadSettings::SPEECH_ONLY);
     let reference = reference_speech(&call.join("sample.rttm"), samples.len(), 160);
     let inside = |f: usize| regions.iter().any(|r| r.start <= f * 160 && f * 160 < r.end);

@@ -2,7 +2,7 @@
 //! WAV at 16 kHz with every PII span (padded a little, since word timing is approximate) set to
 //! silence on every channel.
 
-use callscope_audio::{DecodedAudio, TARGET_RATE};
+use callscope_audio::{DecodedAudio, SampleSource, Signal, TARGET_RATE};
 use callscope_domain::PiiSpan;
 use callscope_storage::{Storage, StorageResult};
 use sha2::{Digest, Sha256};
@@ -59,7 +59,7 @@ fn wav_header(channels: u16, frames: usize) -> Vec<u8> {
 pub(crate) async fn store_redacted(storage: &Storage, original: &str, audio: &DecodedAudio, spans: &[PiiSpan]) -> StorageResult<Stored> {
     let key = format!("{original}.{}.redacted.wav", uuid::Uuid::new_v4().simple());
     let channels = u16::try_from(audio.channels.len()).unwrap_or(u16::MAX);
-    let frames = audio.channels.first().map_or(0, Vec::len);
+    let frames = audio.channels.first().map_or(0, Signal::len);
     let quiet = silenced(spans, frames);
     let mut writer = storage.writer(&key).await?;
     let mut hasher = Sha256::new();
@@ -70,14 +70,17 @@ pub(crate) async fn store_redacted(storage: &Storage, original: &str, audio: &De
         let mut buffer = Vec::with_capacity(CHUNK_FRAMES * usize::from(channels) * 2);
         let mut next = 0;
         for start in (0..frames).step_by(CHUNK_FRAMES) {
+            let end = (start + CHUNK_FRAMES).min(frames);
+            // A second of each channel at a time, from the signals' scratch files.
+            let blocks = audio.channels.iter().map(|c| c.window(start..end)).collect::<std::io::Result<Vec<_>>>()?;
             buffer.clear();
-            for frame in start..(start + CHUNK_FRAMES).min(frames) {
+            for frame in start..end {
                 while next < quiet.len() && quiet[next].1 <= frame {
                     next += 1;
                 }
                 let muted = quiet.get(next).is_some_and(|&(a, b)| a <= frame && frame < b);
-                for channel in &audio.channels {
-                    let sample = if muted { 0 } else { (channel[frame].clamp(-1.0, 1.0) * 32767.0).round() as i16 };
+                for block in &blocks {
+                    let sample = if muted { 0 } else { (block[frame - start].clamp(-1.0, 1.0) * 32767.0).round() as i16 };
                     buffer.extend_from_slice(&sample.to_le_bytes());
                 }
             }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use callscope_audio::DecodedAudio;
+use callscope_audio::{DecodedAudio, Signal};
 use callscope_domain::{JobId, JobStatus, Language, NewJob, NewProject, PiiRedaction, ProjectId, SystemClock};
 use callscope_pipeline::{
     AcousticDiarizer, AnalysisError, AnalysisInput, Analyzer, AudioDecoder, CallAnalysis, Decoder, Diarizer, Gazetteer, Pipeline, PipelineSettings,
@@ -46,7 +46,7 @@ impl Transcriber for Deaf {
         "none".into()
     }
 
-    async fn transcribe(&self, _: Arc<Vec<f32>>, _: Language, _: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
+    async fn transcribe(&self, _: Signal, _: Language, _: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
         Ok(Transcript::default())
     }
 }
@@ -63,7 +63,7 @@ impl Transcriber for Speaks {
         "script".into()
     }
 
-    async fn transcribe(&self, _: Arc<Vec<f32>>, _: Language, _: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
+    async fn transcribe(&self, _: Signal, _: Language, _: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
         if let Some(gate) = &self.gate {
             let _ = gate.acquire().await.unwrap();
         }
@@ -91,7 +91,7 @@ impl Transcriber for Hangs {
         "hangs".into()
     }
 
-    async fn transcribe(&self, _: Arc<Vec<f32>>, _: Language, mut progress: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
+    async fn transcribe(&self, _: Signal, _: Language, mut progress: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
         if self.hangs.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_ok() {
             std::future::pending::<()>().await;
         }
@@ -114,7 +114,7 @@ impl Transcriber for Counting {
         "counting".into()
     }
 
-    async fn transcribe(&self, _: Arc<Vec<f32>>, _: Language, _: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
+    async fn transcribe(&self, _: Signal, _: Language, _: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
         self.0.fetch_add(1, Ordering::SeqCst);
         Ok(Transcript::default())
     }
@@ -132,7 +132,7 @@ impl Transcriber for Spins {
         "spins".into()
     }
 
-    async fn transcribe(&self, _: Arc<Vec<f32>>, _: Language, mut progress: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
+    async fn transcribe(&self, _: Signal, _: Language, mut progress: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
         struct Ended(Arc<std::sync::atomic::AtomicBool>);
         impl Drop for Ended {
             fn drop(&mut self) {
@@ -157,7 +157,7 @@ struct OneSpeaker;
 
 #[async_trait]
 impl Diarizer for OneSpeaker {
-    async fn diarize(&self, _: Arc<Vec<f32>>, _: Vec<Region>, words: Vec<Word>, _: Box<dyn FnMut(f64) + Send>) -> Result<Vec<Word>, StageError> {
+    async fn diarize(&self, _: Signal, _: Vec<Region>, words: Vec<Word>, _: Box<dyn FnMut(f64) + Send>) -> Result<Vec<Word>, StageError> {
         Ok(words)
     }
 }

@@ -128,6 +128,10 @@ async fn hostile_files_end_in_a_4xx_or_a_job_that_ends_and_the_service_goes_on(b
     }
     let good = app.upload_and_wait(id, "", "good.wav", wav_bytes(8_000, 1, 1.0)).await;
     assert_eq!(good["status"], "COMPLETED", "the next good upload: {good}");
+    // The decoded signals were read from scratch files, which went with their jobs, however
+    // each ended.
+    let scratch: Vec<_> = std::fs::read_dir(app.config.data_dir.join("tmp")).unwrap().flatten().map(|e| e.path()).collect();
+    assert!(scratch.is_empty(), "scratch files left behind: {scratch:?}");
 }
 
 async fn a_decoder_that_aborts_fails_its_job_and_nothing_else(backend: Backend) {
@@ -151,4 +155,32 @@ async fn a_decoder_that_aborts_fails_its_job_and_nothing_else(backend: Backend) 
     assert_up(&app).await;
     let good = app.upload_and_wait(id, "", "good.wav", wav_bytes(8_000, 1, 1.0)).await;
     assert_eq!(good["status"], "COMPLETED", "the next good upload: {good}");
+}
+
+/// Nothing to report to.
+struct Quiet;
+
+impl callscope_pipeline::Progress for Quiet {
+    fn report(&self, _: callscope_domain::JobStage, _: f64) {}
+}
+
+#[tokio::test]
+async fn the_service_reads_decoded_signals_from_files_that_go_with_them() {
+    use callscope_audio::SampleSource;
+    use callscope_pipeline::{Decoder, IsolatedDecoder};
+
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("call.wav");
+    std::fs::write(&input, wav(8_000, 2, 16, 1, &pcm(8_000, 2, 1.5), None)).unwrap();
+    let scratch = dir.path().join("tmp");
+    let decoder = IsolatedDecoder::new(env!("CARGO_BIN_EXE_callscope").into(), scratch.clone(), 1 << 30);
+    let audio = decoder.decode(&input, 60.0, std::sync::Arc::new(Quiet)).await.unwrap();
+    assert_eq!(audio.channels.len(), 2);
+    // Not held in memory: a four-hour call would be close to a gigabyte a channel.
+    assert!(audio.channels.iter().all(|c| !c.in_memory()), "{:?}", audio.channels);
+    assert_eq!(std::fs::read_dir(&scratch).unwrap().count(), 0, "no name is left to leak, even while the signals live");
+    let direct = callscope_audio::decode_file(&input, None).unwrap();
+    for (kept, expected) in audio.channels.iter().zip(&direct.channels) {
+        assert_eq!(kept.window(0..kept.len()).unwrap(), expected.to_vec().unwrap());
+    }
 }
