@@ -6,9 +6,8 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use callscope_domain::{AnswerType, SentimentLevel};
+use callscope_domain::{AnswerType, AnswerValue, SentimentReading, StoredSummary, SummaryText, TemplateAnalysis, TemplateResult};
 use chrono::{DateTime, Utc};
-use serde::Serialize;
 
 use crate::actions::{extract_actions, ActionDraft, SpokenTurn};
 use crate::classify::{classify, CategoryInfo, Classification};
@@ -134,40 +133,10 @@ impl Analyzer for RulesEngine {
     }
 }
 
-/// The call's `summary` block as stored (its `actionItems` are the action item records, joined
-/// when the call is read).
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SummaryBlock {
-    pub summary: SummaryView,
-    pub sentiment: SentimentView,
-    pub sentiment_level: SentimentLevel,
-    pub model_used: String,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SummaryView {
-    pub executive_summary: String,
-    pub key_discussion_points: Vec<String>,
-    pub resolution_provided: String,
-    pub follow_up_required: bool,
-    pub next_steps: Vec<String>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SentimentView {
-    pub overall_sentiment: String,
-    pub sentiment_progression: String,
-    pub confidence: f64,
-    pub evidence: String,
-}
-
-/// A confidence as JSON shows it: two decimals (an `f32` widened to `f64` would show
-/// 0.6000000238418579).
+/// A confidence as the stored analysis shows it: two decimals (an `f32` widened to `f64` would
+/// show 0.6000000238418579).
 fn round2(x: f32) -> f64 {
-    (f64::from(x) * 100.0).round() / 100.0
+    callscope_domain::two_decimals(f64::from(x))
 }
 
 impl CallAnalysis {
@@ -211,8 +180,8 @@ impl CallAnalysis {
             for answer in answers {
                 list(&mut answer.evidence);
                 // Only free text: "None" may well be one of a choice's options.
-                if answer.answer_type == AnswerType::Text && answer.value.as_str().is_some_and(is_non_answer) {
-                    answer.value = serde_json::Value::Null;
+                if answer.answer_type == AnswerType::Text && matches!(&answer.value, Some(AnswerValue::Text(text)) if is_non_answer(text)) {
+                    answer.value = None;
                     answer.answered = false;
                 }
             }
@@ -258,7 +227,7 @@ impl CallAnalysis {
         if let Some((_, answers)) = &mut self.template {
             for answer in answers {
                 list(&mut answer.evidence, MAX_ANSWER_QUOTES, QUOTE_CHARS);
-                if let serde_json::Value::String(text) = &mut answer.value {
+                if let Some(AnswerValue::Text(text)) = &mut answer.value {
                     clip(text, ANSWER_CHARS);
                 }
             }
@@ -266,18 +235,19 @@ impl CallAnalysis {
         self
     }
 
-    /// The `summary` block.
-    pub fn summary_block(&self) -> SummaryBlock {
-        SummaryBlock {
-            summary: SummaryView {
-                executive_summary: self.summary.executive_summary.clone(),
-                key_discussion_points: self.summary.key_discussion_points.clone(),
-                resolution_provided: self.summary.resolution_provided.clone(),
-                follow_up_required: self.summary.follow_up_required,
-                next_steps: self.summary.next_steps.clone(),
+    /// The `summary` block as the call keeps it (its action items are records of their own).
+    pub fn summary_record(&self) -> StoredSummary {
+        let s = &self.summary;
+        StoredSummary {
+            summary: SummaryText {
+                executive_summary: s.executive_summary.clone(),
+                key_discussion_points: s.key_discussion_points.clone(),
+                resolution_provided: s.resolution_provided.clone(),
+                follow_up_required: s.follow_up_required,
+                next_steps: s.next_steps.clone(),
             },
-            sentiment: SentimentView {
-                overall_sentiment: self.sentiment.overall.as_str().into(),
+            sentiment: SentimentReading {
+                overall_sentiment: self.sentiment.overall,
                 sentiment_progression: self.sentiment.progression.clone(),
                 confidence: round2(self.sentiment.confidence),
                 evidence: self.sentiment.evidence.clone(),
@@ -287,43 +257,47 @@ impl CallAnalysis {
         }
     }
 
-    /// The `classification` object, `null` without categories.
-    pub fn classification_json(&self) -> serde_json::Value {
-        let Some(c) = &self.classification else { return serde_json::Value::Null };
+    /// The `classification`; `None` without categories. A match whose category id is not one
+    /// (the engine's ids come from the project's categories, so never in practice) is left out.
+    pub fn classification_record(&self) -> Option<callscope_domain::Classification> {
+        let c = self.classification.as_ref()?;
         let one = |m: &crate::classify::CategoryMatch| {
-            serde_json::json!({
-                "categoryId": m.category_id,
-                "categoryPath": m.category_path,
-                "categoryNames": m.category_names,
-                "confidence": round2(m.confidence),
-                "evidence": m.evidence,
-                "depth": m.depth,
+            Some(callscope_domain::CategoryMatch {
+                category_id: m.category_id.parse().ok()?,
+                category_path: m.category_path.iter().map(|id| id.parse().ok()).collect::<Option<_>>()?,
+                category_names: m.category_names.clone(),
+                confidence: round2(m.confidence),
+                evidence: m.evidence.clone(),
+                depth: u32::try_from(m.depth).unwrap_or(u32::MAX),
             })
         };
-        serde_json::json!({
-            "primary": c.primary.as_ref().map(one),
-            "secondary": c.secondary.iter().map(one).collect::<Vec<_>>(),
-            "overallConfidence": round2(c.overall_confidence),
-            "reasoning": c.reasoning,
-            "modelUsed": self.model_used,
+        Some(callscope_domain::Classification {
+            primary: c.primary.as_ref().and_then(one),
+            secondary: c.secondary.iter().filter_map(one).collect(),
+            overall_confidence: round2(c.overall_confidence),
+            reasoning: c.reasoning.clone(),
+            model_used: self.model_used.clone(),
         })
     }
 
-    /// The `templateAnalysis` object, `null` without an active template.
-    pub fn template_json(&self, analyzed_at: DateTime<Utc>) -> serde_json::Value {
-        let Some((name, answers)) = &self.template else { return serde_json::Value::Null };
-        serde_json::json!({
-            "templateName": name,
-            "results": answers.iter().map(|a| serde_json::json!({
-                "label": a.label,
-                "value": a.value,
-                "answerType": a.answer_type,
-                "confidence": a.confidence,
-                "evidence": a.evidence,
-                "answered": a.answered,
-            })).collect::<Vec<_>>(),
-            "modelUsed": self.model_used,
-            "analyzedAt": analyzed_at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+    /// The `templateAnalysis`, made at `analyzed_at`; `None` without an active template.
+    pub fn template_record(&self, analyzed_at: DateTime<Utc>) -> Option<TemplateAnalysis> {
+        let (name, answers) = self.template.as_ref()?;
+        Some(TemplateAnalysis {
+            template_name: name.clone(),
+            results: answers
+                .iter()
+                .map(|a| TemplateResult {
+                    label: a.label.clone(),
+                    value: a.value.clone(),
+                    answer_type: a.answer_type,
+                    confidence: a.confidence,
+                    evidence: a.evidence.clone(),
+                    answered: a.answered,
+                })
+                .collect(),
+            model_used: self.model_used.clone(),
+            analyzed_at,
         })
     }
 }
@@ -333,6 +307,9 @@ mod tests {
     use chrono::TimeZone;
 
     use super::*;
+
+    const TECHNICAL: &str = "0193a3c1-7f2e-7c61-9d3b-5f0f1b2c3d4e";
+    const BILLING: &str = "0193a3c1-7f2e-7c61-9d3b-5f0f1b2c3d4f";
 
     #[tokio::test]
     async fn the_rules_engine_fills_every_part_of_the_analysis() {
@@ -348,8 +325,13 @@ mod tests {
             language: Lang::En,
             call_date: Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap(),
             categories: vec![
-                CategoryInfo { id: "t".into(), parent: None, name: "Technical support".into(), description: Some("router, internet outage".into()) },
-                CategoryInfo { id: "b".into(), parent: None, name: "Billing".into(), description: Some("invoice, payment".into()) },
+                CategoryInfo {
+                    id: TECHNICAL.into(),
+                    parent: None,
+                    name: "Technical support".into(),
+                    description: Some("router, internet outage".into()),
+                },
+                CategoryInfo { id: BILLING.into(), parent: None, name: "Billing".into(), description: Some("invoice, payment".into()) },
             ],
             template: Some(TemplateSpec {
                 name: "QA".into(),
@@ -364,18 +346,20 @@ mod tests {
         let a = engine.analyze(&input).await.unwrap();
         assert_eq!(a.model_used, "rules");
         assert_eq!(a.title.as_deref(), Some("My router is broken again and I am angry about the internet outage"));
-        assert_eq!(a.classification.as_ref().unwrap().primary.as_ref().unwrap().category_id, "t");
+        assert_eq!(a.classification.as_ref().unwrap().primary.as_ref().unwrap().category_id, TECHNICAL);
         assert_eq!(a.actions.len(), 1);
         assert_eq!(a.actions[0].deadline_mentioned.as_deref(), Some("tomorrow"));
         assert_eq!(a.sentiment.progression, "started negative, ended positive");
-        let block = serde_json::to_value(a.summary_block()).unwrap();
-        assert_eq!(block["modelUsed"], "rules");
-        assert!(block["summary"]["followUpRequired"].as_bool().unwrap());
-        assert!(["positive", "neutral", "negative"].contains(&block["sentimentLevel"].as_str().unwrap()));
-        let template = a.template_json(input.call_date);
+        let block = a.summary_record();
+        assert_eq!(block.model_used, "rules");
+        assert!(block.summary.follow_up_required);
+        assert_eq!(block.sentiment_level, a.sentiment.overall.level());
+        let template = serde_json::to_value(a.template_record(input.call_date).unwrap()).unwrap();
         assert_eq!(template["results"][0]["value"], "router");
         assert_eq!(template["analyzedAt"], "2026-11-18T09:00:00.000Z");
-        assert_eq!(a.classification_json()["primary"]["categoryNames"], serde_json::json!(["Technical support"]));
+        let classification = a.classification_record().unwrap();
+        let primary = classification.primary.unwrap();
+        assert_eq!((primary.category_id.to_string(), primary.category_names), (TECHNICAL.to_owned(), vec!["Technical support".to_owned()]));
     }
 }
 

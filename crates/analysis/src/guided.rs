@@ -163,7 +163,7 @@ impl GuidedEngine {
             .await
             .map_err(|e| e.to_string())?;
         tracing::debug!(%answer, candidates = candidates.len(), "the model's choices");
-        let sentiment = Overall::parse(answer["sentiment"].as_str().unwrap_or("")).ok_or("no valid sentiment")?;
+        let sentiment = answer["sentiment"].as_str().and_then(|s| s.parse::<Overall>().ok()).ok_or("no valid sentiment")?;
         let category = answer["category"].as_str().filter(|id| input.categories.iter().any(|c| c.id == *id)).map(str::to_owned);
         let mut kept = Vec::new();
         for (i, candidate) in candidates.into_iter().enumerate() {

@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use callscope_domain::AnswerType;
+use callscope_domain::{AnswerConfidence, AnswerType, AnswerValue};
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
@@ -235,18 +235,22 @@ fn parts(turns: &[(String, String)], budget: usize) -> Vec<Vec<(String, String)>
 }
 
 /// Checks a template answer against its question's type.
-fn typed(value: &Value, answer_type: AnswerType, options: &[String]) -> Option<Value> {
+fn typed(value: &Value, answer_type: AnswerType, options: &[String]) -> Option<AnswerValue> {
+    let option = |s: &str| options.iter().find(|o| o.eq_ignore_ascii_case(s.trim())).cloned();
     match (answer_type, value) {
-        (AnswerType::Text, Value::String(s)) => given(s).map(|s| json!(s)),
-        (AnswerType::Number, Value::Number(_)) => Some(value.clone()),
-        (AnswerType::Number, Value::String(s)) => s.trim().replace(',', ".").parse::<f64>().ok().map(|n| json!(n)),
-        (AnswerType::Boolean, Value::Bool(_)) => Some(value.clone()),
-        (AnswerType::Date, Value::String(s)) => chrono::NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d").ok().map(|d| json!(d.to_string())),
-        (AnswerType::SingleChoice, Value::String(s)) => options.iter().find(|o| o.eq_ignore_ascii_case(s.trim())).map(|o| json!(o)),
+        (AnswerType::Text, Value::String(s)) => given(s).map(|s| AnswerValue::Text(s.to_owned())),
+        (AnswerType::Number, Value::Number(n)) => Some(AnswerValue::Number(n.clone())),
+        (AnswerType::Number, Value::String(s)) => {
+            s.trim().replace(',', ".").parse::<f64>().ok().and_then(serde_json::Number::from_f64).map(AnswerValue::Number)
+        }
+        (AnswerType::Boolean, Value::Bool(b)) => Some(AnswerValue::Boolean(*b)),
+        (AnswerType::Date, Value::String(s)) => {
+            chrono::NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d").ok().map(|d| AnswerValue::Text(d.to_string()))
+        }
+        (AnswerType::SingleChoice, Value::String(s)) => option(s).map(AnswerValue::Text),
         (AnswerType::MultiChoice, Value::Array(items)) => {
-            let chosen: Option<Vec<&String>> =
-                items.iter().map(|i| i.as_str().and_then(|s| options.iter().find(|o| o.eq_ignore_ascii_case(s.trim())))).collect();
-            chosen.filter(|c| !c.is_empty()).map(|c| json!(c))
+            let chosen: Option<Vec<String>> = items.iter().map(|i| i.as_str().and_then(option)).collect();
+            chosen.filter(|c| !c.is_empty()).map(AnswerValue::Options)
         }
         _ => None,
     }
@@ -286,7 +290,7 @@ impl LlmEngine {
             ok
         };
         let sentiment = &answer["sentiment"];
-        let overall = Overall::parse(sentiment["overallSentiment"].as_str().unwrap_or("")).ok_or("no valid overallSentiment")?;
+        let overall = sentiment["overallSentiment"].as_str().and_then(|s| s.parse::<Overall>().ok()).ok_or("no valid overallSentiment")?;
         let evidence = s(&sentiment["evidence"]);
         let evidence_ok = keep(&evidence);
         let mut confidence = sentiment["confidence"].as_f64().unwrap_or(0.5).clamp(0.0, 1.0) as f32;
@@ -375,11 +379,11 @@ impl LlmEngine {
                     let total = quotes.len();
                     let evidence: Vec<String> = quotes.into_iter().filter(|q| keep(q)).collect();
                     let confidence = match (a["confidence"].as_str(), evidence.len() < total) {
-                        (Some("HIGH"), false) => "HIGH",
-                        (Some("HIGH"), true) | (Some("MEDIUM"), false) => "MEDIUM",
-                        _ => "LOW",
+                        (Some("HIGH"), false) => AnswerConfidence::High,
+                        (Some("HIGH"), true) | (Some("MEDIUM"), false) => AnswerConfidence::Medium,
+                        _ => AnswerConfidence::Low,
                     };
-                    Answer { label: q.label.clone(), value, answer_type: q.answer_type, confidence, evidence, answered: true }
+                    Answer { label: q.label.clone(), value: Some(value), answer_type: q.answer_type, confidence, evidence, answered: true }
                 })
                 .collect();
             (t.name.clone(), answers)
@@ -564,12 +568,14 @@ mod tests {
     #[test]
     fn answers_are_typed_or_refused() {
         let options = vec!["Fibre".to_owned(), "Mobile".to_owned()];
-        assert_eq!(typed(&json!("fibre"), AnswerType::SingleChoice, &options), Some(json!("Fibre")));
+        let json_of = |v: Option<AnswerValue>| v.map(|v| serde_json::to_value(v).unwrap());
+        assert_eq!(json_of(typed(&json!("fibre"), AnswerType::SingleChoice, &options)), Some(json!("Fibre")));
         assert_eq!(typed(&json!("Cable"), AnswerType::SingleChoice, &options), None);
-        assert_eq!(typed(&json!(["Mobile", "Fibre"]), AnswerType::MultiChoice, &options), Some(json!(["Mobile", "Fibre"])));
-        assert_eq!(typed(&json!("12,5"), AnswerType::Number, &[]), Some(json!(12.5)));
+        assert_eq!(json_of(typed(&json!(["Mobile", "Fibre"]), AnswerType::MultiChoice, &options)), Some(json!(["Mobile", "Fibre"])));
+        assert_eq!(json_of(typed(&json!("12,5"), AnswerType::Number, &[])), Some(json!(12.5)));
+        assert_eq!(json_of(typed(&json!(7), AnswerType::Number, &[])), Some(json!(7)), "an integer stays one");
         assert_eq!(typed(&json!("yes"), AnswerType::Boolean, &[]), None);
-        assert_eq!(typed(&json!("2026-12-15"), AnswerType::Date, &[]), Some(json!("2026-12-15")));
+        assert_eq!(json_of(typed(&json!("2026-12-15"), AnswerType::Date, &[])), Some(json!("2026-12-15")));
         assert_eq!(typed(&json!("15 grudnia"), AnswerType::Date, &[]), None);
         assert_eq!(typed(&json!("  "), AnswerType::Text, &[]), None);
     }

@@ -9,8 +9,6 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use callscope_domain::SentimentLevel;
-
 /// Word → valence (−4…4).
 #[derive(Debug, Default)]
 pub struct Lexicon {
@@ -126,43 +124,8 @@ pub fn sentence_score(lexicon: &Lexicon, sentence: &str) -> f32 {
     sum / (sum * sum + 15.0).sqrt()
 }
 
-/// `overallSentiment` values (decisions §4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Overall {
-    VeryPositive,
-    Positive,
-    Neutral,
-    Mixed,
-    Negative,
-    VeryNegative,
-}
-
-impl Overall {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::VeryPositive => "very_positive",
-            Self::Positive => "positive",
-            Self::Neutral => "neutral",
-            Self::Mixed => "mixed",
-            Self::Negative => "negative",
-            Self::VeryNegative => "very_negative",
-        }
-    }
-
-    /// The value [`Self::as_str`] writes; `None` for anything else.
-    pub fn parse(s: &str) -> Option<Self> {
-        [Self::VeryPositive, Self::Positive, Self::Neutral, Self::Mixed, Self::Negative, Self::VeryNegative].into_iter().find(|o| o.as_str() == s)
-    }
-
-    /// `sentimentLevel`.
-    pub fn level(self) -> SentimentLevel {
-        match self {
-            Self::VeryPositive | Self::Positive => SentimentLevel::Positive,
-            Self::Neutral | Self::Mixed => SentimentLevel::Neutral,
-            Self::Negative | Self::VeryNegative => SentimentLevel::Negative,
-        }
-    }
-}
+/// `overallSentiment` values (decisions §4): the domain's, which the stored analysis carries.
+pub use callscope_domain::OverallSentiment as Overall;
 
 /// A call's sentiment.
 #[derive(Debug, Clone, PartialEq)]
@@ -234,6 +197,7 @@ pub fn call_sentiment(lexicon: &Lexicon, turns: &[&str]) -> CallSentiment {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use callscope_domain::SentimentLevel;
 
     fn lexicon() -> Lexicon {
         Lexicon::parse("good\t1.9\ngreat\t3.1\nbad\t-2.5\nterrible\t-2.1\nhappy\t2.7\ndobrze\t1.5\nźle\t-2.24\nzadowolony\t2.87\nproblem\t-1.67\n")

@@ -2,8 +2,7 @@
 //! near the question's words, typed and validated by `answerType`; anything else is
 //! `answered: false` with `value: null` (decisions §6).
 
-use callscope_domain::AnswerType;
-use serde_json::{json, Value};
+use callscope_domain::{AnswerConfidence, AnswerType, AnswerValue};
 
 use crate::text::{fold, sentences, stems};
 
@@ -20,10 +19,10 @@ pub struct Question {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Answer {
     pub label: String,
-    pub value: Value,
+    /// `None` when the call does not answer it.
+    pub value: Option<AnswerValue>,
     pub answer_type: AnswerType,
-    /// `HIGH`, `MEDIUM`, `LOW`.
-    pub confidence: &'static str,
+    pub confidence: AnswerConfidence,
     pub evidence: Vec<String>,
     pub answered: bool,
 }
@@ -33,7 +32,14 @@ const NO: &[&str] = &["no", "nope", "not", "never", "nie", "nigdy"];
 
 /// The answer to a question the call does not answer.
 pub(crate) fn unanswered(q: &Question) -> Answer {
-    Answer { label: q.label.clone(), value: Value::Null, answer_type: q.answer_type, confidence: "LOW", evidence: Vec::new(), answered: false }
+    Answer {
+        label: q.label.clone(),
+        value: None,
+        answer_type: q.answer_type,
+        confidence: AnswerConfidence::Low,
+        evidence: Vec::new(),
+        answered: false,
+    }
 }
 
 /// Answers `questions` from the call's turns.
@@ -45,9 +51,9 @@ pub fn answer(questions: &[Question], turns: &[&str]) -> Vec<Answer> {
             let keys: Vec<String> = stems(&format!("{} {}", q.label, q.prompt));
             // Sentences that share words with the question.
             let near: Vec<&str> = all.iter().copied().filter(|s| stems(s).iter().any(|x| keys.contains(x))).collect();
-            let answered = |value: Value, evidence: &str, confidence| Answer {
+            let answered = |value: AnswerValue, evidence: &str, confidence| Answer {
                 label: q.label.clone(),
-                value,
+                value: Some(value),
                 answer_type: q.answer_type,
                 confidence,
                 evidence: vec![evidence.to_owned()],
@@ -69,10 +75,10 @@ pub fn answer(questions: &[Question], turns: &[&str]) -> Vec<Answer> {
                         }
                     }
                     match (q.answer_type, chosen.as_slice()) {
-                        (AnswerType::SingleChoice, [(option, s)]) => answered(json!(option), s, "MEDIUM"),
+                        (AnswerType::SingleChoice, [(option, s)]) => answered(AnswerValue::Text((*option).clone()), s, AnswerConfidence::Medium),
                         (AnswerType::MultiChoice, [first, ..]) => Answer {
                             evidence: chosen.iter().map(|c| c.1.to_owned()).collect(),
-                            ..answered(json!(chosen.iter().map(|c| c.0).collect::<Vec<_>>()), first.1, "MEDIUM")
+                            ..answered(AnswerValue::Options(chosen.iter().map(|c| c.0.clone()).collect()), first.1, AnswerConfidence::Medium)
                         },
                         _ => unanswered(q),
                     }
@@ -82,7 +88,8 @@ pub fn answer(questions: &[Question], turns: &[&str]) -> Vec<Answer> {
                     .find_map(|s| {
                         s.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
                             .find_map(|n| n.replace(',', ".").trim_matches('.').parse::<f64>().ok())
-                            .map(|n| answered(json!(n), s, "MEDIUM"))
+                            .and_then(serde_json::Number::from_f64)
+                            .map(|n| answered(AnswerValue::Number(n), s, AnswerConfidence::Medium))
                     })
                     .unwrap_or_else(|| unanswered(q)),
                 AnswerType::Boolean => near
@@ -92,8 +99,8 @@ pub fn answer(questions: &[Question], turns: &[&str]) -> Vec<Answer> {
                         let yes = words.iter().any(|w| YES.contains(&w.as_str()));
                         let no = words.iter().any(|w| NO.contains(&w.as_str()));
                         match (yes, no) {
-                            (true, false) => Some(answered(json!(true), s, "LOW")),
-                            (false, true) => Some(answered(json!(false), s, "LOW")),
+                            (true, false) => Some(answered(AnswerValue::Boolean(true), s, AnswerConfidence::Low)),
+                            (false, true) => Some(answered(AnswerValue::Boolean(false), s, AnswerConfidence::Low)),
                             _ => None,
                         }
                     })
@@ -132,12 +139,12 @@ mod tests {
             ],
             &turns,
         );
-        assert_eq!(answers[0].value, json!("premium"));
-        assert_eq!(answers[1].value, json!(59.0));
-        assert_eq!(answers[2].value, json!(true));
+        assert_eq!(answers[0].value, Some(AnswerValue::Text("premium".into())));
+        assert_eq!(serde_json::to_string(&answers[1].value).unwrap(), "59.0");
+        assert_eq!(answers[2].value, Some(AnswerValue::Boolean(true)));
         assert!(answers[2].evidence[0].contains("Yes"));
-        assert!(!answers[3].answered && answers[3].value.is_null());
-        assert!(!answers[4].answered && answers[4].value.is_null(), "no channel mentioned");
-        assert!(answers.iter().all(|a| a.answered != a.value.is_null()), "answered exactly when there is a value");
+        assert!(!answers[3].answered && answers[3].value.is_none());
+        assert!(!answers[4].answered && answers[4].value.is_none(), "no channel mentioned");
+        assert!(answers.iter().all(|a| a.answered != a.value.is_none()), "answered exactly when there is a value");
     }
 }

@@ -11,6 +11,7 @@ use callscope_analysis::engine::{AnalysisInput, Analyzer, Lang, RulesEngine, Tem
 use callscope_analysis::llm_engine::LlmEngine;
 use callscope_analysis::template::Question;
 use callscope_analysis::{OpenAiClient, OpenAiSettings};
+use callscope_domain::AnswerValue;
 use chrono::TimeZone;
 use serde_json::json;
 
@@ -102,8 +103,8 @@ async fn an_answer_is_checked_against_the_transcript_and_the_project() {
     assert_eq!(a.actions[0].due_at.unwrap().to_rfc3339(), "2026-11-20T23:59:59+00:00", "the deadline is resolved here, not by the model");
     assert_eq!(a.actions[0].turn, 2);
     let (_, answers) = a.template.as_ref().unwrap();
-    assert_eq!(answers[0].value, json!("Router"), "a choice is normalised to the option");
-    assert!(!answers[1].answered && answers[1].value.is_null(), "\"several\" is not a NUMBER");
+    assert_eq!(answers[0].value, Some(AnswerValue::Text("Router".into())), "a choice is normalised to the option");
+    assert!(!answers[1].answered && answers[1].value.is_none(), "\"several\" is not a NUMBER");
     assert_eq!(a.sentiment.overall.as_str(), "positive");
 
     let sent = &script.seen.lock().unwrap()[0].1;
@@ -209,9 +210,9 @@ async fn a_models_non_answers_are_stored_as_no_value() {
     let (_, answers) = a.template.as_ref().unwrap();
     assert_eq!(answers[0].evidence, ["My router is broken"]);
     let notes = answers.iter().find(|a| a.label == "Notes").unwrap();
-    assert!(!notes.answered && notes.value.is_null(), "a TEXT answer of \"None\" is no answer: {notes:?}");
+    assert!(!notes.answered && notes.value.is_none(), "a TEXT answer of \"None\" is no answer: {notes:?}");
     let damage = answers.iter().find(|a| a.label == "Damage").unwrap();
-    assert_eq!((damage.answered, &damage.value), (true, &json!("None")), "an option named None is an answer");
+    assert_eq!((damage.answered, &damage.value), (true, &Some(AnswerValue::Text("None".into()))), "an option named None is an answer");
 }
 
 #[tokio::test]

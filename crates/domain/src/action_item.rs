@@ -7,6 +7,7 @@ use crate::{ActionItemId, CallId, ProjectId, Timestamp};
 
 /// Where an item is in its life; the declaration order is the list's sort order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum ActionItemStatus {
     Pending,
@@ -26,6 +27,7 @@ impl ActionItemStatus {
 
 /// How urgent an item is; the declaration order is the list's sort order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum ActionItemPriority {
     Low,
@@ -105,36 +107,55 @@ impl ActionItem {
     pub fn is_overdue(&self, now: Timestamp) -> bool {
         self.due_at.is_some_and(|due| due < now) && self.status.is_open()
     }
-
-    /// The item as the API shows it and the `action_item.*` events carry it.
-    pub fn to_json(&self, now: Timestamp) -> serde_json::Value {
-        let stamp = |t: Timestamp| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
-        serde_json::json!({
-            "id": self.id,
-            "projectId": self.project_id,
-            "transcriptId": self.call_id,
-            "transcriptIndex": self.transcript_index,
-            "callDate": stamp(self.call_date),
-            "callFilename": self.call_filename,
-            "description": self.description,
-            "responsibleParty": self.responsible_party,
-            "deadlineMentioned": self.deadline_mentioned,
-            "dueAt": self.due_at.map(stamp),
-            "evidence": self.evidence,
-            "status": self.status,
-            "priority": self.priority,
-            "notes": self.notes,
-            "completedAt": self.completed_at.map(stamp),
-            "createdAt": stamp(self.created_at),
-            "updatedAt": stamp(self.updated_at),
-            "isOverdue": self.is_overdue(now),
-        })
-    }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use crate::ActionItemView;
+
+    /// An item with every field set, for tests of its views.
+    pub(crate) fn item() -> ActionItem {
+        let at = |s: &str| chrono::DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&chrono::Utc);
+        ActionItem {
+            id: ActionItemId::new(),
+            project_id: ProjectId::new(),
+            call_id: CallId::new(),
+            transcript_index: 2,
+            call_date: at("2026-11-20T09:30:00Z"),
+            call_filename: "call.wav".into(),
+            description: "Send the contract".into(),
+            responsible_party: Some("Agent".into()),
+            deadline_mentioned: Some("by Friday".into()),
+            due_at: Some(at("2026-11-21T23:59:59.999Z")),
+            evidence: Some("I'll send it by Friday".into()),
+            status: ActionItemStatus::InProgress,
+            priority: ActionItemPriority::High,
+            notes: None,
+            completed_at: None,
+            created_at: at("2026-11-20T09:31:00.125Z"),
+            updated_at: at("2026-11-20T09:32:00Z"),
+        }
+    }
+
+    #[test]
+    fn the_view_is_the_json_the_api_has_always_served() {
+        // The hand-written JSON the view replaced, field by field: clients see the same bytes.
+        let item = item();
+        let now = chrono::DateTime::parse_from_rfc3339("2026-11-25T00:00:00Z").unwrap().with_timezone(&chrono::Utc);
+        let stamp = |t: Timestamp| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        let before = serde_json::json!({
+            "id": item.id, "projectId": item.project_id, "transcriptId": item.call_id, "transcriptIndex": item.transcript_index,
+            "callDate": stamp(item.call_date), "callFilename": item.call_filename, "description": item.description,
+            "responsibleParty": item.responsible_party, "deadlineMentioned": item.deadline_mentioned, "dueAt": item.due_at.map(stamp),
+            "evidence": item.evidence, "status": item.status, "priority": item.priority, "notes": item.notes,
+            "completedAt": item.completed_at.map(stamp), "createdAt": stamp(item.created_at), "updatedAt": stamp(item.updated_at),
+            "isOverdue": item.is_overdue(now),
+        });
+        let view = ActionItemView::new(&item, now);
+        assert_eq!(serde_json::to_string(&view).unwrap(), serde_json::to_string(&before).unwrap());
+        assert!(view.is_overdue);
+    }
 
     #[test]
     fn values_read_back_and_sort_as_the_list_does() {

@@ -1,7 +1,10 @@
 //! Calls as the rest of the code sees them: the summary lists show, the transcript, the stored
 //! analysis and the audio's facts.
 
-use crate::{ActionItem, CallId, CategoryId, Language, PiiSpan, PiiStatistics, SentimentLevel, SpeakerStats, TimedWord, Timestamp, Turn};
+use crate::{
+    ActionItem, CallId, CategoryId, Classification, Language, PiiSpan, PiiStatistics, SentimentLevel, SpeakerStats, StoredSummary, TemplateAnalysis,
+    TimedWord, Timestamp, Turn,
+};
 
 /// A call's stored analysis with its action items.
 #[derive(Debug, Clone, PartialEq)]
@@ -9,9 +12,12 @@ pub struct StoredAnalysis {
     pub title: Option<String>,
     pub sentiment_level: SentimentLevel,
     pub primary_category: Option<CategoryId>,
-    pub classification: Option<serde_json::Value>,
-    pub summary: Option<serde_json::Value>,
-    pub template_analysis: Option<serde_json::Value>,
+    /// Null when the project had no categories.
+    pub classification: Option<Classification>,
+    /// The summary block without its action items (those are `action_items`).
+    pub summary: Option<StoredSummary>,
+    /// Null when no template applied.
+    pub template_analysis: Option<TemplateAnalysis>,
     pub action_items: Vec<ActionItem>,
 }
 
@@ -53,6 +59,79 @@ pub struct CallSummary {
     pub title: Option<String>,
     /// Object-store key of the audio.
     pub storage_path: String,
+}
+
+impl CallSummary {
+    /// The call's title as every view shows it: the generated one, or the file name when none
+    /// could be made (or it is blank).
+    pub fn display_title(&self) -> String {
+        display_title(self.title.as_deref(), &self.filename)
+    }
+}
+
+/// A call's title as every view shows it: `title`, or `filename` when there is none (or it is
+/// blank). The one rule for the calls list, search hits and the `call.completed` event.
+pub fn display_title(title: Option<&str>, filename: &str) -> String {
+    title.map(str::trim).filter(|t| !t.is_empty()).unwrap_or(filename).to_owned()
+}
+
+/// A call as the calls list, search hits and the `call.completed` event show it (decisions §4's
+/// call summary, in the spec's order).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct CallListing {
+    /// The call's id.
+    #[cfg_attr(feature = "openapi", schema(value_type = uuid::Uuid))]
+    pub id: CallId,
+    /// The uploaded file's name.
+    pub filename: String,
+    /// The language it was transcribed in.
+    pub language: Language,
+    /// Bytes of the stored audio; absent from search hits (decisions §4).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(minimum = 0))]
+    pub size_bytes: Option<i64>,
+    /// Length in seconds.
+    #[cfg_attr(feature = "openapi", schema(minimum = 0))]
+    pub duration_s: Option<f64>,
+    /// The customer's sentiment, in three levels (`unknown` before analysis).
+    pub sentiment_level: SentimentLevel,
+    /// The primary category's name; null when uncategorized.
+    pub primary_category: Option<String>,
+    /// Action items extracted from the call.
+    #[cfg_attr(feature = "openapi", schema(minimum = 0))]
+    pub action_items_count: i64,
+    /// When the call was stored.
+    #[serde(serialize_with = "crate::rfc3339_millis")]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
+    pub created_at: Timestamp,
+    /// A short generated title (the file name when none could be made).
+    pub title: String,
+}
+
+impl CallListing {
+    /// `call` as the calls list shows it.
+    pub fn of(call: &CallSummary) -> Self {
+        Self {
+            id: call.id,
+            filename: call.filename.clone(),
+            language: call.language,
+            size_bytes: Some(call.size_bytes),
+            duration_s: call.duration_s,
+            sentiment_level: call.sentiment_level,
+            primary_category: call.primary_category.clone(),
+            action_items_count: call.action_items_count,
+            created_at: call.created_at,
+            title: call.display_title(),
+        }
+    }
+
+    /// As a search hit shows it: without its size.
+    #[must_use]
+    pub fn without_size(self) -> Self {
+        Self { size_bytes: None, ..self }
+    }
 }
 
 /// A stored call's audio, as the audio endpoints show it (the API adds where its bytes are).

@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::{rfc3339_millis, ActionItemId, CallId, CategoryId, Job, JobId, Language, SentimentLevel, Timestamp};
+use crate::{ActionItemId, ActionItemView, CallId, CallListing, CategoryId, Job, JobId};
 
 /// A change other systems hear about through webhooks.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,9 +17,9 @@ pub enum Event {
     /// A call's primary category changed, by hand or because its category was deleted.
     CallCategoryChanged(CategoryChange),
     /// An analysis made an action item: the item as the API shows it.
-    ActionItemCreated(Value),
+    ActionItemCreated(Box<ActionItemView>),
     /// Someone edited an action item: the item as the API shows it after the edit.
-    ActionItemUpdated(Value),
+    ActionItemUpdated(Box<ActionItemView>),
     /// An action item was deleted, by hand or because a re-analysis replaced its call's items.
     ActionItemDeleted(ActionItemId),
     /// `POST /webhooks/{id}/test`: the data it was sent with.
@@ -30,18 +30,9 @@ pub enum Event {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CallCompleted {
-    pub id: CallId,
-    pub filename: String,
-    pub language: Language,
-    pub size_bytes: i64,
-    pub duration_s: f64,
-    pub sentiment_level: SentimentLevel,
-    /// The category's name: the list's `primaryCategory` is a string.
-    pub primary_category: Option<String>,
-    pub action_items_count: usize,
-    #[serde(serialize_with = "rfc3339_millis")]
-    pub created_at: Timestamp,
-    pub title: String,
+    /// The call as the list shows it.
+    #[serde(flatten)]
+    pub call: CallListing,
     pub job_id: JobId,
 }
 
@@ -74,7 +65,8 @@ impl Event {
             Self::CallCompleted(call) => serde_json::to_value(call),
             Self::CallFailed(job) => serde_json::to_value(job),
             Self::CallCategoryChanged(change) => serde_json::to_value(change),
-            Self::ActionItemCreated(item) | Self::ActionItemUpdated(item) | Self::WebhookTest(item) => Ok(item.clone()),
+            Self::ActionItemCreated(item) | Self::ActionItemUpdated(item) => serde_json::to_value(item),
+            Self::WebhookTest(data) => Ok(data.clone()),
             Self::ActionItemDeleted(id) => Ok(json!({ "id": id })),
         };
         // Every payload is plain data (strings, numbers, ids, maps with string keys), which
@@ -92,8 +84,8 @@ mod tests {
     fn every_kind_but_the_test_is_a_subscribable_event_type() {
         let events = [
             Event::CallCategoryChanged(CategoryChange { call_id: CallId::new(), previous_category_id: None, category_id: None }),
-            Event::ActionItemCreated(json!({})),
-            Event::ActionItemUpdated(json!({})),
+            Event::ActionItemCreated(Box::new(ActionItemView::new(&crate::action_item::tests::item(), chrono::Utc::now()))),
+            Event::ActionItemUpdated(Box::new(ActionItemView::new(&crate::action_item::tests::item(), chrono::Utc::now()))),
             Event::ActionItemDeleted(ActionItemId::new()),
         ];
         for event in events {

@@ -5,6 +5,7 @@
 mod text_enum;
 
 mod action_item;
+mod analysis;
 mod call;
 mod category;
 mod clock;
@@ -23,7 +24,11 @@ mod validation;
 mod webhook;
 
 pub use action_item::{ActionItem, ActionItemPriority, ActionItemStatus, NewActionItem};
-pub use call::{CallAudio, CallSummary, CallTranscript, StoredAnalysis};
+pub use analysis::{
+    two_decimals, ActionItemView, AnswerConfidence, AnswerValue, CallSummaryBlock, CategoryMatch, Classification, OverallSentiment, SentimentReading,
+    StoredSummary, SummaryText, TemplateAnalysis, TemplateResult,
+};
+pub use call::{display_title, CallAudio, CallListing, CallSummary, CallTranscript, StoredAnalysis};
 pub use category::{
     build_tree, insert_at, level_of, name_key, subtree, subtree_levels, would_cycle, Category, CategoryMove, CategoryNode, CategoryPatch,
     NewCategory, CATEGORY_LEVELS_MAX,

@@ -7,9 +7,11 @@ use serde::{Deserialize, Serialize};
 
 /// A call's `piiStatistics`: how many pieces of personal data were found, by type.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PiiStatistics {
     /// All detections.
+    #[cfg_attr(feature = "openapi", schema(minimum = 0))]
     pub total_detected: i64,
     /// Detections per type name (`PHONE_NUMBER`, `PESEL`, …).
     pub types: BTreeMap<String, i64>,

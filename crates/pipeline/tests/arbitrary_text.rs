@@ -106,9 +106,9 @@ proptest! {
             prop_assert!(!is_non_answer(&action.description), "{action:?}");
             prop_assert!(action.deadline_mentioned.as_deref().is_none_or(|d| !is_non_answer(d)), "{action:?}");
         }
-        let _ = analysis.classification_json();
-        let _ = analysis.template_json(input.call_date);
-        let _ = serde_json::to_value(analysis.summary_block());
+        let _ = analysis.classification_record();
+        let _ = analysis.template_record(input.call_date);
+        let _ = serde_json::to_value(analysis.summary_record());
     }
 
     #[test]

@@ -72,7 +72,7 @@ async fn the_index_follows_the_database(backend: Backend) {
     let analysis = callscope_store::CallAnalysisRecord {
         title: Some("Chargeback dispute".into()),
         sentiment_level: callscope_domain::SentimentLevel::Negative,
-        summary: Some(serde_json::json!({"summary": {"executiveSummary": "The customer disputes a chargeback."}})),
+        summary: Some(callscope_store::testing::summary_saying("The customer disputes a chargeback.")),
         ..Default::default()
     };
     assert!(store.complete_reanalysis(claimed.id, worker, &analysis, &[]).await.unwrap());

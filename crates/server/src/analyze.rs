@@ -131,7 +131,7 @@ pub async fn run(config: &Config, file: &Path, language: &str, options: &Options
             "piiStatistics": result.pii_statistics,
             "piiSpans": result.pii_spans,
             "title": result.analysis.title,
-            "summary": result.analysis.summary_block(),
+            "summary": result.analysis.summary_record(),
             "actionItems": result.analysis.actions.iter().map(|a| json!({
                 "description": a.description,
                 "responsibleParty": a.responsible_party,
@@ -163,7 +163,7 @@ pub async fn run(config: &Config, file: &Path, language: &str, options: &Options
             )?;
         }
         let analysis = &result.analysis;
-        let block = analysis.summary_block();
+        let block = analysis.summary_record();
         writeln!(out, "title: {}", analysis.title.as_deref().unwrap_or(&filename))?;
         writeln!(out, "summary: {}", block.summary.executive_summary)?;
         writeln!(out, "sentiment: {} ({}), {}", block.sentiment.overall_sentiment, block.sentiment_level, block.sentiment.sentiment_progression)?;

@@ -3,7 +3,8 @@
 
 use async_trait::async_trait;
 use callscope_domain::{
-    CallAudio, CallId, CallSummary, CallTranscript, CategoryId, Language, Page, PageRequest, ProjectId, SentimentLevel, StoredAnalysis, Timestamp,
+    CallAudio, CallId, CallSummary, CallTranscript, CategoryId, Classification, Language, Page, PageRequest, ProjectId, SentimentLevel,
+    StoredAnalysis, Timestamp,
 };
 
 use crate::StoreResult;
@@ -19,7 +20,7 @@ pub trait CallStore: Send + Sync {
         project: ProjectId,
         call: CallId,
         category: Option<CategoryId>,
-        classification: Option<&serde_json::Value>,
+        classification: Option<&Classification>,
     ) -> StoreResult<Option<CategoryId>>;
 
     /// Creation time, sentiment level and sentiment confidence of the project's calls created

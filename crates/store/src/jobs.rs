@@ -5,7 +5,8 @@
 
 use async_trait::async_trait;
 use callscope_domain::{
-    CallId, CallTranscript, CategoryId, Event, Job, JobId, JobStage, NewActionItem, NewJob, ProjectId, SentimentLevel, TemplateId, Timestamp,
+    CallId, CallTranscript, CategoryId, Classification, Event, Job, JobId, JobStage, NewActionItem, NewJob, ProjectId, SentimentLevel, StoredSummary,
+    TemplateAnalysis, TemplateId, Timestamp,
 };
 
 use crate::StoreResult;
@@ -101,8 +102,8 @@ pub struct NewCall {
     pub analysis: Option<CallAnalysisRecord>,
 }
 
-/// What analysis found about a call, as stored: the JSON objects in the spec's shapes, and the
-/// action items to create with it.
+/// What analysis found about a call, as stored (the records are JSON columns in their API shape),
+/// and the action items to create with it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CallAnalysisRecord {
     /// A short title.
@@ -114,11 +115,11 @@ pub struct CallAnalysisRecord {
     /// The classification's primary category.
     pub primary_category: Option<CategoryId>,
     /// `classification` (null without categories).
-    pub classification: Option<serde_json::Value>,
+    pub classification: Option<Classification>,
     /// The `summary` block, without its action items (they are rows of their own).
-    pub summary: Option<serde_json::Value>,
+    pub summary: Option<StoredSummary>,
     /// `templateAnalysis`.
-    pub template_analysis: Option<serde_json::Value>,
+    pub template_analysis: Option<TemplateAnalysis>,
     /// Action items, in the order of the call's `summary.actionItems`.
     pub action_items: Vec<NewActionItem>,
 }

@@ -22,7 +22,6 @@ use callscope_domain::Clock;
 
 mod action_items;
 mod calls;
-mod classification;
 mod item_index;
 mod jobs;
 mod migrations;

@@ -133,9 +133,24 @@ pub fn text_call(language: callscope_domain::Language, title: &str, transcript: 
         analysis: Some(crate::CallAnalysisRecord {
             title: Some(title.to_owned()),
             sentiment_level: callscope_domain::SentimentLevel::Neutral,
-            summary: Some(serde_json::json!({"summary": {"executiveSummary": summary, "keyDiscussionPoints": [], "nextSteps": []}})),
+            summary: Some(summary_saying(summary)),
             ..crate::CallAnalysisRecord::default()
         }),
+    }
+}
+
+/// A stored summary block that says `executive_summary` and little else (a neutral call).
+pub fn summary_saying(executive_summary: &str) -> callscope_domain::StoredSummary {
+    callscope_domain::StoredSummary {
+        summary: callscope_domain::SummaryText { executive_summary: executive_summary.to_owned(), ..callscope_domain::SummaryText::default() },
+        sentiment: callscope_domain::SentimentReading {
+            overall_sentiment: callscope_domain::OverallSentiment::Neutral,
+            sentiment_progression: String::new(),
+            confidence: 0.5,
+            evidence: String::new(),
+        },
+        sentiment_level: callscope_domain::SentimentLevel::Neutral,
+        model_used: "rules".into(),
     }
 }
 

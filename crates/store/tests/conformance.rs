@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use callscope_domain::{
-    ActionItemId, ActionItemPriority, ActionItemStatus, ApiKeySecret, CallId, Clock, KeyDigest, Language, ManualClock, NewProject, OrgId,
-    PageRequest, PiiRedaction, ProjectId, ProjectPatch, SentimentLevel,
+    ActionItem, ActionItemId, ActionItemPriority, ActionItemStatus, ActionItemView, ApiKeySecret, CallId, Clock, KeyDigest, Language, ManualClock,
+    NewProject, OrgId, PageRequest, PiiRedaction, ProjectId, ProjectPatch, SentimentLevel,
 };
 use callscope_store::both_backends;
 use callscope_store::testing::TestDatabase;
@@ -211,7 +211,10 @@ fn new_call() -> callscope_store::NewCall {
             // Not a category of the project: stored as none.
             primary_category: Some(callscope_domain::CategoryId::new()),
             classification: None,
-            summary: Some(serde_json::json!({"summary": {"executiveSummary": "Klient chce zwrotu."}, "sentimentLevel": "negative"})),
+            summary: Some(callscope_domain::StoredSummary {
+                sentiment_level: SentimentLevel::Negative,
+                ..callscope_store::testing::summary_saying("Klient chce zwrotu.")
+            }),
             template_analysis: None,
             action_items: ["Wyślę formularz", "Zadzwonię jutro"]
                 .into_iter()
@@ -254,16 +257,18 @@ async fn a_job_whose_worker_stopped_is_taken_over_and_completes_once(backend: Ba
     assert!(!store.heartbeat_job(job.id, "worker-a", lease, JobStage::Transcribing, 0.5).await.unwrap(), "the old worker lost it");
     let call = new_call();
     let completed_event = callscope_domain::Event::CallCompleted(callscope_domain::CallCompleted {
-        id: call.id,
-        filename: call.filename.clone(),
-        language: call.language,
-        size_bytes: call.size_bytes,
-        duration_s: call.duration_s,
-        sentiment_level: SentimentLevel::Neutral,
-        primary_category: None,
-        action_items_count: 0,
-        created_at: clock.now(),
-        title: call.filename.clone(),
+        call: callscope_domain::CallListing {
+            id: call.id,
+            filename: call.filename.clone(),
+            language: call.language,
+            size_bytes: Some(call.size_bytes),
+            duration_s: Some(call.duration_s),
+            sentiment_level: SentimentLevel::Neutral,
+            primary_category: None,
+            action_items_count: 0,
+            created_at: clock.now(),
+            title: call.filename.clone(),
+        },
         job_id: job.id,
     });
     assert!(!store.complete_job(job.id, "worker-a", &new_call(), std::slice::from_ref(&completed_event)).await.unwrap());
@@ -364,19 +369,31 @@ async fn erasing_a_call_takes_its_events_and_their_deliveries(backend: Backend) 
         let job = store.claim_job("w", std::time::Duration::from_secs(60)).await.unwrap().unwrap();
         let call = new_call();
         let completed = Event::CallCompleted(CallCompleted {
-            id: call.id,
-            filename: "kowalski-refund.wav".into(),
-            language: Language::Pl,
-            size_bytes: 1234,
-            duration_s: 12.5,
-            sentiment_level: SentimentLevel::Neutral,
-            primary_category: None,
-            action_items_count: 1,
-            created_at: clock.now(),
-            title: "Refund for Jan Kowalski".into(),
+            call: callscope_domain::CallListing {
+                id: call.id,
+                filename: "kowalski-refund.wav".into(),
+                language: Language::Pl,
+                size_bytes: Some(1234),
+                duration_s: Some(12.5),
+                sentiment_level: SentimentLevel::Neutral,
+                primary_category: None,
+                action_items_count: 1,
+                created_at: clock.now(),
+                title: "Refund for Jan Kowalski".into(),
+            },
             job_id: job.id,
         });
-        let item = Event::ActionItemCreated(serde_json::json!({"transcriptId": call.id, "description": "Call Jan Kowalski back"}));
+        let new = callscope_domain::NewActionItem {
+            id: ActionItemId::new(),
+            description: "Call Jan Kowalski back".into(),
+            responsible_party: None,
+            deadline_mentioned: None,
+            due_at: None,
+            evidence: None,
+            priority: ActionItemPriority::Medium,
+        };
+        let extracted = ActionItem::extracted(project.id, call.id, 0, clock.now(), "call.wav", &new, clock.now());
+        let item = Event::ActionItemCreated(Box::new(ActionItemView::new(&extracted, clock.now())));
         let moved = Event::CallCategoryChanged(CategoryChange { call_id: call.id, previous_category_id: None, category_id: None });
         assert!(store.complete_job(job.id, "w", &call, &[completed, item, moved]).await.unwrap());
         calls.push(call.id);
@@ -759,14 +776,24 @@ async fn deleting_a_category_takes_it_out_of_every_call_that_names_it(backend: B
     let job = store.claim_job("worker-a", std::time::Duration::from_secs(30)).await.unwrap().unwrap();
     let call = new_call();
     assert!(store.complete_job(job.id, "worker-a", &call, &[]).await.unwrap());
-    let matched = |c: &callscope_domain::Category, path: &[&callscope_domain::Category]| serde_json::json!({"categoryId": c.id, "categoryPath": path.iter().map(|p| p.id).collect::<Vec<_>>(), "confidence": 1.0});
+    let matched = |c: &callscope_domain::Category, path: &[&callscope_domain::Category]| callscope_domain::CategoryMatch {
+        category_id: c.id,
+        category_path: path.iter().map(|p| p.id).collect(),
+        category_names: path.iter().map(|p| p.name.clone()).collect(),
+        confidence: 1.0,
+        evidence: String::new(),
+        depth: u32::try_from(path.len() - 1).unwrap(),
+    };
+    let classified = |primary, secondary, overall_confidence| callscope_domain::Classification {
+        primary: Some(primary),
+        secondary,
+        overall_confidence,
+        reasoning: String::new(),
+        model_used: "rules".into(),
+    };
     // Set by hand to the leaf, with the leaf's parent and another root among the secondary matches.
-    let classification = serde_json::json!({
-        "primary": matched(&refunds, &[&billing, &refunds]),
-        "secondary": [matched(&outages, &[&outages]), matched(&billing, &[&billing])],
-        "overallConfidence": 1.0,
-        "modelUsed": "manual",
-    });
+    let classification =
+        classified(matched(&refunds, &[&billing, &refunds]), vec![matched(&outages, &[&outages]), matched(&billing, &[&billing])], 1.0);
     store.set_call_category(project.id, call.id, Some(refunds.id), Some(&classification)).await.unwrap();
     let before = store.changed_calls((chrono::DateTime::UNIX_EPOCH, callscope_domain::CallId(uuid::Uuid::nil())), 10).await.unwrap();
 
@@ -775,8 +802,9 @@ async fn deleting_a_category_takes_it_out_of_every_call_that_names_it(backend: B
     let analysis = store.get_call_analysis(project.id, call.id).await.unwrap();
     assert_eq!(analysis.primary_category, None, "the call is uncategorized");
     let left = analysis.classification.expect("the classification stays, without the deleted matches");
-    assert_eq!(left["primary"], serde_json::Value::Null, "no primary match names a deleted category: {left}");
-    assert_eq!(left["secondary"], serde_json::json!([matched(&outages, &[&outages])]));
+    assert_eq!(left.primary, None, "no primary match names a deleted category: {left:?}");
+    assert_eq!(left.secondary, [matched(&outages, &[&outages])]);
+    assert_eq!(left.overall_confidence, 0.0);
     let events = store.list_events(project.id).await.unwrap();
     let last = events.last().unwrap();
     assert_eq!(last.0, "call.category_changed");
@@ -795,11 +823,7 @@ async fn deleting_a_category_takes_it_out_of_every_call_that_names_it(backend: B
         sentiment_level: SentimentLevel::Neutral,
         sentiment_confidence: None,
         primary_category: Some(outages.id),
-        classification: Some(serde_json::json!({
-            "primary": matched(&outages, &[&outages]),
-            "secondary": [matched(&billing, &[&billing])],
-            "overallConfidence": 0.7,
-        })),
+        classification: Some(classified(matched(&outages, &[&outages]), vec![matched(&billing, &[&billing])], 0.7)),
         summary: None,
         template_analysis: None,
         action_items: Vec::new(),
@@ -808,20 +832,20 @@ async fn deleting_a_category_takes_it_out_of_every_call_that_names_it(backend: B
     let analysis = store.get_call_analysis(project.id, call.id).await.unwrap();
     assert_eq!(analysis.primary_category, Some(outages.id), "no longer held by the deleted choice");
     let reclassified = analysis.classification.unwrap();
-    assert_eq!(reclassified["primary"]["categoryId"], serde_json::json!(outages.id));
-    assert_eq!(reclassified["secondary"], serde_json::json!([]), "Billing was deleted before the analysis was stored");
+    assert_eq!(reclassified.primary.map(|p| p.category_id), Some(outages.id));
+    assert_eq!(reclassified.secondary, [], "Billing was deleted before the analysis was stored");
 
     // Deleting the new primary category: uncategorized again, with its event.
     clock.advance(TimeDelta::seconds(5));
     store.delete_category(project.id, outages.id).await.unwrap();
     let analysis = store.get_call_analysis(project.id, call.id).await.unwrap();
-    assert_eq!((analysis.primary_category, analysis.classification.unwrap()["primary"].clone()), (None, serde_json::Value::Null));
+    assert_eq!((analysis.primary_category, analysis.classification.unwrap().primary), (None, None));
     let last = store.list_events(project.id).await.unwrap().pop().unwrap();
     assert_eq!(last.1, serde_json::json!({"callId": call.id, "previousCategoryId": outages.id, "categoryId": null}));
 
     // Clearing the whole tree does the same for every call that names any category.
     let support = store.create_category(project.id, &category("Support", None)).await.unwrap();
-    let classification = serde_json::json!({"primary": matched(&support, &[&support]), "secondary": [], "overallConfidence": 0.8});
+    let classification = classified(matched(&support, &[&support]), Vec::new(), 0.8);
     store.set_call_category(project.id, call.id, Some(support.id), Some(&classification)).await.unwrap();
     store.clear_categories(project.id).await.unwrap();
     let analysis = store.get_call_analysis(project.id, call.id).await.unwrap();

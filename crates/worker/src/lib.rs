@@ -15,7 +15,8 @@ use std::time::{Duration, Instant};
 
 use callscope_domain::CallTranscript;
 use callscope_domain::{
-    ActionItem, ActionItemId, CallCompleted, CallId, CategoryId, Clock, Event, Job, JobId, JobKind, NewActionItem, PiiRedaction, ProjectId, Timestamp,
+    display_title, ActionItem, ActionItemId, ActionItemView, CallCompleted, CallId, CallListing, Clock, Event, Job, JobId, JobKind, NewActionItem,
+    PiiRedaction, ProjectId, Timestamp,
 };
 use callscope_pipeline::{
     CallAnalysis, CallContext, CallResult, CategoryInfo, Heard, Pipeline, Progress, Question, StageError, TemplateSpec, SEE_THE_LOG,
@@ -417,16 +418,18 @@ impl Worker {
         }
         // The call summary, as the calls list shows it, plus the job.
         let event = Event::CallCompleted(CallCompleted {
-            id: call.id,
-            filename: call.filename.clone(),
-            language: call.language,
-            size_bytes: call.size_bytes,
-            duration_s: call.duration_s,
-            sentiment_level: analysis.sentiment.overall.level(),
-            primary_category: primary.and_then(|p| p.category_names.last()).cloned(),
-            action_items_count: action_items.len(),
-            created_at: now,
-            title: analysis.title.clone().unwrap_or_else(|| call.filename.clone()),
+            call: CallListing {
+                id: call.id,
+                filename: call.filename.clone(),
+                language: call.language,
+                size_bytes: Some(call.size_bytes),
+                duration_s: Some(call.duration_s),
+                sentiment_level: analysis.sentiment.overall.level(),
+                primary_category: primary.and_then(|p| p.category_names.last()).cloned(),
+                action_items_count: i64::try_from(action_items.len()).unwrap_or(i64::MAX),
+                created_at: now,
+                title: display_title(analysis.title.as_deref(), &call.filename),
+            },
             job_id: job.id,
         });
         let mut events = vec![event];
@@ -492,15 +495,15 @@ fn analysis_record(analysis: &CallAnalysis, now: Timestamp) -> CallAnalysisRecor
             priority: a.priority,
         })
         .collect();
-    let primary = analysis.classification.as_ref().and_then(|c| c.primary.as_ref());
+    let classification = analysis.classification_record();
     CallAnalysisRecord {
         title: analysis.title.clone(),
         sentiment_level: analysis.sentiment.overall.level(),
         sentiment_confidence: Some(f64::from(analysis.sentiment.confidence)),
-        primary_category: primary.and_then(|p| p.category_id.parse().ok()).map(CategoryId),
-        classification: analysis.classification.as_ref().map(|_| analysis.classification_json()),
-        summary: serde_json::to_value(analysis.summary_block()).ok(),
-        template_analysis: analysis.template.as_ref().map(|_| analysis.template_json(now)),
+        primary_category: classification.as_ref().and_then(|c| c.primary.as_ref()).map(|p| p.category_id),
+        classification,
+        summary: Some(analysis.summary_record()),
+        template_analysis: analysis.template_record(now),
         action_items,
     }
 }
@@ -510,7 +513,10 @@ fn item_events(project: ProjectId, call: CallId, filename: &str, call_date: Time
     items
         .iter()
         .enumerate()
-        .map(|(index, item)| Event::ActionItemCreated(ActionItem::extracted(project, call, index, call_date, filename, item, now).to_json(now)))
+        .map(|(index, item)| {
+            let extracted = ActionItem::extracted(project, call, index, call_date, filename, item, now);
+            Event::ActionItemCreated(Box::new(ActionItemView::new(&extracted, now)))
+        })
         .collect()
 }
 

@@ -8,10 +8,9 @@ use std::str::FromStr;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use axum::Json;
-use callscope_domain::{ActionItemId, ActionItemPriority, ActionItemStatus, CallId, Validator};
+use callscope_domain::{ActionItemId, ActionItemPriority, ActionItemStatus, ActionItemView, CallId, Validator};
 use callscope_store::{ActionItemPatch, ActionItemQuery, ActionItemSort};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
@@ -67,12 +66,8 @@ pub struct ActionItemListQuery {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ActionItemPage {
-    /// The items of this page: `id`, `projectId`, `transcriptId`, `transcriptIndex`, `callDate`,
-    /// `callFilename`, `description`, `responsibleParty`, `deadlineMentioned`, `dueAt`,
-    /// `evidence`, `status`, `priority`, `notes`, `completedAt`, `createdAt`, `updatedAt`,
-    /// `isOverdue`.
-    #[schema(value_type = Vec<Object>)]
-    pub items: Vec<Value>,
+    /// The items of this page.
+    pub items: Vec<ActionItemView>,
     /// Items matching every filter.
     pub total_count: u64,
     /// Items matching every filter but `status`, per status.
@@ -189,7 +184,7 @@ pub async fn list_action_items(
     let now = state.clock.now();
     let list = state.store.list_action_items(scope.id(), &query, now).await?;
     Ok(Json(ActionItemPage {
-        items: list.items.iter().map(|i| i.to_json(now)).collect(),
+        items: list.items.iter().map(|i| ActionItemView::new(i, now)).collect(),
         total_count: list.total,
         pending_count: list.pending,
         in_progress_count: list.in_progress,
@@ -276,7 +271,7 @@ impl ActionItemPatchRequest {
     params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The action item")),
     request_body = ActionItemPatchRequest,
     responses(
-        (status = 200, description = "The item as changed", body = Object),
+        (status = 200, description = "The item as changed", body = ActionItemView),
         (status = 400, description = "Malformed JSON", body = Problem),
         (status = 404, description = "No such project or item", body = Problem),
         (status = 422, description = "An unknown status or priority, an empty description, conflicting flags", body = Problem),
@@ -286,26 +281,26 @@ pub async fn update_action_item(
     scope: ProjectScope,
     ApiPath(IdPath { id }): ApiPath<IdPath<ActionItemId>>,
     ApiJson(body): ApiJson<ActionItemPatchRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ActionItemView>, ApiError> {
     let patch = body.validate()?;
     let item = state.store.update_action_item(scope.id(), id, &patch).await?;
-    Ok(Json(item.to_json(state.clock.now())))
+    Ok(Json(ActionItemView::new(&item, state.clock.now())))
 }
 
 /// Get one action item.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/action-items/{id}", tag = "Action items",
     params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The action item")),
     responses(
-        (status = 200, description = "The item", body = Object),
+        (status = 200, description = "The item", body = ActionItemView),
         (status = 404, description = "No such project or item", body = Problem),
     ))]
 pub async fn get_action_item(
     State(state): State<AppState>,
     scope: ProjectScope,
     ApiPath(IdPath { id }): ApiPath<IdPath<ActionItemId>>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ActionItemView>, ApiError> {
     let item = state.store.get_action_item(scope.id(), id).await?;
-    Ok(Json(item.to_json(state.clock.now())))
+    Ok(Json(ActionItemView::new(&item, state.clock.now())))
 }
 
 /// Delete an action item; `action_item.deleted` goes to the outbox.
@@ -351,7 +346,7 @@ pub struct PendingQuery {
 #[utoipa::path(get, path = "/v1/projects/{projectId}/action-items/pending", tag = "Action items",
     params(("projectId" = Uuid, Path, description = "The project"), PendingQuery),
     responses(
-        (status = 200, description = "The open items", body = Vec<Object>),
+        (status = 200, description = "The open items", body = Vec<ActionItemView>),
         (status = 400, description = "A date that does not parse", body = Problem),
         (status = 404, description = "No such project", body = Problem),
         (status = 422, description = "from after to", body = Problem),
@@ -360,9 +355,9 @@ pub async fn pending_action_items(
     State(state): State<AppState>,
     scope: ProjectScope,
     ApiQuery(query): ApiQuery<PendingQuery>,
-) -> Result<Json<Vec<Value>>, ApiError> {
+) -> Result<Json<Vec<ActionItemView>>, ApiError> {
     let (from, to) = time_bounds(query.from.as_deref(), query.to.as_deref())?;
     let now = state.clock.now();
     let items = state.store.pending_action_items(scope.id(), from, to, now).await?;
-    Ok(Json(items.iter().map(|i| i.to_json(now)).collect()))
+    Ok(Json(items.iter().map(|i| ActionItemView::new(i, now)).collect()))
 }

@@ -4,13 +4,12 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
-use callscope_domain::CallSummary;
 use callscope_domain::{
-    CallId, Category, CategoryId, Job, Language, Page, PageRequest, SentimentLevel, SpeakerStats, TemplateId, Timestamp, Turn, Validator,
+    CallId, CallListing, CallSummary, CallSummaryBlock, CategoryId, Classification, Job, Language, Page, PageRequest, PiiStatistics, SentimentLevel,
+    SpeakerStats, TemplateAnalysis, TemplateId, Timestamp, Turn, Validator,
 };
 use callscope_store::CallFilter;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
@@ -19,72 +18,12 @@ use crate::extract::{ApiJson, ApiPath, ApiQuery, IdPath, OptionalApiJson, Projec
 use crate::views::{nullable, rfc3339, Located, PageInfo, PageQuery};
 use crate::{ApiError, AppState};
 
-/// A call as lists and search hits show it (everything of the call summary but its size).
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CallFieldsView {
-    /// The call's id.
-    pub id: Uuid,
-    /// The uploaded file's name.
-    pub filename: String,
-    /// `pl` or `en`.
-    pub language: String,
-    /// Length in seconds.
-    pub duration_s: Option<f64>,
-    /// `positive`, `neutral`, `negative` or `unknown`.
-    pub sentiment_level: String,
-    /// The primary category's name; null when uncategorized.
-    pub primary_category: Option<String>,
-    /// Action items extracted from the call.
-    pub action_items_count: i64,
-    /// When the call was stored.
-    #[serde(serialize_with = "rfc3339")]
-    #[schema(value_type = String, format = DateTime)]
-    pub created_at: Timestamp,
-    /// A short generated title (the filename when none could be made).
-    pub title: String,
-}
-
-impl From<CallSummary> for CallFieldsView {
-    fn from(c: CallSummary) -> Self {
-        Self {
-            id: c.id.0,
-            title: c.title.filter(|t| !t.trim().is_empty()).unwrap_or_else(|| c.filename.clone()),
-            filename: c.filename,
-            language: c.language.as_str().to_owned(),
-            duration_s: c.duration_s,
-            sentiment_level: c.sentiment_level.as_str().to_owned(),
-            primary_category: c.primary_category,
-            action_items_count: c.action_items_count,
-            created_at: c.created_at,
-        }
-    }
-}
-
-/// A call in a list.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CallSummaryView {
-    /// The call's fields.
-    #[serde(flatten)]
-    pub call: CallFieldsView,
-    /// Bytes of the stored audio.
-    pub size_bytes: i64,
-}
-
-impl From<CallSummary> for CallSummaryView {
-    fn from(c: CallSummary) -> Self {
-        let size_bytes = c.size_bytes;
-        Self { call: c.into(), size_bytes }
-    }
-}
-
 /// A page of calls.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CallPage {
     /// The calls of this page, newest first.
-    pub data: Vec<CallSummaryView>,
+    pub data: Vec<CallListing>,
     /// Where the page stands.
     #[serde(flatten)]
     pub page: PageInfo,
@@ -92,7 +31,7 @@ pub struct CallPage {
 
 impl CallPage {
     fn new(page: Page<CallSummary>, request: PageRequest) -> Self {
-        Self { page: PageInfo::new(page.total, request), data: page.items.into_iter().map(Into::into).collect() }
+        Self { page: PageInfo::new(page.total, request), data: page.items.iter().map(CallListing::of).collect() }
     }
 }
 
@@ -255,7 +194,7 @@ pub async fn delete_call(
 pub struct CallDetailView {
     /// Everything the list shows.
     #[serde(flatten)]
-    pub call: CallSummaryView,
+    pub call: CallListing,
     /// When the call last changed (re-analysis, recategorisation).
     #[serde(serialize_with = "rfc3339")]
     #[schema(value_type = String, format = DateTime)]
@@ -268,20 +207,14 @@ pub struct CallDetailView {
     pub turns: Vec<Turn>,
     /// The object-store key of the audio, relative to the store's root.
     pub storage_path: String,
-    /// `totalDetected` and counts per PII type.
-    #[schema(value_type = Object)]
-    pub pii_statistics: Value,
-    /// `primary`, `secondary`, `overallConfidence`, `reasoning`, `modelUsed`; null when the
-    /// project has no categories.
-    #[schema(value_type = Option<Object>)]
-    pub classification: Option<Value>,
-    /// `summary`, `sentiment`, `sentimentLevel`, `actionItems` (the action item records),
-    /// `modelUsed`.
-    #[schema(value_type = Option<Object>)]
-    pub summary: Option<Value>,
-    /// `templateName`, `results`, `modelUsed`, `analyzedAt`; null when no template applied.
-    #[schema(value_type = Option<Object>)]
-    pub template_analysis: Option<Value>,
+    /// How much personal data was found, by type.
+    pub pii_statistics: PiiStatistics,
+    /// The call's categories; null when the project has no categories.
+    pub classification: Option<Classification>,
+    /// The summary, sentiment and action items; null for a call never analysed.
+    pub summary: Option<CallSummaryBlock>,
+    /// The template's answers; null when no template applied.
+    pub template_analysis: Option<TemplateAnalysis>,
 }
 
 async fn detail(state: &AppState, project: callscope_domain::ProjectId, id: CallId) -> Result<CallDetailView, ApiError> {
@@ -290,23 +223,18 @@ async fn detail(state: &AppState, project: callscope_domain::ProjectId, id: Call
     let transcript = state.store.get_call_transcript(project, id).await?;
     let analysis = state.store.get_call_analysis(project, id).await?;
     let now = state.clock.now();
-    let summary = analysis.summary.map(|mut block| {
-        if let Some(object) = block.as_object_mut() {
-            object.insert("actionItems".into(), Value::Array(analysis.action_items.iter().map(|i| i.to_json(now)).collect()));
-        }
-        block
-    });
+    let summary = analysis.summary.map(|stored| CallSummaryBlock::new(stored, &analysis.action_items, now));
     Ok(CallDetailView {
-        call: call.into(),
+        call: CallListing::of(&call),
         updated_at,
         full_text: transcript.full_text,
         speakers: transcript.speakers,
         turns: transcript.turns,
         storage_path,
-        pii_statistics: serde_json::to_value(&transcript.pii_statistics).unwrap_or_else(|_| json!({"totalDetected": 0, "types": {}})),
-        classification: analysis.classification.filter(|c| !c.is_null()),
+        pii_statistics: transcript.pii_statistics,
+        classification: analysis.classification,
         summary,
-        template_analysis: analysis.template_analysis.filter(|t| !t.is_null()),
+        template_analysis: analysis.template_analysis,
     })
 }
 
@@ -409,41 +337,6 @@ pub struct SetCategoryRequest {
     pub category_id: Option<Option<Uuid>>,
 }
 
-/// The classification a manual choice stands for: the category as the primary match with
-/// confidence 1, nothing secondary.
-fn manual_classification(categories: &[Category], chosen: Option<CategoryId>) -> Value {
-    let primary = chosen.and_then(|id| {
-        let mut chain = Vec::new();
-        let mut at = categories.iter().find(|c| c.id == id);
-        while let Some(node) = at {
-            chain.push(node);
-            // A tree has no cycles; the bound keeps a corrupt one from looping.
-            if chain.len() > categories.len() {
-                break;
-            }
-            at = node.parent_id.and_then(|p| categories.iter().find(|c| c.id == p));
-        }
-        chain.reverse();
-        (!chain.is_empty()).then(|| {
-            json!({
-                "categoryId": id,
-                "categoryPath": chain.iter().map(|c| c.id).collect::<Vec<_>>(),
-                "categoryNames": chain.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
-                "confidence": 1.0,
-                "evidence": "set manually",
-                "depth": chain.len() - 1,
-            })
-        })
-    });
-    json!({
-        "primary": primary,
-        "secondary": [],
-        "overallConfidence": if chosen.is_some() { 1.0 } else { 0.0 },
-        "reasoning": if chosen.is_some() { "set manually" } else { "cleared manually" },
-        "modelUsed": "manual",
-    })
-}
-
 /// Set or clear a call's category by hand. The choice replaces the primary match (`modelUsed`
 /// `manual`), is never overwritten by re-analysis, and raises `call.category_changed`.
 #[utoipa::path(patch, path = "/v1/projects/{projectId}/calls/{id}/category", tag = "Calls",
@@ -469,7 +362,7 @@ pub async fn set_call_category(
         // Checked again in the store's transaction, in case the category goes meanwhile.
         return Err(ApiError::invalid("categoryId", "is not a category of this project"));
     }
-    let classification = manual_classification(&categories, chosen);
+    let classification = Classification::manual(&categories, chosen);
     state.store.set_call_category(scope.id(), id, chosen, Some(&classification)).await?;
     Ok(Json(detail(&state, scope.id(), id).await?))
 }
@@ -513,40 +406,4 @@ pub async fn reanalyze_call(
     let job = state.store.create_reanalysis_job(scope.id(), id, template).await?;
     let location = format!("/v1/projects/{}/calls/jobs/{}", scope.id(), job.id);
     Ok(Located::accepted(location, job))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn category(name: &str, parent: Option<&Category>) -> Category {
-        Category {
-            id: CategoryId::new(),
-            project_id: callscope_domain::ProjectId::new(),
-            taxonomy_id: callscope_domain::TaxonomyId::new(),
-            parent_id: parent.map(|p| p.id),
-            name: name.into(),
-            description: None,
-            display_order: 0,
-            created_at: chrono::Utc::now(),
-            updated_at: chrono::Utc::now(),
-        }
-    }
-
-    #[test]
-    fn a_manual_choice_is_the_primary_match_with_its_path() {
-        let root = category("Billing", None);
-        let leaf = category("Refunds", Some(&root));
-        let all = [root.clone(), leaf.clone()];
-        let c = manual_classification(&all, Some(leaf.id));
-        assert_eq!(c["primary"]["categoryNames"], json!(["Billing", "Refunds"]));
-        assert_eq!(c["primary"]["categoryPath"], json!([root.id, leaf.id]));
-        assert_eq!(c["primary"]["depth"], 1);
-        assert_eq!(c["primary"]["confidence"], 1.0);
-        assert_eq!(c["primary"]["evidence"], "set manually");
-        assert_eq!(c["modelUsed"], "manual");
-        let cleared = manual_classification(&all, None);
-        assert!(cleared["primary"].is_null());
-        assert_eq!(cleared["secondary"], json!([]));
-    }
 }

@@ -5,14 +5,14 @@ use std::collections::HashMap;
 
 use axum::extract::State;
 use axum::Json;
-use callscope_domain::{CallId, PageRequest};
+use callscope_domain::{CallId, CallListing, PageRequest};
 use callscope_search::{QueryError, SearchError};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::error::Problem;
 use crate::extract::{ApiQuery, ProjectScope};
-use crate::routes::calls::{time_bounds, CallFieldsView};
+use crate::routes::calls::time_bounds;
 use crate::views::{PageInfo, PageQuery};
 use crate::{ApiError, AppState};
 
@@ -44,7 +44,7 @@ pub struct SearchQuery {
 pub struct CallSearchHitView {
     /// The call summary's fields, without `sizeBytes`.
     #[serde(flatten)]
-    pub call: CallFieldsView,
+    pub call: CallListing,
     /// About 200 characters of plain text around the best match, every match in
     /// `<mark>…</mark>`, everything else HTML-escaped.
     pub snippet: String,
@@ -105,7 +105,11 @@ pub async fn search_calls(
         // A call erased after the index was read is left out.
         let (Some(summary), Some(document)) = (summaries.remove(&id), documents.remove(&id)) else { continue };
         let snippet = callscope_search::snippet(&query, document.language, &[&document.full_text, &document.summary, &document.title]);
-        data.push(CallSearchHitView { call: summary.into(), snippet, relevance: (f64::from(relevance) * 10_000.0).round() / 10_000.0 });
+        data.push(CallSearchHitView {
+            call: CallListing::of(&summary).without_size(),
+            snippet,
+            relevance: (f64::from(relevance) * 10_000.0).round() / 10_000.0,
+        });
     }
     Ok(Json(CallSearchPage { data, page: PageInfo::new(hits.total, request) }))
 }

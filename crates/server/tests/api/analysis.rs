@@ -52,13 +52,13 @@ async fn a_processed_call_is_classified_summarised_and_its_action_items_recorded
     let context = format!("transcript: {:?}", transcript.full_text);
 
     assert_eq!(analysis.primary_category.map(|c| c.to_string()), Some(technical.clone()), "{context}");
-    let classification = analysis.classification.as_ref().unwrap();
+    let classification = serde_json::to_value(analysis.classification.as_ref().unwrap()).unwrap();
     assert_eq!(classification["primary"]["categoryNames"], json!(["Technical support"]));
     assert_eq!(classification["primary"]["depth"], 0);
     assert_eq!(classification["modelUsed"], "rules");
     assert!(classification["primary"]["evidence"].as_str().unwrap().to_lowercase().contains("router"), "{classification}");
 
-    let summary = analysis.summary.as_ref().unwrap();
+    let summary = serde_json::to_value(analysis.summary.as_ref().unwrap()).unwrap();
     assert_eq!(summary["modelUsed"], "rules");
     assert!(["positive", "neutral", "negative"].contains(&summary["sentimentLevel"].as_str().unwrap()), "{summary}");
     assert_eq!(summary["sentimentLevel"].as_str(), Some(analysis.sentiment_level.as_str()));
@@ -86,7 +86,7 @@ async fn a_processed_call_is_classified_summarised_and_its_action_items_recorded
     assert_eq!(events[1].1["id"], item.id.to_string());
     assert_eq!(events[1].1["transcriptIndex"], 0);
 
-    let answers = analysis.template_analysis.as_ref().unwrap();
+    let answers = serde_json::to_value(analysis.template_analysis.as_ref().unwrap()).unwrap();
     assert_eq!(answers["templateName"], "Support QA");
     assert_eq!(answers["results"][0]["value"], "router");
     assert_eq!(answers["results"][0]["answered"], true);

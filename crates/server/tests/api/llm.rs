@@ -83,7 +83,7 @@ async fn text_sent_to_an_external_llm_is_masked_and_its_analysis_stored(backend:
     assert_eq!(requests[0]["model"], "test-model");
 
     let analysis = app.store.get_call_analysis(project, call_id).await.unwrap();
-    let summary = analysis.summary.unwrap();
+    let summary = serde_json::to_value(analysis.summary.unwrap()).unwrap();
     assert_eq!(summary["modelUsed"], "openai:test-model");
     assert_eq!(summary["summary"]["executiveSummary"], "The caller gave their name and phone number.");
     assert_eq!(analysis.title.as_deref(), Some("Caller leaves contact details"));
@@ -124,6 +124,6 @@ async fn the_guided_mode_asks_the_endpoint_for_closed_choices_only(backend: Back
     assert_eq!(schema["properties"]["sentiment"]["enum"].as_array().map(Vec::len), Some(6));
 
     let analysis = app.store.get_call_analysis(project, call_id).await.unwrap();
-    assert_eq!(analysis.summary.unwrap()["modelUsed"], "openai:test-model");
+    assert_eq!(analysis.summary.unwrap().model_used, "openai:test-model");
     assert_eq!(analysis.sentiment_level.as_str(), "positive", "the model's choice");
 }

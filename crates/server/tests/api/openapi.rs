@@ -8,7 +8,11 @@ use serde_json::Value;
 use crate::helpers::spawn_app;
 use crate::tenancy::project_routes;
 
-both_backends!(the_document_lists_every_route_and_every_documented_route_is_served, the_docs_page_needs_no_internet);
+both_backends!(
+    the_document_lists_every_route_and_every_documented_route_is_served,
+    the_docs_page_needs_no_internet,
+    every_response_of_the_api_has_a_real_schema
+);
 
 /// Every route the service has: (method, path). A route added to the server must be added here
 /// and to the document; one missing from either fails this test.
@@ -175,4 +179,80 @@ async fn the_docs_page_needs_no_internet(backend: Backend) {
     for external in ["http://", "https://", "//cdn", "src=\"//"] {
         assert!(!html.contains(external), "the page loads {external}…");
     }
+}
+
+/// Where, under `schema`, a response says "an object" or "anything" without saying what it
+/// holds: each such place as a path of property names, `$ref`s followed (once each).
+fn vague_schemas(doc: &Value, schema: &Value, at: &str, followed: &mut std::collections::HashSet<String>, out: &mut Vec<String>) {
+    if let Some(reference) = schema["$ref"].as_str() {
+        let name = reference.rsplit('/').next().unwrap();
+        if followed.insert(name.to_owned()) {
+            vague_schemas(doc, &doc["components"]["schemas"][name], &format!("{at}<{name}>"), followed, out);
+        }
+        return;
+    }
+    let Some(object) = schema.as_object() else { return };
+    let mut composed = false;
+    for key in ["allOf", "oneOf", "anyOf"] {
+        for (i, part) in schema[key].as_array().into_iter().flatten().enumerate() {
+            composed = true;
+            vague_schemas(doc, part, &format!("{at}/{key}[{i}]"), followed, out);
+        }
+    }
+    for (name, property) in schema["properties"].as_object().into_iter().flatten() {
+        vague_schemas(doc, property, &format!("{at}.{name}"), followed, out);
+    }
+    if schema["items"].is_object() {
+        vague_schemas(doc, &schema["items"], &format!("{at}[]"), followed, out);
+    }
+    let typed_map = schema["additionalProperties"].is_object();
+    if typed_map {
+        vague_schemas(doc, &schema["additionalProperties"], &format!("{at}{{}}"), followed, out);
+    }
+    let types: Vec<&str> = match &schema["type"] {
+        Value::String(t) => vec![t.as_str()],
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let says_nothing = object.keys().all(|k| ["description", "default", "example", "examples", "nullable"].contains(&k.as_str()));
+    let bare_object = types.contains(&"object") && !schema["properties"].is_object() && !typed_map && !composed;
+    if says_nothing || bare_object {
+        out.push(at.to_owned());
+    }
+}
+
+async fn every_response_of_the_api_has_a_real_schema(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let doc: Value = app.client.get(app.url("/openapi.json")).send().await.unwrap().json().await.unwrap();
+    // What the walk must catch: what `schema(value_type = Object)` and `serde_json::Value` write.
+    for vague in [serde_json::json!({"type": "object"}), serde_json::json!({"type": ["object", "null"]}), serde_json::json!({})] {
+        let mut found = Vec::new();
+        vague_schemas(&doc, &serde_json::json!({"properties": {"x": vague}}), "", &mut std::collections::HashSet::new(), &mut found);
+        assert_eq!(found, [".x"]);
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut vague = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        if !path.starts_with("/v1") {
+            continue;
+        }
+        for (method, op) in item.as_object().unwrap() {
+            for (status, response) in op["responses"].as_object().into_iter().flatten() {
+                for (media, content) in response["content"].as_object().into_iter().flatten() {
+                    if media == "application/octet-stream" || media.starts_with("audio/") {
+                        continue;
+                    }
+                    let mut found = Vec::new();
+                    let mut followed = std::collections::HashSet::new();
+                    vague_schemas(&doc, &content["schema"], "", &mut followed, &mut found);
+                    seen.extend(followed);
+                    vague.extend(found.into_iter().map(|at| format!("{method} {path} {status}: {at}")));
+                }
+            }
+        }
+    }
+    for record in ["CallDetailView", "Classification", "CategoryMatch", "CallSummaryBlock", "ActionItemView", "TemplateAnalysis", "CallListing"] {
+        assert!(seen.contains(record), "the walk reached {record}: {seen:?}");
+    }
+    assert!(vague.is_empty(), "responses that say \"an object\" or \"anything\" without saying what:\n{}", vague.join("\n"));
 }

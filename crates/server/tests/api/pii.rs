@@ -84,7 +84,7 @@ async fn personal_data_is_counted_and_masked_when_the_project_asks(backend: Back
     assert!(spans.iter().any(|s| s["type"] == "PHONE_NUMBER" && s["turn"] == 1 && s["startMs"].as_i64() < s["endMs"].as_i64()), "{words}");
     // Analysis reads the masked transcript: the summary and title carry no values either.
     let analysis = app.store.get_call_analysis(ProjectId(masked["id"].as_str().unwrap().parse().unwrap()), hidden_call).await.unwrap();
-    let summary = analysis.summary.unwrap();
+    let summary = serde_json::to_value(analysis.summary.unwrap()).unwrap();
     let stored = format!(
         "{} | {} | {} | {}",
         analysis.title.unwrap_or_default(),

@@ -86,7 +86,7 @@ impl ActionItemStore for SqlStore {
         .bind(item.status as i32)
         .execute(&mut *tx)
         .await?;
-        let event = Event::ActionItemUpdated(item.to_json(now));
+        let event = Event::ActionItemUpdated(Box::new(ActionItemView::new(&item, now)));
         insert_event(&mut tx, project.0, &event, now).await?;
         tx.commit().await?;
         Ok(item)

@@ -8,7 +8,7 @@ impl CallStore for SqlStore {
         project: ProjectId,
         call: CallId,
         category: Option<CategoryId>,
-        classification: Option<&serde_json::Value>,
+        classification: Option<&Classification>,
     ) -> StoreResult<Option<CategoryId>> {
         let now = self.clock.now();
         let mut tx = self.pool.begin().await?;
@@ -219,7 +219,7 @@ impl CallStore for SqlStore {
     }
 
     async fn get_call_analysis(&self, project: ProjectId, call: CallId) -> StoreResult<StoredAnalysis> {
-        type Row = (Option<String>, String, Option<Uuid>, Option<Json<serde_json::Value>>, Option<Json<serde_json::Value>>, Option<Json<serde_json::Value>>);
+        type Row = (Option<String>, String, Option<Uuid>, Option<Json<Classification>>, Option<Json<StoredSummary>>, Option<Json<TemplateAnalysis>>);
         let row: Option<Row> = sqlx::query_as(
             "select title, sentiment_level, primary_category_id, classification, summary, template_analysis \
              from calls where id = $1 and project_id = $2",
@@ -314,12 +314,10 @@ fn call_summary(row: CallSummaryRow) -> StoreResult<CallSummary> {
 }
 
 /// The classification an analysis made, without the matches of categories deleted since.
-async fn current_classification(
-    tx: &mut Tx<'_>,
-    project: Uuid,
-    classification: Option<&serde_json::Value>,
-) -> StoreResult<Option<serde_json::Value>> {
+async fn current_classification(tx: &mut Tx<'_>, project: Uuid, classification: Option<&Classification>) -> StoreResult<Option<Classification>> {
     let Some(classification) = classification else { return Ok(None) };
     let exist = categories_held(tx, project).await?;
-    Ok(Some(crate::classification::within(classification, &exist).unwrap_or_else(|| classification.clone())))
+    let mut current = classification.clone();
+    current.remove_matches(|id| !exist.contains(&id.0));
+    Ok(Some(current))
 }

@@ -398,7 +398,7 @@ async fn uncategorize_calls(
             .join(" or ")
     };
     let sql = format!("select id, primary_category_id, classification, updated_at from calls where project_id = $1 and ({naming})");
-    let mut query = sqlx::query_as::<_, (Uuid, Option<Uuid>, Option<Json<serde_json::Value>>, Timestamp)>(&sql).bind(project.0);
+    let mut query = sqlx::query_as::<_, (Uuid, Option<Uuid>, Option<Json<Classification>>, Timestamp)>(&sql).bind(project.0);
     if !every {
         for category in gone {
             query = query.bind(*category).bind(format!("%{category}%"));
@@ -410,7 +410,10 @@ async fn uncategorize_calls(
         // Some(new value) when the classification changes.
         let cleaned = match &classification {
             Some(_) if every => Some(None),
-            Some(c) => crate::classification::without_categories(&c.0, gone).map(Some),
+            Some(Json(c)) => {
+                let mut kept = c.clone();
+                kept.remove_matches(|id| gone.contains(&id.0)).then_some(Some(kept))
+            }
             None => None,
         };
         if lost_primary.is_none() && cleaned.is_none() {

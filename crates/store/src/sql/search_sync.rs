@@ -26,7 +26,7 @@ impl SearchSyncStore for SqlStore {
     }
 
     async fn search_documents(&self, project: Option<ProjectId>, ids: &[CallId]) -> StoreResult<Vec<SearchDocument>> {
-        type Row = (Uuid, Uuid, String, Timestamp, Timestamp, Option<String>, String, Option<Json<serde_json::Value>>);
+        type Row = (Uuid, Uuid, String, Timestamp, Timestamp, Option<String>, String, Option<Json<StoredSummary>>);
         if ids.is_empty() {
             return Ok(Vec::new());
         }
@@ -50,28 +50,10 @@ impl SearchSyncStore for SqlStore {
                     updated_at,
                     title: title.unwrap_or_default(),
                     full_text,
-                    summary: summary.map(|s| summary_text(&s.0)).unwrap_or_default(),
+                    summary: summary.map(|s| s.0.summary.searchable_text()).unwrap_or_default(),
                 });
             }
         }
         Ok(documents)
     }
-}
-
-/// The searchable text of a summary block: the executive summary, the key points, the
-/// resolution and the next steps, one per line.
-fn summary_text(summary: &serde_json::Value) -> String {
-    let inner = &summary["summary"];
-    let mut lines: Vec<&str> = Vec::new();
-    lines.extend(inner["executiveSummary"].as_str());
-    for list in ["keyDiscussionPoints", "nextSteps"] {
-        if let Some(items) = inner[list].as_array() {
-            lines.extend(items.iter().filter_map(serde_json::Value::as_str));
-        }
-        if list == "keyDiscussionPoints" {
-            lines.extend(inner["resolutionProvided"].as_str());
-        }
-    }
-    lines.retain(|l| !l.trim().is_empty());
-    lines.join("\n")
 }
