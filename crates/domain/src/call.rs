@@ -40,6 +40,20 @@ pub struct CallTranscript {
     pub pii_spans: Vec<PiiSpan>,
 }
 
+/// A call's transcript without its timed words: what the call detail and a re-analysis read
+/// (the words are most of a long call's transcript, and only the word view serves them).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CallText {
+    /// Turns' text, one turn per line.
+    pub full_text: String,
+    /// Speaker turns in time order.
+    pub turns: Vec<Turn>,
+    /// Who spoke, and how much.
+    pub speakers: Vec<SpeakerStats>,
+    /// Personal data found, by type.
+    pub pii_statistics: PiiStatistics,
+}
+
 /// A call as lists show it (decisions §4's call summary), plus when it last changed and where
 /// its audio is.
 #[derive(Debug, Clone, PartialEq)]

@@ -28,7 +28,7 @@ pub use analysis::{
     two_decimals, ActionItemView, AnswerConfidence, AnswerValue, CallSummaryBlock, CategoryMatch, Classification, OverallSentiment, SentimentReading,
     StoredSummary, SummaryText, TemplateAnalysis, TemplateResult,
 };
-pub use call::{display_title, CallAudio, CallListing, CallSummary, CallTranscript, StoredAnalysis};
+pub use call::{display_title, CallAudio, CallListing, CallSummary, CallText, CallTranscript, StoredAnalysis};
 pub use category::{
     build_tree, insert_at, level_of, name_key, subtree, subtree_levels, would_cycle, Category, CategoryMove, CategoryNode, CategoryPatch,
     NewCategory, CATEGORY_LEVELS_MAX,

@@ -3,7 +3,7 @@
 
 use async_trait::async_trait;
 use callscope_domain::{
-    CallAudio, CallId, CallSummary, CallTranscript, CategoryId, Classification, Language, Page, PageRequest, ProjectId, SentimentLevel,
+    CallAudio, CallId, CallSummary, CallText, CallTranscript, CategoryId, Classification, Language, Page, PageRequest, ProjectId, SentimentLevel,
     StoredAnalysis, Timestamp,
 };
 
@@ -52,6 +52,10 @@ pub trait CallStore: Send + Sync {
 
     /// The transcript of a call of the project.
     async fn get_call_transcript(&self, project: ProjectId, call: CallId) -> StoreResult<CallTranscript>;
+
+    /// The transcript of a call of the project without its timed words (nor where its personal
+    /// data was said): its text, turns, speakers and PII counts.
+    async fn get_call_text(&self, project: ProjectId, call: CallId) -> StoreResult<CallText>;
 
     /// A call's analysis and action items; `NotFound` when the call is not the project's.
     async fn get_call_analysis(&self, project: ProjectId, call: CallId) -> StoreResult<StoredAnalysis>;

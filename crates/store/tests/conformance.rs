@@ -286,6 +286,18 @@ async fn a_job_whose_worker_stopped_is_taken_over_and_completes_once(backend: Ba
     assert!(counts.is_empty(), "the call exists, uncategorized");
     let transcript = store.get_call_transcript(project.id, call.id).await.unwrap();
     assert_eq!(transcript, call.transcript, "the transcript reads back as written");
+    let text = store.get_call_text(project.id, call.id).await.unwrap();
+    let written = &call.transcript;
+    assert_eq!(
+        text,
+        callscope_domain::CallText {
+            full_text: written.full_text.clone(),
+            turns: written.turns.clone(),
+            speakers: written.speakers.clone(),
+            pii_statistics: written.pii_statistics.clone(),
+        },
+        "the text alone reads back as written"
+    );
     let analysis = store.get_call_analysis(project.id, call.id).await.unwrap();
     let written = call.analysis.as_ref().unwrap();
     assert_eq!((analysis.title.as_deref(), analysis.sentiment_level.as_str()), (Some("Zwrot za czajnik"), "negative"));
@@ -299,6 +311,7 @@ async fn a_job_whose_worker_stopped_is_taken_over_and_completes_once(backend: Ba
     assert_eq!(analysis.action_items[1].id, written.action_items[1].id);
     let other = store.create_project(org.id, &new_project("other")).await.unwrap();
     assert!(matches!(store.get_call_transcript(other.id, call.id).await, Err(callscope_store::StoreError::NotFound(_))));
+    assert!(matches!(store.get_call_text(other.id, call.id).await, Err(callscope_store::StoreError::NotFound(_))));
     assert!(matches!(store.get_call_analysis(other.id, call.id).await, Err(callscope_store::StoreError::NotFound(_))));
     assert!(store.claim_job("worker-c", lease).await.unwrap().is_none(), "nothing left to do");
 }

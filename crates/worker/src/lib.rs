@@ -241,7 +241,7 @@ impl Worker {
                 }
                 JobKind::Reanalyze => {
                     let call = job.transcript_id.ok_or_else(|| StageError::Fatal("the re-analysis names no call".into()))?;
-                    let transcript = self.store.get_call_transcript(job.project_id, call).await.map_err(|e| match e {
+                    let transcript = self.store.get_call_text(job.project_id, call).await.map_err(|e| match e {
                         StoreError::NotFound(_) => StageError::Fatal("the call no longer exists".into()),
                         other => unreadable("transcript")(other),
                     })?;

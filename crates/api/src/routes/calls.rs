@@ -220,7 +220,7 @@ pub struct CallDetailView {
 async fn detail(state: &AppState, project: callscope_domain::ProjectId, id: CallId) -> Result<CallDetailView, ApiError> {
     let call = state.store.get_call_summary(project, id).await?;
     let (updated_at, storage_path) = (call.updated_at, call.storage_path.clone());
-    let transcript = state.store.get_call_transcript(project, id).await?;
+    let transcript = state.store.get_call_text(project, id).await?;
     let analysis = state.store.get_call_analysis(project, id).await?;
     let now = state.clock.now();
     let summary = analysis.summary.map(|stored| CallSummaryBlock::new(stored, &analysis.action_items, now));

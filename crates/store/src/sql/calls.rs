@@ -218,6 +218,17 @@ impl CallStore for SqlStore {
         })
     }
 
+    async fn get_call_text(&self, project: ProjectId, call: CallId) -> StoreResult<CallText> {
+        let row: Option<(String, Json<Vec<Turn>>, Json<Vec<SpeakerStats>>, Json<PiiStatistics>)> =
+            sqlx::query_as("select full_text, turns, speakers, pii_statistics from calls where id = $1 and project_id = $2")
+                .bind(call.0)
+                .bind(project.0)
+                .fetch_optional(&self.pool)
+                .await?;
+        let (full_text, turns, speakers, pii_statistics) = row.ok_or(StoreError::NotFound("call"))?;
+        Ok(CallText { full_text, turns: turns.0, speakers: speakers.0, pii_statistics: pii_statistics.0 })
+    }
+
     async fn get_call_analysis(&self, project: ProjectId, call: CallId) -> StoreResult<StoredAnalysis> {
         type Row = (Option<String>, String, Option<Uuid>, Option<Json<Classification>>, Option<Json<StoredSummary>>, Option<Json<TemplateAnalysis>>);
         let row: Option<Row> = sqlx::query_as(
