@@ -100,65 +100,51 @@ impl JobStore for SqlStore {
         progress: f64,
     ) -> StoreResult<bool> {
         let now = self.clock.now();
-        let done = sqlx::query(
-            "update jobs set lease_until = $3, stage = $4, progress = $5, updated_at = $6 \
-             where id = $1 and worker_id = $2 and status = $7",
-        )
-        .bind(id.0)
-        .bind(worker)
-        .bind(now + lease_delta(lease))
-        .bind(stage.as_str())
-        .bind(progress.clamp(0.0, 1.0))
-        .bind(now)
-        .bind(JobStatus::Processing.as_str())
-        .execute(&self.pool)
-        .await?;
+        let sql = while_held("lease_until = $4, stage = $5, progress = $6, updated_at = $7", "");
+        let done = held(&sql, id, worker)
+            .bind(now + lease_delta(lease))
+            .bind(stage.as_str())
+            .bind(progress.clamp(0.0, 1.0))
+            .bind(now)
+            .execute(&self.pool)
+            .await?;
         Ok(done.rows_affected() == 1)
     }
 
     async fn retry_job(&self, id: JobId, worker: &str, error: &str, run_at: Timestamp) -> StoreResult<bool> {
-        let done = sqlx::query(
-            "update jobs set status = $3, stage = $4, progress = 0, run_at = $5, error_message = $6, \
-             lease_until = null, worker_id = null, updated_at = $7 where id = $1 and worker_id = $2 and status = $8",
-        )
-        .bind(id.0)
-        .bind(worker)
-        .bind(JobStatus::Pending.as_str())
-        .bind(JobStage::Queued.as_str())
-        .bind(run_at)
-        .bind(error)
-        .bind(self.clock.now())
-        .bind(JobStatus::Processing.as_str())
-        .execute(&self.pool)
-        .await?;
+        let sql = while_held(
+            "status = $4, stage = $5, progress = 0, run_at = $6, error_message = $7, lease_until = null, worker_id = null, updated_at = $8",
+            "",
+        );
+        let done = held(&sql, id, worker)
+            .bind(JobStatus::Pending.as_str())
+            .bind(JobStage::Queued.as_str())
+            .bind(run_at)
+            .bind(error)
+            .bind(self.clock.now())
+            .execute(&self.pool)
+            .await?;
         Ok(done.rows_affected() == 1)
     }
 
     async fn release_job(&self, id: JobId, worker: &str) -> StoreResult<bool> {
         let now = self.clock.now();
-        let done = sqlx::query(
-            "update jobs set status = $3, stage = $4, progress = 0, run_at = $5, attempts = attempts - 1, \
-             lease_until = null, worker_id = null, updated_at = $5 where id = $1 and worker_id = $2 and status = $6",
-        )
-        .bind(id.0)
-        .bind(worker)
-        .bind(JobStatus::Pending.as_str())
-        .bind(JobStage::Queued.as_str())
-        .bind(now)
-        .bind(JobStatus::Processing.as_str())
-        .execute(&self.pool)
-        .await?;
+        let sql = while_held(
+            "status = $4, stage = $5, progress = 0, run_at = $6, attempts = attempts - 1, lease_until = null, worker_id = null, updated_at = $6",
+            "",
+        );
+        let done = held(&sql, id, worker)
+            .bind(JobStatus::Pending.as_str())
+            .bind(JobStage::Queued.as_str())
+            .bind(now)
+            .execute(&self.pool)
+            .await?;
         Ok(done.rows_affected() == 1)
     }
 
     async fn save_checkpoint(&self, id: JobId, worker: &str, checkpoint: &serde_json::Value) -> StoreResult<bool> {
-        let done = sqlx::query("update jobs set checkpoint = $3 where id = $1 and worker_id = $2 and status = $4")
-            .bind(id.0)
-            .bind(worker)
-            .bind(Json(checkpoint))
-            .bind(JobStatus::Processing.as_str())
-            .execute(&self.pool)
-            .await?;
+        let sql = while_held("checkpoint = $4", "");
+        let done = held(&sql, id, worker).bind(Json(checkpoint)).execute(&self.pool).await?;
         Ok(done.rows_affected() == 1)
     }
 
@@ -192,19 +178,12 @@ impl JobStore for SqlStore {
     async fn fail_job(&self, id: JobId, worker: &str, error: &str, event: &Event) -> StoreResult<bool> {
         let now = self.clock.now();
         let mut tx = self.pool.begin().await?;
-        let row: Option<(Uuid,)> = sqlx::query_as(
-            "update jobs set status = $3, error_message = $4, completed_at = $5, updated_at = $6, lease_until = null, checkpoint = null \
-             where id = $1 and worker_id = $2 and status = $7 returning project_id",
-        )
-        .bind(id.0)
-        .bind(worker)
-        .bind(JobStatus::Failed.as_str())
-        .bind(error)
-        .bind(now)
-        .bind(now)
-        .bind(JobStatus::Processing.as_str())
-        .fetch_optional(&mut *tx)
-        .await?;
+        let sql = while_held(
+            "status = $4, error_message = $5, completed_at = $6, updated_at = $6, lease_until = null, checkpoint = null",
+            " returning project_id",
+        );
+        let row: Option<(Uuid,)> =
+            held_as(&sql, id, worker).bind(JobStatus::Failed.as_str()).bind(error).bind(now).fetch_optional(&mut *tx).await?;
         let Some((project,)) = row else {
             return Ok(false);
         };
@@ -216,21 +195,18 @@ impl JobStore for SqlStore {
     async fn complete_job(&self, id: JobId, worker: &str, call: &NewCall, events: &[Event]) -> StoreResult<bool> {
         let now = self.clock.now();
         let mut tx = self.pool.begin().await?;
-        let row: Option<(Uuid,)> = sqlx::query_as(
-            "update jobs set status = $3, stage = $4, progress = 1, transcript_id = $5, error_message = null, checkpoint = null, \
-             completed_at = $6, updated_at = $7, lease_until = null \
-             where id = $1 and worker_id = $2 and status = $8 returning project_id",
-        )
-        .bind(id.0)
-        .bind(worker)
-        .bind(JobStatus::Completed.as_str())
-        .bind(JobStage::Done.as_str())
-        .bind(call.id.0)
-        .bind(now)
-        .bind(now)
-        .bind(JobStatus::Processing.as_str())
-        .fetch_optional(&mut *tx)
-        .await?;
+        let sql = while_held(
+            "status = $4, stage = $5, progress = 1, transcript_id = $6, error_message = null, checkpoint = null, \
+             completed_at = $7, updated_at = $7, lease_until = null",
+            " returning project_id",
+        );
+        let row: Option<(Uuid,)> = held_as(&sql, id, worker)
+            .bind(JobStatus::Completed.as_str())
+            .bind(JobStage::Done.as_str())
+            .bind(call.id.0)
+            .bind(now)
+            .fetch_optional(&mut *tx)
+            .await?;
         let Some((project,)) = row else {
             return Ok(false);
         };
@@ -320,19 +296,16 @@ impl JobStore for SqlStore {
     async fn complete_reanalysis(&self, id: JobId, worker: &str, analysis: &CallAnalysisRecord, events: &[Event]) -> StoreResult<bool> {
         let now = self.clock.now();
         let mut tx = self.pool.begin().await?;
-        let row: Option<(Uuid, Option<Uuid>)> = sqlx::query_as(
-            "update jobs set status = $3, stage = $4, progress = 1, error_message = null, \
-             completed_at = $5, updated_at = $5, lease_until = null \
-             where id = $1 and worker_id = $2 and status = $6 and kind = $7 returning project_id, transcript_id",
-        )
-        .bind(id.0)
-        .bind(worker)
-        .bind(JobStatus::Completed.as_str())
-        .bind(JobStage::Done.as_str())
-        .bind(now)
-        .bind(JobStatus::Processing.as_str())
-        .bind(JobKind::Reanalyze.as_str())
-        .fetch_optional(&mut *tx)
+        let sql = while_held(
+            "status = $4, stage = $5, progress = 1, error_message = null, completed_at = $6, updated_at = $6, lease_until = null",
+            " and kind = $7 returning project_id, transcript_id",
+        );
+        let row: Option<(Uuid, Option<Uuid>)> = held_as(&sql, id, worker)
+            .bind(JobStatus::Completed.as_str())
+            .bind(JobStage::Done.as_str())
+            .bind(now)
+            .bind(JobKind::Reanalyze.as_str())
+            .fetch_optional(&mut *tx)
         .await?;
         let Some((project, Some(call))) = row else {
             return Ok(false);
@@ -388,4 +361,25 @@ impl JobStore for SqlStore {
 
 fn lease_delta(lease: std::time::Duration) -> chrono::TimeDelta {
     chrono::TimeDelta::from_std(lease).unwrap_or(chrono::TimeDelta::MAX)
+}
+
+/// The lease guard of every write an attempt makes: an update of job `$1` that applies only
+/// while worker `$2` holds it and it is still processing (`$3`), so that a worker that lost its
+/// lease (the job taken over after it expired, or given back) changes nothing. `set`, and `tail`
+/// (more conditions, a `returning` clause), number their own parameters from `$4`.
+fn while_held(set: &str, tail: &str) -> String {
+    format!("update jobs set {set} where id = $1 and worker_id = $2 and status = $3{tail}")
+}
+
+/// A [`while_held`] update with the guard's parameters bound.
+fn held<'q>(sql: &'q str, id: JobId, worker: &'q str) -> sqlx::query::Query<'q, Db, <Db as sqlx::Database>::Arguments<'q>> {
+    sqlx::query(sql).bind(id.0).bind(worker).bind(JobStatus::Processing.as_str())
+}
+
+/// A [`while_held`] update that returns rows, with the guard's parameters bound.
+fn held_as<'q, O>(sql: &'q str, id: JobId, worker: &'q str) -> sqlx::query::QueryAs<'q, Db, O, <Db as sqlx::Database>::Arguments<'q>>
+where
+    O: for<'r> sqlx::FromRow<'r, <Db as sqlx::Database>::Row>,
+{
+    sqlx::query_as(sql).bind(id.0).bind(worker).bind(JobStatus::Processing.as_str())
 }
