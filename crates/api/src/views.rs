@@ -184,6 +184,52 @@ pub struct PageQuery {
     pub page_size: Option<i64>,
 }
 
+/// `from` and `to`: the inclusive bounds of a dated list or figure (what is dated is the
+/// route's: a call's creation, an item's call date). A route takes it beside its own query; each
+/// reads the parameters it knows from the one query string.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct DateRangeQuery {
+    /// At or after this instant (RFC 3339); omitted: no lower bound.
+    #[param(value_type = Option<String>, format = DateTime)]
+    pub from: Option<String>,
+    /// At or before this instant (RFC 3339); omitted: no upper bound.
+    #[param(value_type = Option<String>, format = DateTime)]
+    pub to: Option<String>,
+}
+
+impl DateRangeQuery {
+    /// The bounds, checked.
+    ///
+    /// # Errors
+    /// See [`time_bounds`].
+    pub fn bounds(&self) -> Result<(Option<Timestamp>, Option<Timestamp>), ApiError> {
+        time_bounds(self.from.as_deref(), self.to.as_deref())
+    }
+}
+
+/// Parses the inclusive `from`/`to` bounds.
+///
+/// # Errors
+/// 400 for a value that is not an RFC 3339 date-time; 422 when `from` is after `to`.
+pub fn time_bounds(from: Option<&str>, to: Option<&str>) -> Result<(Option<Timestamp>, Option<Timestamp>), ApiError> {
+    let parse = |name: &str, raw: Option<&str>| {
+        raw.map(|r| {
+            chrono::DateTime::parse_from_rfc3339(r.trim())
+                .map(|t| t.with_timezone(&chrono::Utc))
+                .map_err(|_| ApiError::BadRequest(format!("{name}: expected an RFC 3339 date-time such as 2026-11-21T00:00:00Z, got {r:?}")))
+        })
+        .transpose()
+    };
+    let (from, to) = (parse("from", from)?, parse("to", to)?);
+    if let (Some(f), Some(t)) = (from, to) {
+        if f > t {
+            return Err(ApiError::invalid("from", "must not be after to"));
+        }
+    }
+    Ok((from, to))
+}
+
 impl PageQuery {
     /// Default page size of the 1-based lists.
     pub const DEFAULT_PAGE_SIZE: i64 = 25;

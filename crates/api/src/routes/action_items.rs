@@ -16,8 +16,8 @@ use uuid::Uuid;
 
 use crate::error::Problem;
 use crate::extract::{ApiJson, ApiPath, ApiQuery, IdPath, ProjectScope};
-use crate::routes::calls::time_bounds;
 use crate::views::nullable;
+use crate::views::{time_bounds, DateRangeQuery};
 use crate::{ApiError, AppState};
 
 /// Largest page of the action item list.
@@ -330,21 +330,9 @@ pub async fn responsible_parties(State(state): State<AppState>, scope: ProjectSc
     Ok(Json(state.store.responsible_parties(scope.id()).await?))
 }
 
-/// Bounds of the pending view.
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct PendingQuery {
-    /// `callDate` at or after (RFC 3339).
-    #[param(value_type = Option<String>, format = DateTime)]
-    pub from: Option<String>,
-    /// `callDate` at or before (RFC 3339).
-    #[param(value_type = Option<String>, format = DateTime)]
-    pub to: Option<String>,
-}
-
 /// PENDING and IN_PROGRESS items: overdue first, then by `dueAt` (none last), then `callDate`.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/action-items/pending", tag = "Action items",
-    params(("projectId" = Uuid, Path, description = "The project"), PendingQuery),
+    params(("projectId" = Uuid, Path, description = "The project"), DateRangeQuery),
     responses(
         (status = 200, description = "The open items", body = Vec<ActionItemView>),
         (status = 400, description = "A date that does not parse", body = Problem),
@@ -354,9 +342,9 @@ pub struct PendingQuery {
 pub async fn pending_action_items(
     State(state): State<AppState>,
     scope: ProjectScope,
-    ApiQuery(query): ApiQuery<PendingQuery>,
+    ApiQuery(dates): ApiQuery<DateRangeQuery>,
 ) -> Result<Json<Vec<ActionItemView>>, ApiError> {
-    let (from, to) = time_bounds(query.from.as_deref(), query.to.as_deref())?;
+    let (from, to) = dates.bounds()?;
     let now = state.clock.now();
     let items = state.store.pending_action_items(scope.id(), from, to, now).await?;
     Ok(Json(items.iter().map(|i| ActionItemView::new(i, now)).collect()))

@@ -15,7 +15,7 @@ use uuid::Uuid;
 
 use crate::error::Problem;
 use crate::extract::{ApiJson, ApiPath, ApiQuery, IdPath, OptionalApiJson, ProjectScope};
-use crate::views::{nullable, rfc3339, Located, PageInfo, PageQuery};
+use crate::views::{nullable, rfc3339, DateRangeQuery, Located, PageInfo, PageQuery};
 use crate::{ApiError, AppState};
 
 /// A page of calls.
@@ -40,18 +40,6 @@ impl CallPage {
 #[serde(rename_all = "camelCase")]
 #[into_params(parameter_in = Query)]
 pub struct CallListQuery {
-    /// Page number, from 1. Default 1.
-    #[param(minimum = 1, default = 1)]
-    pub page: Option<i64>,
-    /// Items per page, 1–100. Default 25.
-    #[param(minimum = 1, maximum = 100, default = 25)]
-    pub page_size: Option<i64>,
-    /// Calls created at or after this instant (RFC 3339).
-    #[param(value_type = Option<String>, format = DateTime)]
-    pub from: Option<String>,
-    /// Calls created at or before this instant (RFC 3339).
-    #[param(value_type = Option<String>, format = DateTime)]
-    pub to: Option<String>,
     /// Calls with any of these sentiment levels, comma-separated: `positive`, `neutral`,
     /// `negative`, `unknown` (beyond the spec).
     #[param(example = "negative,neutral")]
@@ -68,8 +56,8 @@ pub struct CallListQuery {
 
 impl CallListQuery {
     /// The store's filter, each value checked: 422 names the parameter that is wrong.
-    async fn filter(&self, state: &AppState, project: callscope_domain::ProjectId) -> Result<CallFilter, ApiError> {
-        let (from, to) = time_bounds(self.from.as_deref(), self.to.as_deref())?;
+    async fn filter(&self, state: &AppState, project: callscope_domain::ProjectId, dates: &DateRangeQuery) -> Result<CallFilter, ApiError> {
+        let (from, to) = dates.bounds()?;
         let mut v = Validator::default();
         let mut sentiment = Vec::new();
         for raw in self.sentiment_level.as_deref().unwrap_or_default().split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -110,31 +98,9 @@ impl CallListQuery {
     }
 }
 
-/// Parses the inclusive `from`/`to` bounds.
-///
-/// # Errors
-/// 400 for a value that is not an RFC 3339 date-time; 422 when `from` is after `to`.
-pub fn time_bounds(from: Option<&str>, to: Option<&str>) -> Result<(Option<Timestamp>, Option<Timestamp>), ApiError> {
-    let parse = |name: &str, raw: Option<&str>| {
-        raw.map(|r| {
-            chrono::DateTime::parse_from_rfc3339(r.trim())
-                .map(|t| t.with_timezone(&chrono::Utc))
-                .map_err(|_| ApiError::BadRequest(format!("{name}: expected an RFC 3339 date-time such as 2026-11-21T00:00:00Z, got {r:?}")))
-        })
-        .transpose()
-    };
-    let (from, to) = (parse("from", from)?, parse("to", to)?);
-    if let (Some(f), Some(t)) = (from, to) {
-        if f > t {
-            return Err(ApiError::invalid("from", "must not be after to"));
-        }
-    }
-    Ok((from, to))
-}
-
 /// List the project's calls, newest first.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/calls", tag = "Calls",
-    params(("projectId" = Uuid, Path, description = "The project"), CallListQuery),
+    params(("projectId" = Uuid, Path, description = "The project"), PageQuery, DateRangeQuery, CallListQuery),
     responses(
         (status = 200, description = "A page of calls", body = CallPage),
         (status = 400, description = "A parameter of the wrong type", body = Problem),
@@ -144,10 +110,12 @@ pub fn time_bounds(from: Option<&str>, to: Option<&str>) -> Result<(Option<Times
 pub async fn list_calls(
     State(state): State<AppState>,
     scope: ProjectScope,
+    ApiQuery(paging): ApiQuery<PageQuery>,
+    ApiQuery(dates): ApiQuery<DateRangeQuery>,
     ApiQuery(query): ApiQuery<CallListQuery>,
 ) -> Result<Json<CallPage>, ApiError> {
-    let request = PageQuery { page: query.page, page_size: query.page_size }.validate()?;
-    let filter = query.filter(&state, scope.id()).await?;
+    let request = paging.validate()?;
+    let filter = query.filter(&state, scope.id(), &dates).await?;
     let page = state.store.list_calls(scope.id(), &filter, request).await?;
     Ok(Json(CallPage::new(page, request)))
 }

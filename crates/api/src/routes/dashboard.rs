@@ -13,19 +13,13 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::error::Problem;
 use crate::extract::{ApiQuery, ProjectScope};
-use crate::routes::calls::time_bounds;
+use crate::views::DateRangeQuery;
 use crate::{ApiError, AppState};
 
 /// Query of the dashboard.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct DashboardQuery {
-    /// Calls created at or after this instant (RFC 3339); omitted: no lower bound.
-    #[param(value_type = Option<String>, format = DateTime)]
-    pub from: Option<String>,
-    /// Calls created at or before this instant (RFC 3339); omitted: no upper bound.
-    #[param(value_type = Option<String>, format = DateTime)]
-    pub to: Option<String>,
     /// IANA time zone whose days the trend counts in (beyond the spec); default `UTC`.
     #[param(example = "Europe/Warsaw")]
     pub tz: Option<String>,
@@ -115,7 +109,7 @@ pub fn dashboard(calls: &[(chrono::DateTime<chrono::Utc>, SentimentLevel, Option
 
 /// Sentiment across the project's calls: distribution, daily trend, average confidence.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/dashboard/sentiment", tag = "Dashboard",
-    params(("projectId" = uuid::Uuid, Path, description = "The project"), DashboardQuery),
+    params(("projectId" = uuid::Uuid, Path, description = "The project"), DateRangeQuery, DashboardQuery),
     responses(
         (status = 200, description = "The dashboard", body = SentimentDashboard),
         (status = 400, description = "A date that is not RFC 3339", body = Problem),
@@ -125,9 +119,10 @@ pub fn dashboard(calls: &[(chrono::DateTime<chrono::Utc>, SentimentLevel, Option
 pub async fn sentiment_dashboard(
     State(state): State<AppState>,
     scope: ProjectScope,
+    ApiQuery(dates): ApiQuery<DateRangeQuery>,
     ApiQuery(query): ApiQuery<DashboardQuery>,
 ) -> Result<Json<SentimentDashboard>, ApiError> {
-    let (from, to) = time_bounds(query.from.as_deref(), query.to.as_deref())?;
+    let (from, to) = dates.bounds()?;
     let tz: chrono_tz::Tz = match query.tz.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
         None => chrono_tz::UTC,
         Some(name) => name.parse().map_err(|_| ApiError::invalid("tz", format!("{name:?} is not an IANA time zone (e.g. Europe/Warsaw)")))?,

@@ -12,8 +12,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::error::Problem;
 use crate::extract::{ApiQuery, ProjectScope};
-use crate::routes::calls::time_bounds;
-use crate::views::{PageInfo, PageQuery};
+use crate::views::{DateRangeQuery, PageInfo, PageQuery};
 use crate::{ApiError, AppState};
 
 /// Query of a search.
@@ -24,18 +23,6 @@ pub struct SearchQuery {
     /// Words (all must match), `"phrases"`, `OR` between two terms, `-` before a word or phrase
     /// to exclude it. Case- and diacritic-insensitive; inflected forms match.
     pub q: String,
-    /// Page number, from 1. Default 1.
-    #[param(minimum = 1, default = 1)]
-    pub page: Option<i64>,
-    /// Hits per page, 1–100. Default 25.
-    #[param(minimum = 1, maximum = 100, default = 25)]
-    pub page_size: Option<i64>,
-    /// Calls created at or after this instant (RFC 3339).
-    #[param(value_type = Option<String>, format = DateTime)]
-    pub from: Option<String>,
-    /// Calls created at or before this instant (RFC 3339).
-    #[param(value_type = Option<String>, format = DateTime)]
-    pub to: Option<String>,
 }
 
 /// A call that matches a search.
@@ -65,7 +52,7 @@ pub struct CallSearchPage {
 
 /// Search the project's calls by keyword.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/calls/search", tag = "Calls",
-    params(("projectId" = Uuid, Path, description = "The project"), SearchQuery),
+    params(("projectId" = Uuid, Path, description = "The project"), SearchQuery, PageQuery, DateRangeQuery),
     responses(
         (status = 200, description = "A page of hits, most relevant first", body = CallSearchPage),
         (status = 400, description = "A query that cannot be parsed (invalid_query, with the position), or a parameter of the wrong type", body = Problem),
@@ -77,14 +64,16 @@ pub async fn search_calls(
     State(state): State<AppState>,
     scope: ProjectScope,
     ApiQuery(params): ApiQuery<SearchQuery>,
+    ApiQuery(paging): ApiQuery<PageQuery>,
+    ApiQuery(dates): ApiQuery<DateRangeQuery>,
 ) -> Result<Json<CallSearchPage>, ApiError> {
     let query = callscope_search::parse(&params.q).map_err(|e| match e {
         QueryError::Syntax { .. } => ApiError::InvalidQuery(format!("q: {e}")),
         QueryError::NothingToFind(message) => ApiError::invalid("q", message),
         QueryError::TooLarge(message) => ApiError::invalid("q", message),
     })?;
-    let request: PageRequest = PageQuery { page: params.page, page_size: params.page_size }.validate()?;
-    let (from, to) = time_bounds(params.from.as_deref(), params.to.as_deref())?;
+    let request: PageRequest = paging.validate()?;
+    let (from, to) = dates.bounds()?;
     let Some(search) = state.search.clone() else {
         return Err(ApiError::Busy("search is not served by this process".into()));
     };
