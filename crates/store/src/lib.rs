@@ -2,7 +2,7 @@
 //! file in the data directory) and PostgreSQL (for several processes and large deployments).
 //!
 //! [`Store`] is the sum of one trait per area: [`TenancyStore`] (organizations, keys, projects),
-//! [`ResourceStore`] (categories, presets, templates), [`JobStore`], [`CallStore`],
+//! [`CategoryStore`], [`PresetStore`], [`TemplateStore`], [`JobStore`], [`CallStore`],
 //! [`ActionItemStore`], [`WebhookStore`] (webhooks, the event outbox, deliveries) and
 //! [`SearchSyncStore`]. Each area's trait and records are in the module of its name
 //! (`src/jobs.rs`), and its SQL in the file of that name under `src/sql/` (`src/sql/jobs.rs`).
@@ -22,22 +22,26 @@ use callscope_domain::Clock;
 
 mod action_items;
 mod calls;
+mod categories;
 mod item_index;
 mod jobs;
 mod migrations;
 mod postgres;
-mod resources;
+mod presets;
 mod rows;
 mod search_sync;
 mod sqlite;
+mod templates;
 mod tenancy;
 mod webhooks;
 
 pub use action_items::{action_item_keys, ActionItemList, ActionItemPatch, ActionItemQuery, ActionItemSort, ActionItemStore};
 pub use calls::{CallFilter, CallStore};
+pub use categories::CategoryStore;
 pub use jobs::{CallAnalysisRecord, JobStore, NewCall};
-pub use resources::ResourceStore;
+pub use presets::PresetStore;
 pub use search_sync::{SearchDocument, SearchSyncStore};
+pub use templates::TemplateStore;
 pub use tenancy::TenancyStore;
 pub use webhooks::{ClaimLimits, ClaimedDelivery, DeliveryAttempt, WebhookStore};
 
@@ -186,7 +190,18 @@ pub async fn connect(options: &StoreOptions, clock: Arc<dyn Clock>) -> StoreResu
 /// transaction.
 #[async_trait]
 pub trait Store:
-    TenancyStore + ResourceStore + JobStore + CallStore + ActionItemStore + WebhookStore + SearchSyncStore + Send + Sync + 'static
+    TenancyStore
+    + CategoryStore
+    + PresetStore
+    + TemplateStore
+    + JobStore
+    + CallStore
+    + ActionItemStore
+    + WebhookStore
+    + SearchSyncStore
+    + Send
+    + Sync
+    + 'static
 {
     /// Which database this is.
     fn backend(&self) -> Backend;

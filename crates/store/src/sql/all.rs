@@ -3,7 +3,9 @@
 // implement.
 include!("store.rs");
 include!("tenancy.rs");
-include!("resources.rs");
+include!("categories.rs");
+include!("presets.rs");
+include!("templates.rs");
 include!("jobs.rs");
 include!("calls.rs");
 include!("search_sync.rs");
