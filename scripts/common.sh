@@ -124,10 +124,24 @@ ensure_test_packages() {
   # The web application's test drives Debian's headless Chromium over WebDriver.
   command -v chromium >/dev/null || missing+=(chromium)
   command -v chromedriver >/dev/null || missing+=(chromium-driver)
+  # The web application's JavaScript is checked by Biome, installed from the npm registry.
+  command -v npm >/dev/null || missing+=(nodejs npm)
   if [ "${#missing[@]}" -gt 0 ]; then
-    say "installing ${missing[*]} (test audio, the browser)"
+    say "installing ${missing[*]} (test audio, the browser, npm)"
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+  fi
+}
+
+# Biome, the formatter and linter of the web application's JavaScript and CSS, at the version
+# tools/web-check/package-lock.json pins, into tools/web-check/node_modules (ignored by git).
+ensure_web_check() {
+  local dir="$repo_root/tools/web-check"
+  local pinned
+  pinned="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["devDependencies"]["@biomejs/biome"])' "$dir/package.json")"
+  if [ "$("$dir/node_modules/.bin/biome" --version 2>/dev/null)" != "Version: $pinned" ]; then
+    say "installing Biome (pinned) for the web application's checks"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
   fi
 }
 

@@ -4,9 +4,15 @@
 const KEY = "callscope.key";
 
 export const session = {
-  get key() { return sessionStorage.getItem(KEY); },
-  signIn(key) { sessionStorage.setItem(KEY, key); },
-  signOut() { sessionStorage.removeItem(KEY); },
+  get key() {
+    return sessionStorage.getItem(KEY);
+  },
+  signIn(key) {
+    sessionStorage.setItem(KEY, key);
+  },
+  signOut() {
+    sessionStorage.removeItem(KEY);
+  },
 };
 
 /** An API error with the problem document's title and detail, and for a 429 or 503 the seconds
@@ -17,7 +23,7 @@ export class ApiError extends Error {
     this.status = status;
     this.problem = problem;
     const seconds = Number(retryAfter);
-    this.retryAfter = (status === 429 || status === 503) ? (Number.isFinite(seconds) && seconds > 0 ? seconds : 5) : null;
+    this.retryAfter = status === 429 || status === 503 ? (Number.isFinite(seconds) && seconds > 0 ? seconds : 5) : null;
   }
 }
 
@@ -29,7 +35,10 @@ export async function api(method, path, body) {
   if (response.status === 204) return null;
   const data = await response.json().catch(() => null);
   if (!response.ok) {
-    if (response.status === 401) { session.signOut(); window.dispatchEvent(new Event("signedout")); }
+    if (response.status === 401) {
+      session.signOut();
+      window.dispatchEvent(new Event("signedout"));
+    }
     throw new ApiError(response.status, data, response.headers.get("Retry-After"));
   }
   return data;
@@ -52,7 +61,11 @@ export function upload(project, file, query, progress) {
     xhr.upload.onprogress = (e) => e.lengthComputable && progress(e.loaded / e.total);
     xhr.onload = () => {
       let data = null;
-      try { data = JSON.parse(xhr.responseText); } catch { /* not JSON */ }
+      try {
+        data = JSON.parse(xhr.responseText);
+      } catch {
+        /* not JSON */
+      }
       if (xhr.status >= 200 && xhr.status < 300) resolve(data);
       else reject(new ApiError(xhr.status, data, xhr.getResponseHeader("Retry-After")));
     };

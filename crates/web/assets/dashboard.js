@@ -2,7 +2,7 @@
 // were about (calls per category), drawn as SVG by the page itself.
 
 import { api } from "/app/api.js";
-import { h, mount, flattenTree } from "/app/dom.js";
+import { flattenTree, h, mount } from "/app/dom.js";
 import { t } from "/app/i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -12,7 +12,9 @@ const COLOURS = { positive: "#1d7a46", neutral: "#8d99a8", negative: "#b3261e", 
 function s(tag, attrs = {}, ...children) {
   const el = document.createElementNS(SVG, tag);
   for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
-  for (const child of children.flat()) if (child !== null && child !== undefined) el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  for (const child of children.flat())
+    if (child !== null && child !== undefined)
+      el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   return el;
 }
 
@@ -20,18 +22,37 @@ function s(tag, attrs = {}, ...children) {
 function bars(rows, title) {
   const max = Math.max(1, ...rows.map((r) => r[1]));
   const height = rows.length * 28 + 8;
-  return s("svg", { viewBox: `0 0 600 ${height}`, role: "img", "aria-label": title, class: "chart" },
+  return s(
+    "svg",
+    { viewBox: `0 0 600 ${height}`, role: "img", "aria-label": title, class: "chart" },
     s("title", {}, title),
-    rows.map(([label, value, colour], i) => s("g", { transform: `translate(0 ${i * 28 + 4})` },
-      s("text", { x: 0, y: 16, class: "label" }, label),
-      s("rect", { x: 180, y: 2, height: 18, width: Math.max(2, (value / max) * 360), fill: colour, rx: 3, class: "bar-value", "data-value": value }),
-      s("text", { x: 186 + (value / max) * 360, y: 16, class: "value" }, value))));
+    rows.map(([label, value, colour], i) =>
+      s(
+        "g",
+        { transform: `translate(0 ${i * 28 + 4})` },
+        s("text", { x: 0, y: 16, class: "label" }, label),
+        s("rect", {
+          x: 180,
+          y: 2,
+          height: 18,
+          width: Math.max(2, (value / max) * 360),
+          fill: colour,
+          rx: 3,
+          class: "bar-value",
+          "data-value": value,
+        }),
+        s("text", { x: 186 + (value / max) * 360, y: 16, class: "value" }, value),
+      ),
+    ),
+  );
 }
 
 /** One stacked column per day: positive at the bottom, then neutral, then negative. */
 function trend(days, title) {
   const width = Math.max(600, days.length * 28 + 40);
-  return s("svg", { viewBox: `0 0 ${width} 220`, role: "img", "aria-label": title, class: "chart" },
+  return s(
+    "svg",
+    { viewBox: `0 0 ${width} 220`, role: "img", "aria-label": title, class: "chart" },
     s("title", {}, title),
     s("line", { x1: 30, y1: 190, x2: width, y2: 190, stroke: "#d9dee5" }),
     days.map((d, i) => {
@@ -40,10 +61,20 @@ function trend(days, title) {
       const parts = ["positive", "neutral", "negative"].map((level) => {
         const hgt = (d[`${level}Percent`] / 100) * 170;
         y -= hgt;
-        return s("rect", { x, y, width: 20, height: hgt, fill: COLOURS[level] }, s("title", {}, `${d.date}: ${t(level)} ${d[`${level}Percent`]}%`));
+        return s(
+          "rect",
+          { x, y, width: 20, height: hgt, fill: COLOURS[level] },
+          s("title", {}, `${d.date}: ${t(level)} ${d[`${level}Percent`]}%`),
+        );
       });
-      return s("g", { class: "day", "data-date": d.date }, parts, s("text", { x: x + 10, y: 205, class: "tick", "text-anchor": "middle" }, d.date.slice(8)));
-    }));
+      return s(
+        "g",
+        { class: "day", "data-date": d.date },
+        parts,
+        s("text", { x: x + 10, y: 205, class: "tick", "text-anchor": "middle" }, d.date.slice(8)),
+      );
+    }),
+  );
 }
 
 export async function dashboardPage(main, project, query, go, fresh = () => true) {
@@ -52,22 +83,69 @@ export async function dashboardPage(main, project, query, go, fresh = () => true
   for (const key of ["from", "to"]) if (query.get(key)) params.set(key, new Date(query.get(key)).toISOString());
   const [board, tree] = await Promise.all([
     api("GET", `/v1/projects/${project.id}/dashboard/sentiment?${params}`),
-    api("GET", `/v1/projects/${project.id}/categories`)]);
+    api("GET", `/v1/projects/${project.id}/categories`),
+  ]);
   if (!fresh()) return;
   const d = board.distribution;
   const categories = flattenTree(tree).map((c) => [`${"  ".repeat(c.depth)}${c.name}`, c.totalCallCount, "#1f5fae"]);
   const zones = [...new Set([zone, "UTC", "Europe/Warsaw", "Europe/London", "America/New_York"])];
-  const picker = h("select", { id: "time-zone", onchange: (e) => { const next = new URLSearchParams(query); next.set("tz", e.target.value); go(`#/p/${project.id}/dashboard?${next}`); } },
-    zones.map((z) => h("option", { value: z, selected: z === zone }, z)));
-  mount(main,
+  const picker = h(
+    "select",
+    {
+      id: "time-zone",
+      onchange: (e) => {
+        const next = new URLSearchParams(query);
+        next.set("tz", e.target.value);
+        go(`#/p/${project.id}/dashboard?${next}`);
+      },
+    },
+    zones.map((z) => h("option", { value: z, selected: z === zone }, z)),
+  );
+  mount(
+    main,
     h("h1", {}, t("dashboard")),
-    h("div", { class: "row" }, h("label", { for: "time-zone" }, t("timeZone")), picker,
-      h("span", { class: "muted" }, `${d.total} ${t("calls").toLowerCase()} · ${t("confidence")} ${Math.round(board.averageConfidence * 100)}%`)),
-    h("div", { class: "columns" },
-      h("section", { class: "card", "aria-labelledby": "distribution-title" }, h("h2", { id: "distribution-title" }, t("sentiment")),
-        bars([[t("positive"), d.positive, COLOURS.positive], [t("neutral"), d.neutral, COLOURS.neutral], [t("negative"), d.negative, COLOURS.negative], [t("unknown"), d.unknown, COLOURS.unknown]], t("sentiment"))),
-      h("section", { class: "card", "aria-labelledby": "categories-title" }, h("h2", { id: "categories-title" }, t("callsPerCategory")),
-        categories.length ? bars(categories, t("callsPerCategory")) : h("p", { class: "muted" }, t("uncategorized")))),
-    h("section", { class: "card", "aria-labelledby": "trend-title" }, h("h2", { id: "trend-title" }, t("trend")),
-      board.trend.length ? h("div", { class: "chart-scroll" }, trend(board.trend, t("trend"))) : h("p", { class: "muted" }, t("noCalls"))));
+    h(
+      "div",
+      { class: "row" },
+      h("label", { for: "time-zone" }, t("timeZone")),
+      picker,
+      h(
+        "span",
+        { class: "muted" },
+        `${d.total} ${t("calls").toLowerCase()} · ${t("confidence")} ${Math.round(board.averageConfidence * 100)}%`,
+      ),
+    ),
+    h(
+      "div",
+      { class: "columns" },
+      h(
+        "section",
+        { class: "card", "aria-labelledby": "distribution-title" },
+        h("h2", { id: "distribution-title" }, t("sentiment")),
+        bars(
+          [
+            [t("positive"), d.positive, COLOURS.positive],
+            [t("neutral"), d.neutral, COLOURS.neutral],
+            [t("negative"), d.negative, COLOURS.negative],
+            [t("unknown"), d.unknown, COLOURS.unknown],
+          ],
+          t("sentiment"),
+        ),
+      ),
+      h(
+        "section",
+        { class: "card", "aria-labelledby": "categories-title" },
+        h("h2", { id: "categories-title" }, t("callsPerCategory")),
+        categories.length ? bars(categories, t("callsPerCategory")) : h("p", { class: "muted" }, t("uncategorized")),
+      ),
+    ),
+    h(
+      "section",
+      { class: "card", "aria-labelledby": "trend-title" },
+      h("h2", { id: "trend-title" }, t("trend")),
+      board.trend.length
+        ? h("div", { class: "chart-scroll" }, trend(board.trend, t("trend")))
+        : h("p", { class: "muted" }, t("noCalls")),
+    ),
+  );
 }

@@ -33,10 +33,14 @@ export function mount(el, ...children) {
 /** The search snippet's text with its `<mark>` runs as elements: the API escapes everything
  *  else, so the snippet is split on the two tags and its entities decoded into text. */
 export function snippet(escaped) {
-  const decode = (s) => s.replace(/&(lt|gt|quot|#39|amp);/g, (_, e) => ({ lt: "<", gt: ">", quot: '"', "#39": "'", amp: "&" })[e]);
+  const decode = (s) =>
+    s.replace(/&(lt|gt|quot|#39|amp);/g, (_, e) => ({ lt: "<", gt: ">", quot: '"', "#39": "'", amp: "&" })[e]);
   const out = h("span", { class: "snippet" });
   escaped.split("<mark>").forEach((part, i) => {
-    if (i === 0) return out.append(decode(part));
+    if (i === 0) {
+      out.append(decode(part));
+      return;
+    }
     const [marked, rest = ""] = part.split("</mark>");
     out.append(h("mark", {}, decode(marked)), decode(rest));
   });
@@ -46,7 +50,9 @@ export function snippet(escaped) {
 /** "1:05" or "1:02:05" from milliseconds. */
 export function clock(ms) {
   const s = Math.max(0, Math.floor(ms / 1000));
-  const hh = Math.floor(s / 3600), mm = Math.floor((s % 3600) / 60), ss = String(s % 60).padStart(2, "0");
+  const hh = Math.floor(s / 3600),
+    mm = Math.floor((s % 3600) / 60),
+    ss = String(s % 60).padStart(2, "0");
   return hh ? `${hh}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
 }
 
@@ -56,7 +62,10 @@ export function toast(text, kind = "info") {
   box.className = kind;
   box.textContent = text;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { box.textContent = ""; box.className = ""; }, 5000);
+  toast.timer = setTimeout(() => {
+    box.textContent = "";
+    box.className = "";
+  }, 5000);
 }
 
 /** Runs a change the person asked for: "Saved" when it worked, the refusal when it did not

@@ -3,16 +3,32 @@
 
 // [key, English, Polish]: each text once per line, so that a missing translation shows.
 const ROWS = [
-  ["transcriptKeys", "Transcript: arrow keys move between words, Enter plays from the word", "Transkrypcja: strzałki przechodzą między słowami, Enter odtwarza od słowa"],
-  ["searchIgnoresFilters", "A search looks through every call: the other filters apply to the list without a search.", "Wyszukiwanie obejmuje wszystkie rozmowy: pozostałe filtry działają na liście bez wyszukiwania."],
+  [
+    "transcriptKeys",
+    "Transcript: arrow keys move between words, Enter plays from the word",
+    "Transkrypcja: strzałki przechodzą między słowami, Enter odtwarza od słowa",
+  ],
+  [
+    "searchIgnoresFilters",
+    "A search looks through every call: the other filters apply to the list without a search.",
+    "Wyszukiwanie obejmuje wszystkie rozmowy: pozostałe filtry działają na liście bez wyszukiwania.",
+  ],
   ["duplicate", "Uploaded before:", "Wgrane wcześniej:"],
-  ["copyFailed", "The browser did not allow copying: select the secret and copy it.", "Przeglądarka nie pozwoliła skopiować: zaznacz sekret i skopiuj go."],
+  [
+    "copyFailed",
+    "The browser did not allow copying: select the secret and copy it.",
+    "Przeglądarka nie pozwoliła skopiować: zaznacz sekret i skopiuj go.",
+  ],
   ["appName", "callscope", "callscope"],
   ["signInTitle", "Sign in", "Logowanie"],
   ["apiKey", "API key", "Klucz API"],
   ["signIn", "Sign in", "Zaloguj"],
   ["signOut", "Sign out", "Wyloguj"],
-  ["keyHelp", "Paste the API key your administrator gave you. It is kept only in this browser tab.", "Wklej klucz API od administratora. Jest przechowywany tylko w tej karcie przeglądarki."],
+  [
+    "keyHelp",
+    "Paste the API key your administrator gave you. It is kept only in this browser tab.",
+    "Wklej klucz API od administratora. Jest przechowywany tylko w tej karcie przeglądarki.",
+  ],
   ["badKey", "This key was not accepted.", "Ten klucz nie został przyjęty."],
   ["projects", "Projects", "Projekty"],
   ["newProject", "New project", "Nowy projekt"],
@@ -24,7 +40,11 @@ const ROWS = [
   ["language", "Language", "Język"],
   ["switchLanguage", "Polski", "English"],
   ["search", "Search", "Szukaj"],
-  ["searchHelp", "Words find calls with all of them; \"a phrase\" in quotes; -word leaves calls with it out; OR between words finds either.", "Słowa znajdują rozmowy ze wszystkimi; \"fraza\" w cudzysłowie; -słowo wyklucza rozmowy z nim; OR między słowami znajduje którekolwiek."],
+  [
+    "searchHelp",
+    'Words find calls with all of them; "a phrase" in quotes; -word leaves calls with it out; OR between words finds either.',
+    'Słowa znajdują rozmowy ze wszystkimi; "fraza" w cudzysłowie; -słowo wyklucza rozmowy z nim; OR między słowami znajduje którekolwiek.',
+  ],
   ["from", "From", "Od"],
   ["to", "To", "Do"],
   ["apply", "Apply", "Zastosuj"],
@@ -66,7 +86,11 @@ const ROWS = [
   ["save", "Save", "Zapisz"],
   ["reanalyse", "Re-analyse", "Analizuj ponownie"],
   ["delete", "Delete", "Usuń"],
-  ["confirmDelete", "Delete this call, its transcript, audio and action items? This cannot be undone.", "Usunąć tę rozmowę, jej transkrypcję, nagranie i zadania? Tego nie można cofnąć."],
+  [
+    "confirmDelete",
+    "Delete this call, its transcript, audio and action items? This cannot be undone.",
+    "Usunąć tę rozmowę, jej transkrypcję, nagranie i zadania? Tego nie można cofnąć.",
+  ],
   ["downloadAudio", "Download audio", "Pobierz nagranie"],
   ["downloadTranscript", "Download transcript", "Pobierz transkrypcję"],
   ["status", "Status", "Status"],
@@ -110,11 +134,19 @@ const ROWS = [
   ["settings", "Settings", "Ustawienia"],
   ["parent", "Parent", "Nadrzędna"],
   ["topLevel", "(top level)", "(najwyższy poziom)"],
-  ["noCategories", "No categories yet: calls stay uncategorized.", "Nie ma jeszcze kategorii: rozmowy zostają bez kategorii."],
+  [
+    "noCategories",
+    "No categories yet: calls stay uncategorized.",
+    "Nie ma jeszcze kategorii: rozmowy zostają bez kategorii.",
+  ],
   ["rename", "Rename", "Zmień nazwę"],
   ["move", "Move", "Przenieś"],
   // Counts after a colon, so that no language needs a plural form for them.
-  ["confirmCategoryDelete", "Delete \"{name}\"? Categories below it, deleted with it: {below}. Calls that become uncategorized: {calls}.", "Usunąć \"{name}\"? Kategorie pod nią, usuwane razem z nią: {below}. Rozmowy, które zostaną bez kategorii: {calls}."],
+  [
+    "confirmCategoryDelete",
+    'Delete "{name}"? Categories below it, deleted with it: {below}. Calls that become uncategorized: {calls}.',
+    'Usunąć "{name}"? Kategorie pod nią, usuwane razem z nią: {below}. Rozmowy, które zostaną bez kategorii: {calls}.',
+  ],
   ["add", "Add", "Dodaj"],
   ["categories", "Categories", "Kategorie"],
   ["templates", "Analysis templates", "Szablony analizy"],
@@ -139,7 +171,11 @@ const ROWS = [
   ["attempts", "Attempts", "Próby"],
   ["answer", "Answer", "Odpowiedź"],
   ["redeliver", "Send again", "Wyślij ponownie"],
-  ["secretOnce", "The signing secret, shown only now: keep it where your receiver can read it.", "Sekret podpisu, pokazywany tylko teraz: zapisz go tam, gdzie odbiorca go odczyta."],
+  [
+    "secretOnce",
+    "The signing secret, shown only now: keep it where your receiver can read it.",
+    "Sekret podpisu, pokazywany tylko teraz: zapisz go tam, gdzie odbiorca go odczyta.",
+  ],
   ["copied", "Copied", "Skopiowano"],
   ["copy", "Copy", "Kopiuj"],
   ["noWebhooks", "No webhooks yet.", "Nie ma jeszcze webhooków."],
@@ -161,7 +197,8 @@ const TEXT = {
 
 const CHOICE = "callscope.language";
 
-export let lang = localStorage.getItem(CHOICE) || ((navigator.language || "en").toLowerCase().startsWith("pl") ? "pl" : "en");
+export let lang =
+  localStorage.getItem(CHOICE) || ((navigator.language || "en").toLowerCase().startsWith("pl") ? "pl" : "en");
 
 /** The text for `key` in the current language. */
 export function t(key) {
@@ -177,5 +214,7 @@ export function toggleLanguage() {
 
 /** Dates and times in the current language. */
 export function when(iso) {
-  return iso ? new Date(iso).toLocaleString(lang === "pl" ? "pl-PL" : "en-GB", { dateStyle: "medium", timeStyle: "short" }) : "";
+  return iso
+    ? new Date(iso).toLocaleString(lang === "pl" ? "pl-PL" : "en-GB", { dateStyle: "medium", timeStyle: "short" })
+    : "";
 }

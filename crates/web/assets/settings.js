@@ -3,11 +3,19 @@
 // is stored.
 
 import { api } from "/app/api.js";
-import { h, mount, toast, save, flattenTree } from "/app/dom.js";
+import { flattenTree, h, mount, save, toast } from "/app/dom.js";
 import { t, when } from "/app/i18n.js";
 
 const ANSWER_TYPES = ["TEXT", "NUMBER", "BOOLEAN", "DATE", "SINGLE_CHOICE", "MULTI_CHOICE"];
-const EVENTS = ["*", "call.completed", "call.failed", "call.category_changed", "action_item.created", "action_item.updated", "action_item.deleted"];
+const EVENTS = [
+  "*",
+  "call.completed",
+  "call.failed",
+  "call.category_changed",
+  "action_item.created",
+  "action_item.updated",
+  "action_item.deleted",
+];
 
 /** Runs `change` and, when it worked, reads the section again; a refusal is shown and what
  *  was typed stays. */
@@ -17,125 +25,477 @@ async function act(change, reload) {
 
 export async function settingsPage(main, project, fresh = () => true) {
   const base = `/v1/projects/${project.id}`;
-  const sections = { categories: h("section", { class: "card", id: "categories" }), templates: h("section", { class: "card", id: "templates" }),
-    presets: h("section", { class: "card", id: "presets" }), webhooks: h("section", { class: "card", id: "webhooks" }) };
+  const sections = {
+    categories: h("section", { class: "card", id: "categories" }),
+    templates: h("section", { class: "card", id: "templates" }),
+    presets: h("section", { class: "card", id: "presets" }),
+    webhooks: h("section", { class: "card", id: "webhooks" }),
+  };
   mount(main, h("h1", {}, t("settings")), Object.values(sections));
 
   async function categories() {
     const tree = await api("GET", `${base}/categories`);
     const flat = flattenTree(tree);
-    const parentPicker = (id, except, of) => h("select", { id, "aria-label": of ? `${t("parent")}: ${of}` : t("parent") }, h("option", { value: "" }, t("topLevel")),
-      flat.filter((c) => !except || !isUnder(flat, c.id, except)).map((c) => h("option", { value: c.id }, `${"— ".repeat(c.depth)}${c.name}`)));
+    const parentPicker = (id, except, of) =>
+      h(
+        "select",
+        { id, "aria-label": of ? `${t("parent")}: ${of}` : t("parent") },
+        h("option", { value: "" }, t("topLevel")),
+        flat
+          .filter((c) => !except || !isUnder(flat, c.id, except))
+          .map((c) => h("option", { value: c.id }, `${"— ".repeat(c.depth)}${c.name}`)),
+      );
     const name = h("input", { id: "category-name", required: true, maxlength: 200 });
     const description = h("input", { id: "category-description", maxlength: 2000 });
     const parent = parentPicker("category-parent");
-    mount(sections.categories, h("h2", {}, t("categories")),
-      flat.length === 0 ? h("p", { class: "muted" }, t("noCategories")) : h("ul", { class: "tree" }, flat.map((c) => {
-        const rename = h("input", { value: c.name, "aria-label": `${t("name")}: ${c.name}`, class: "rename" });
-        const move = parentPicker(`move-${c.id}`, c.id, c.name);
-        move.value = c.parent || "";
-        return h("li", { class: `depth-${Math.min(c.depth, 4)}`, dataset: { id: c.id } },
-          rename,
-          h("button", { type: "button", "aria-label": `${t("rename")}: ${c.name}`, onclick: () => act(() => api("PUT", `${base}/categories/${c.id}`, { name: rename.value, description: c.description ?? null }), categories) }, t("rename")),
-          move,
-          h("button", { type: "button", "aria-label": `${t("move")}: ${c.name}`, onclick: () => act(() => api("PATCH", `${base}/categories/${c.id}/move`, { parentId: move.value || null }), categories) }, t("move")),
-          h("span", { class: "muted small" }, `${c.totalCallCount} ${t("calls").toLowerCase()}`),
-          h("button", { type: "button", class: "danger", "aria-label": `${t("delete")}: ${c.name}`, onclick: () => {
-            const below = flat.filter((x) => x.id !== c.id && isUnder(flat, x.id, c.id)).length;
-            const message = t("confirmCategoryDelete").replace("{name}", c.name).replace("{below}", below).replace("{calls}", c.totalCallCount);
-            if (confirm(message)) act(() => api("DELETE", `${base}/categories/${c.id}`), categories);
-          } }, t("delete")));
-      })),
-      h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); act(() => api("POST", `${base}/categories`, { name: name.value, description: description.value || null, parentId: parent.value || null }), categories); } },
-        h("label", { for: "category-name" }, t("name")), name,
-        h("label", { for: "category-description" }, t("description")), description,
-        h("label", { for: "category-parent" }, t("parent")), parent,
-        h("button", { type: "submit", class: "primary" }, t("add"))));
+    mount(
+      sections.categories,
+      h("h2", {}, t("categories")),
+      flat.length === 0
+        ? h("p", { class: "muted" }, t("noCategories"))
+        : h(
+            "ul",
+            { class: "tree" },
+            flat.map((c) => {
+              const rename = h("input", { value: c.name, "aria-label": `${t("name")}: ${c.name}`, class: "rename" });
+              const move = parentPicker(`move-${c.id}`, c.id, c.name);
+              move.value = c.parent || "";
+              return h(
+                "li",
+                { class: `depth-${Math.min(c.depth, 4)}`, dataset: { id: c.id } },
+                rename,
+                h(
+                  "button",
+                  {
+                    type: "button",
+                    "aria-label": `${t("rename")}: ${c.name}`,
+                    onclick: () =>
+                      act(
+                        () =>
+                          api("PUT", `${base}/categories/${c.id}`, {
+                            name: rename.value,
+                            description: c.description ?? null,
+                          }),
+                        categories,
+                      ),
+                  },
+                  t("rename"),
+                ),
+                move,
+                h(
+                  "button",
+                  {
+                    type: "button",
+                    "aria-label": `${t("move")}: ${c.name}`,
+                    onclick: () =>
+                      act(
+                        () => api("PATCH", `${base}/categories/${c.id}/move`, { parentId: move.value || null }),
+                        categories,
+                      ),
+                  },
+                  t("move"),
+                ),
+                h("span", { class: "muted small" }, `${c.totalCallCount} ${t("calls").toLowerCase()}`),
+                h(
+                  "button",
+                  {
+                    type: "button",
+                    class: "danger",
+                    "aria-label": `${t("delete")}: ${c.name}`,
+                    onclick: () => {
+                      const below = flat.filter((x) => x.id !== c.id && isUnder(flat, x.id, c.id)).length;
+                      const message = t("confirmCategoryDelete")
+                        .replace("{name}", c.name)
+                        .replace("{below}", below)
+                        .replace("{calls}", c.totalCallCount);
+                      if (confirm(message)) act(() => api("DELETE", `${base}/categories/${c.id}`), categories);
+                    },
+                  },
+                  t("delete"),
+                ),
+              );
+            }),
+          ),
+      h(
+        "form",
+        {
+          class: "row",
+          onsubmit: (e) => {
+            e.preventDefault();
+            act(
+              () =>
+                api("POST", `${base}/categories`, {
+                  name: name.value,
+                  description: description.value || null,
+                  parentId: parent.value || null,
+                }),
+              categories,
+            );
+          },
+        },
+        h("label", { for: "category-name" }, t("name")),
+        name,
+        h("label", { for: "category-description" }, t("description")),
+        description,
+        h("label", { for: "category-parent" }, t("parent")),
+        parent,
+        h("button", { type: "submit", class: "primary" }, t("add")),
+      ),
+    );
   }
 
   async function templates() {
     const list = await api("GET", `${base}/analysis-templates`);
     const name = h("input", { id: "template-name", required: true, maxlength: 200 });
     const fields = h("ol", { class: "fields" });
-    const addField = () => fields.append(h("li", { class: "row field" },
-      h("input", { class: "label", placeholder: t("label"), "aria-label": t("label"), required: true }),
-      h("input", { class: "prompt", placeholder: t("question"), "aria-label": t("question"), required: true }),
-      h("select", { class: "type", "aria-label": t("answerType") }, ANSWER_TYPES.map((a) => h("option", { value: a }, a))),
-      h("input", { class: "options", placeholder: t("optionsHelp"), "aria-label": t("options") })));
+    const addField = () =>
+      fields.append(
+        h(
+          "li",
+          { class: "row field" },
+          h("input", { class: "label", placeholder: t("label"), "aria-label": t("label"), required: true }),
+          h("input", { class: "prompt", placeholder: t("question"), "aria-label": t("question"), required: true }),
+          h(
+            "select",
+            { class: "type", "aria-label": t("answerType") },
+            ANSWER_TYPES.map((a) => h("option", { value: a }, a)),
+          ),
+          h("input", { class: "options", placeholder: t("optionsHelp"), "aria-label": t("options") }),
+        ),
+      );
     addField();
-    mount(sections.templates, h("h2", {}, t("templates")),
-      list.length === 0 ? h("p", { class: "muted" }, t("noTemplates")) : h("ul", {}, list.map((tpl) => h("li", {},
-        h("strong", {}, tpl.name), tpl.isActive && h("span", { class: "badge active" }, t("active")),
-        h("span", { class: "muted small" }, ` ${tpl.fields.map((f) => `${f.label} (${f.answerType})`).join(", ")}`), " ",
-        h("button", { type: "button", onclick: () => act(() => api("POST", `${base}/analysis-templates/${tpl.id}/${tpl.isActive ? "deactivate" : "activate"}`), templates) }, tpl.isActive ? t("deactivate") : t("activate")),
-        h("button", { type: "button", class: "danger", onclick: () => confirm(`${t("delete")} ${tpl.name}?`) && act(() => api("DELETE", `${base}/analysis-templates/${tpl.id}`), templates) }, t("delete"))))),
-      h("form", { onsubmit: (e) => {
-        e.preventDefault();
-        const body = { name: name.value, isActive: true, fields: [...fields.children].map((f) => {
-          const options = f.querySelector(".options").value.split(",").map((o) => o.trim()).filter(Boolean);
-          return { label: f.querySelector(".label").value, prompt: f.querySelector(".prompt").value, answerType: f.querySelector(".type").value, ...(options.length ? { options } : {}) };
-        }) };
-        act(() => api("POST", `${base}/analysis-templates`, body), templates);
-      } },
-      h("div", { class: "row" }, h("label", { for: "template-name" }, t("name")), name), fields,
-      h("div", { class: "row" }, h("button", { type: "button", onclick: addField }, t("addField")), h("button", { type: "submit", class: "primary" }, t("create")))));
+    mount(
+      sections.templates,
+      h("h2", {}, t("templates")),
+      list.length === 0
+        ? h("p", { class: "muted" }, t("noTemplates"))
+        : h(
+            "ul",
+            {},
+            list.map((tpl) =>
+              h(
+                "li",
+                {},
+                h("strong", {}, tpl.name),
+                tpl.isActive && h("span", { class: "badge active" }, t("active")),
+                h(
+                  "span",
+                  { class: "muted small" },
+                  ` ${tpl.fields.map((f) => `${f.label} (${f.answerType})`).join(", ")}`,
+                ),
+                " ",
+                h(
+                  "button",
+                  {
+                    type: "button",
+                    onclick: () =>
+                      act(
+                        () =>
+                          api(
+                            "POST",
+                            `${base}/analysis-templates/${tpl.id}/${tpl.isActive ? "deactivate" : "activate"}`,
+                          ),
+                        templates,
+                      ),
+                  },
+                  tpl.isActive ? t("deactivate") : t("activate"),
+                ),
+                h(
+                  "button",
+                  {
+                    type: "button",
+                    class: "danger",
+                    onclick: () =>
+                      confirm(`${t("delete")} ${tpl.name}?`) &&
+                      act(() => api("DELETE", `${base}/analysis-templates/${tpl.id}`), templates),
+                  },
+                  t("delete"),
+                ),
+              ),
+            ),
+          ),
+      h(
+        "form",
+        {
+          onsubmit: (e) => {
+            e.preventDefault();
+            const body = {
+              name: name.value,
+              isActive: true,
+              fields: [...fields.children].map((f) => {
+                const options = f
+                  .querySelector(".options")
+                  .value.split(",")
+                  .map((o) => o.trim())
+                  .filter(Boolean);
+                return {
+                  label: f.querySelector(".label").value,
+                  prompt: f.querySelector(".prompt").value,
+                  answerType: f.querySelector(".type").value,
+                  ...(options.length ? { options } : {}),
+                };
+              }),
+            };
+            act(() => api("POST", `${base}/analysis-templates`, body), templates);
+          },
+        },
+        h("div", { class: "row" }, h("label", { for: "template-name" }, t("name")), name),
+        fields,
+        h(
+          "div",
+          { class: "row" },
+          h("button", { type: "button", onclick: addField }, t("addField")),
+          h("button", { type: "submit", class: "primary" }, t("create")),
+        ),
+      ),
+    );
   }
 
   async function presets() {
     const list = await api("GET", `${base}/speaker-presets`);
     const name = h("input", { id: "preset-name", required: true });
     const speakers = h("input", { id: "preset-speakers", required: true, placeholder: "Agent, Customer" });
-    mount(sections.presets, h("h2", {}, t("presets")),
-      list.length === 0 ? h("p", { class: "muted" }, t("noPresets")) : h("ul", {}, list.map((p) => h("li", {},
-        h("strong", {}, p.name), ` ${p.speakers.join(", ")} `, p.isDefault ? h("span", { class: "badge active" }, t("default")) :
-          h("button", { type: "button", onclick: () => act(() => api("PATCH", `${base}/speaker-presets/${p.id}/default`), presets) }, t("makeDefault")),
-        h("button", { type: "button", class: "danger", onclick: () => confirm(`${t("delete")} ${p.name}?`) && act(() => api("DELETE", `${base}/speaker-presets/${p.id}`), presets) }, t("delete"))))),
-      h("form", { class: "row", onsubmit: (e) => {
-        e.preventDefault();
-        act(() => api("POST", `${base}/speaker-presets`, { name: name.value, speakers: speakers.value.split(",").map((s) => s.trim()).filter(Boolean) }), presets);
-      } }, h("label", { for: "preset-name" }, t("name")), name, h("label", { for: "preset-speakers" }, t("speakers")), speakers,
-      h("button", { type: "submit", class: "primary" }, t("create"))));
+    mount(
+      sections.presets,
+      h("h2", {}, t("presets")),
+      list.length === 0
+        ? h("p", { class: "muted" }, t("noPresets"))
+        : h(
+            "ul",
+            {},
+            list.map((p) =>
+              h(
+                "li",
+                {},
+                h("strong", {}, p.name),
+                ` ${p.speakers.join(", ")} `,
+                p.isDefault
+                  ? h("span", { class: "badge active" }, t("default"))
+                  : h(
+                      "button",
+                      {
+                        type: "button",
+                        onclick: () => act(() => api("PATCH", `${base}/speaker-presets/${p.id}/default`), presets),
+                      },
+                      t("makeDefault"),
+                    ),
+                h(
+                  "button",
+                  {
+                    type: "button",
+                    class: "danger",
+                    onclick: () =>
+                      confirm(`${t("delete")} ${p.name}?`) &&
+                      act(() => api("DELETE", `${base}/speaker-presets/${p.id}`), presets),
+                  },
+                  t("delete"),
+                ),
+              ),
+            ),
+          ),
+      h(
+        "form",
+        {
+          class: "row",
+          onsubmit: (e) => {
+            e.preventDefault();
+            act(
+              () =>
+                api("POST", `${base}/speaker-presets`, {
+                  name: name.value,
+                  speakers: speakers.value
+                    .split(",")
+                    .map((s) => s.trim())
+                    .filter(Boolean),
+                }),
+              presets,
+            );
+          },
+        },
+        h("label", { for: "preset-name" }, t("name")),
+        name,
+        h("label", { for: "preset-speakers" }, t("speakers")),
+        speakers,
+        h("button", { type: "submit", class: "primary" }, t("create")),
+      ),
+    );
   }
 
   async function webhooks(secretShown) {
     const list = await api("GET", `${base}/webhooks`);
     const url = h("input", { id: "webhook-url", type: "url", required: true, placeholder: "https://…" });
-    const events = h("select", { id: "webhook-events", multiple: true, size: 4 }, EVENTS.map((e) => h("option", { value: e, selected: e === "*" }, e)));
+    const events = h(
+      "select",
+      { id: "webhook-events", multiple: true, size: 4 },
+      EVENTS.map((e) => h("option", { value: e, selected: e === "*" }, e)),
+    );
     const log = h("div", { id: "deliveries" });
     const problem = h("p", { class: "error", id: "webhook-error", role: "alert" });
     const showLog = async (hook) => {
       const deliveries = await save(() => api("GET", `${base}/webhooks/${hook.id}/deliveries`));
       if (!deliveries) return;
-      mount(log, h("h3", {}, `${t("deliveries")}: ${hook.url}`),
-        deliveries.length === 0 ? h("p", { class: "muted" }, t("noDeliveries")) : h("table", {},
-          h("thead", {}, h("tr", {}, [t("event"), t("status"), t("attempts"), t("answer"), t("date"), ""].map((c) => h("th", { scope: "col" }, c)))),
-          h("tbody", {}, deliveries.map((d) => h("tr", {},
-            h("td", {}, d.eventType), h("td", {}, d.status), h("td", { class: "number" }, d.attempts),
-            h("td", {}, d.responseCode ?? "", d.errorMessage && h("div", { class: "muted small" }, d.errorMessage)),
-            h("td", {}, when(d.lastAttemptAt || d.createdAt)),
-            h("td", {}, h("button", { type: "button", onclick: () => act(() => api("POST", `${base}/webhooks/${hook.id}/deliveries/${d.id}/redeliver`), () => showLog(hook)) }, t("redeliver"))))))));
+      mount(
+        log,
+        h("h3", {}, `${t("deliveries")}: ${hook.url}`),
+        deliveries.length === 0
+          ? h("p", { class: "muted" }, t("noDeliveries"))
+          : h(
+              "table",
+              {},
+              h(
+                "thead",
+                {},
+                h(
+                  "tr",
+                  {},
+                  [t("event"), t("status"), t("attempts"), t("answer"), t("date"), ""].map((c) =>
+                    h("th", { scope: "col" }, c),
+                  ),
+                ),
+              ),
+              h(
+                "tbody",
+                {},
+                deliveries.map((d) =>
+                  h(
+                    "tr",
+                    {},
+                    h("td", {}, d.eventType),
+                    h("td", {}, d.status),
+                    h("td", { class: "number" }, d.attempts),
+                    h(
+                      "td",
+                      {},
+                      d.responseCode ?? "",
+                      d.errorMessage && h("div", { class: "muted small" }, d.errorMessage),
+                    ),
+                    h("td", {}, when(d.lastAttemptAt || d.createdAt)),
+                    h(
+                      "td",
+                      {},
+                      h(
+                        "button",
+                        {
+                          type: "button",
+                          onclick: () =>
+                            act(
+                              () => api("POST", `${base}/webhooks/${hook.id}/deliveries/${d.id}/redeliver`),
+                              () => showLog(hook),
+                            ),
+                        },
+                        t("redeliver"),
+                      ),
+                    ),
+                  ),
+                ),
+              ),
+            ),
+      );
     };
-    mount(sections.webhooks, h("h2", {}, t("webhooks")),
-      secretShown && h("div", { class: "secret", role: "alert" },
-        h("p", {}, t("secretOnce")), h("code", { id: "webhook-secret" }, secretShown), " ",
-        h("button", { type: "button", onclick: () => navigator.clipboard.writeText(secretShown).then(() => toast(t("copied")), () => toast(t("copyFailed"), "error")) }, t("copy"))),
-      list.length === 0 ? h("p", { class: "muted" }, t("noWebhooks")) : h("ul", {}, list.map((w) => h("li", {},
-        h("strong", {}, w.url), ` ${w.events.join(", ")} `, h("span", { class: w.active ? "badge active" : "badge" }, w.active ? t("active") : t("paused")), " ",
-        h("button", { type: "button", onclick: () => act(() => api("PATCH", `${base}/webhooks/${w.id}/toggle`), () => webhooks()) }, w.active ? t("pause") : t("resume")),
-        h("button", { type: "button", onclick: () => act(() => api("POST", `${base}/webhooks/${w.id}/test`), () => showLog(w)) }, t("test")),
-        h("button", { type: "button", onclick: () => showLog(w) }, t("deliveries")),
-        h("button", { type: "button", class: "danger", onclick: () => confirm(`${t("delete")} ${w.url}?`) && act(() => api("DELETE", `${base}/webhooks/${w.id}`), () => webhooks()) }, t("delete"))))),
+    mount(
+      sections.webhooks,
+      h("h2", {}, t("webhooks")),
+      secretShown &&
+        h(
+          "div",
+          { class: "secret", role: "alert" },
+          h("p", {}, t("secretOnce")),
+          h("code", { id: "webhook-secret" }, secretShown),
+          " ",
+          h(
+            "button",
+            {
+              type: "button",
+              onclick: () =>
+                navigator.clipboard.writeText(secretShown).then(
+                  () => toast(t("copied")),
+                  () => toast(t("copyFailed"), "error"),
+                ),
+            },
+            t("copy"),
+          ),
+        ),
+      list.length === 0
+        ? h("p", { class: "muted" }, t("noWebhooks"))
+        : h(
+            "ul",
+            {},
+            list.map((w) =>
+              h(
+                "li",
+                {},
+                h("strong", {}, w.url),
+                ` ${w.events.join(", ")} `,
+                h("span", { class: w.active ? "badge active" : "badge" }, w.active ? t("active") : t("paused")),
+                " ",
+                h(
+                  "button",
+                  {
+                    type: "button",
+                    onclick: () =>
+                      act(
+                        () => api("PATCH", `${base}/webhooks/${w.id}/toggle`),
+                        () => webhooks(),
+                      ),
+                  },
+                  w.active ? t("pause") : t("resume"),
+                ),
+                h(
+                  "button",
+                  {
+                    type: "button",
+                    onclick: () =>
+                      act(
+                        () => api("POST", `${base}/webhooks/${w.id}/test`),
+                        () => showLog(w),
+                      ),
+                  },
+                  t("test"),
+                ),
+                h("button", { type: "button", onclick: () => showLog(w) }, t("deliveries")),
+                h(
+                  "button",
+                  {
+                    type: "button",
+                    class: "danger",
+                    onclick: () =>
+                      confirm(`${t("delete")} ${w.url}?`) &&
+                      act(
+                        () => api("DELETE", `${base}/webhooks/${w.id}`),
+                        () => webhooks(),
+                      ),
+                  },
+                  t("delete"),
+                ),
+              ),
+            ),
+          ),
       log,
-      h("form", { class: "row", onsubmit: async (e) => {
-        e.preventDefault();
-        try {
-          const created = await api("POST", `${base}/webhooks`, { url: url.value, events: [...events.selectedOptions].map((o) => o.value) });
-          await webhooks(created.secret);
-        } catch (error) {
-          problem.textContent = error.message;
-        }
-      } }, h("label", { for: "webhook-url" }, "URL"), url, h("label", { for: "webhook-events" }, t("events")), events,
-      h("button", { type: "submit", class: "primary" }, t("create"))), problem);
+      h(
+        "form",
+        {
+          class: "row",
+          onsubmit: async (e) => {
+            e.preventDefault();
+            try {
+              const created = await api("POST", `${base}/webhooks`, {
+                url: url.value,
+                events: [...events.selectedOptions].map((o) => o.value),
+              });
+              await webhooks(created.secret);
+            } catch (error) {
+              problem.textContent = error.message;
+            }
+          },
+        },
+        h("label", { for: "webhook-url" }, "URL"),
+        url,
+        h("label", { for: "webhook-events" }, t("events")),
+        events,
+        h("button", { type: "submit", class: "primary" }, t("create")),
+      ),
+      problem,
+    );
   }
 
   if (!fresh()) return;
