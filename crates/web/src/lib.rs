@@ -26,6 +26,9 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("call.js", "text/javascript; charset=utf-8", include_str!("../assets/call.js")),
     ("dashboard.js", "text/javascript; charset=utf-8", include_str!("../assets/dashboard.js")),
     ("settings.js", "text/javascript; charset=utf-8", include_str!("../assets/settings.js")),
+    ("calls.js", "text/javascript; charset=utf-8", include_str!("../assets/calls.js")),
+    ("uploads.js", "text/javascript; charset=utf-8", include_str!("../assets/uploads.js")),
+    ("board.js", "text/javascript; charset=utf-8", include_str!("../assets/board.js")),
     ("app.css", "text/css; charset=utf-8", include_str!("../assets/app.css")),
     ("icon.svg", "image/svg+xml", include_str!("../assets/icon.svg")),
 ];
@@ -94,6 +97,10 @@ mod tests {
         }
         for (name, _, body) in ASSETS.iter().filter(|(n, _, _)| n.ends_with(".js")) {
             assert!(!body.contains("innerHTML") && !body.contains("insertAdjacentHTML") && !body.contains("eval("), "{name} sets text only");
+            // Every module a screen imports is served too.
+            for imported in body.split("from \"/app/").skip(1).filter_map(|rest| rest.split('"').next()) {
+                assert!(ASSETS.iter().any(|(n, _, _)| *n == imported), "{name} imports /app/{imported}, which is not served");
+            }
         }
     }
 }
