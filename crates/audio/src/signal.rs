@@ -134,12 +134,6 @@ impl Signal {
     pub fn to_vec(&self) -> io::Result<Vec<f32>> {
         self.window(0..self.len())
     }
-
-    /// The signal in consecutive blocks of at most `size` samples, each with where it starts.
-    pub fn blocks(&self, size: usize) -> impl Iterator<Item = io::Result<(usize, Vec<f32>)>> + '_ {
-        let size = size.max(1);
-        (0..self.len()).step_by(size).map(move |start| self.window(start..start + size).map(|block| (start, block)))
-    }
 }
 
 impl SampleSource for Signal {
@@ -205,9 +199,6 @@ mod tests {
         assert_eq!(signal.window(199_990..300_000).unwrap(), &samples[199_990..], "cut at the end");
         let mut out = [0.0; 2];
         assert!(signal.read_into(200_000, &mut out).is_err(), "past the end is an error, not zeros");
-        let blocks: Vec<(usize, Vec<f32>)> = signal.blocks(65_536).collect::<io::Result<_>>().unwrap();
-        assert_eq!(blocks.iter().map(|b| b.0).collect::<Vec<_>>(), [0, 65_536, 131_072, 196_608]);
-        assert_eq!(blocks.into_iter().flat_map(|b| b.1).collect::<Vec<_>>(), samples);
     }
 
     #[test]

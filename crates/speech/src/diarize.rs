@@ -28,7 +28,7 @@
 use callscope_audio::SampleSource;
 
 use crate::gmm::Mixture;
-use crate::mel::{MelExtractor, MelFilters, HOP, SAMPLE_RATE};
+use crate::mel::{MelExtractor, MelFilters, FRAMES_PER_READ, HOP, SAMPLE_RATE};
 use crate::vad::Region;
 
 /// Settings of the diarizer.
@@ -117,9 +117,6 @@ impl Diarization {
         0
     }
 }
-
-/// Frames whose features are computed from one read of the signal: about a minute.
-const FRAMES_PER_READ: usize = 6_000;
 
 /// MFCCs per 10 ms frame (`N_CEPS` values each, c0 dropped), mean-normalised. The signal is read
 /// a minute at a time, so that only the features (76 bytes a frame) grow with its length.

@@ -8,6 +8,11 @@ use std::sync::Arc;
 use rustfft::num_complex::Complex32;
 use rustfft::{Fft, FftPlanner};
 
+/// 10 ms frames computed from one read of a signal (about a minute) where a whole call's frames
+/// are computed (voice detection's energies, diarization's features): what is held while
+/// reading stays the same for any length of call.
+pub const FRAMES_PER_READ: usize = 6_000;
+
 /// Samples per second Whisper expects.
 pub const SAMPLE_RATE: usize = 16_000;
 /// FFT size (25 ms).

@@ -8,7 +8,7 @@
 
 use callscope_audio::SampleSource;
 
-use crate::mel::SAMPLE_RATE;
+use crate::mel::{FRAMES_PER_READ, SAMPLE_RATE};
 use crate::SpeechError;
 
 /// A stretch of speech, in samples from the start of the signal.
@@ -68,9 +68,6 @@ impl VadSettings {
 /// Frame length and hop of the detector.
 const FRAME: usize = SAMPLE_RATE / 50; // 20 ms
 const HOP: usize = SAMPLE_RATE / 100; // 10 ms
-
-/// Frames whose energy is computed from one read of the signal: about a minute.
-const FRAMES_PER_READ: usize = 6_000;
 
 /// Energy per 10 ms hop (20 ms frames), in dB relative to full scale, after pre-emphasis. The
 /// signal is read a minute at a time.
