@@ -210,7 +210,11 @@ impl CallIndex {
     /// # Errors
     /// When writing fails.
     pub fn clear(&self) -> Result<(), IndexError> {
-        self.writer.lock().unwrap_or_else(std::sync::PoisonError::into_inner).delete_all_documents()?;
+        let mut writer = self.writer.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        // Documents added since the last commit are not among those deleted: drop them first.
+        writer.rollback()?;
+        writer.delete_all_documents()?;
+        drop(writer);
         self.commit(&Watermark::default())
     }
 

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use callscope_domain::{CallId, ProjectId, Timestamp};
-use callscope_store::{Store, StoreError};
+use callscope_store::{Erasures, Store, StoreError};
 use tokio::sync::{watch, Mutex};
 
 use crate::index::{CallIndex, Hits, IndexError, Opened, Watermark};
@@ -144,6 +144,10 @@ impl SearchService {
     /// When the index cannot be written.
     pub async fn clear(&self) -> Result<(), SearchError> {
         let mut state = self.sync.lock().await;
+        self.empty(&mut state).await
+    }
+
+    async fn empty(&self, state: &mut SyncState) -> Result<(), SearchError> {
         let index = Arc::clone(&self.index);
         blocking(move || index.clear()).await?;
         state.watermark = Watermark::default();
@@ -185,6 +189,7 @@ impl SearchService {
             return Ok(CatchUp { complete: true, ..CatchUp::default() });
         }
         state.last_pass = Some(Instant::now());
+        let started_empty = state.watermark.changed.is_none() && state.cursor.is_none();
         let overlap = chrono::TimeDelta::from_std(OVERLAP).unwrap_or_default();
         let epoch = Timestamp::UNIX_EPOCH;
         let look_back = (state.watermark.changed.map_or(epoch, |t| t - overlap), CallId(uuid::Uuid::nil()));
@@ -231,9 +236,25 @@ impl SearchService {
             Some(seen) if !full => seen.max(look_back),
             _ => look_back,
         };
-        let deletions = self.store.deleted_calls(since).await?;
+        let Erasures { calls: deletions, pruned_through } = self.store.deleted_calls(since).await?;
+        if pruned_through > state.watermark.deleted.max(state.newest_deletion) {
+            if !started_empty {
+                // Retention pruned erasures this index never applied: which of its calls they
+                // named cannot be known any more, and an erased call must not stay findable.
+                tracing::warn!(
+                    applied = ?state.watermark.deleted,
+                    pruned_through = ?pruned_through,
+                    "the search index missed erasures that retention has since pruned; building it again from the database"
+                );
+                self.empty(&mut state).await?;
+                return Ok(CatchUp { complete: false, ..progress });
+            }
+            // An index filled from nothing holds no call erased before it began, and what was
+            // pruned was erased a retention period ago.
+            state.newest_deletion = state.newest_deletion.max(pruned_through);
+        }
         let gone: Vec<CallId> = deletions.iter().filter(|(id, at)| state.recent_deletions.get(id) != Some(at)).map(|(id, _)| *id).collect();
-        let newest_deletion = deletions.iter().map(|(_, at)| *at).max().max(state.watermark.deleted);
+        let newest_deletion = deletions.iter().map(|(_, at)| *at).max().max(state.watermark.deleted).max(state.newest_deletion);
         if !gone.is_empty() {
             self.index.delete(&gone);
             progress.deleted = gone.len();

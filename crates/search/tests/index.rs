@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use callscope_domain::{Language, NewProject, ProjectId, SystemClock};
+use callscope_domain::{Clock, Language, ManualClock, NewProject, ProjectId, SystemClock};
 use callscope_search::{parse, Opened, SearchError, SearchService};
 use callscope_store::testing::{store_call, text_call, TestDatabase};
 use callscope_store::{both_backends, Backend, Store, StoreOptions};
@@ -12,12 +12,17 @@ use callscope_store::{both_backends, Backend, Store, StoreOptions};
 both_backends!(
     the_index_follows_the_database,
     a_damaged_index_is_rebuilt_and_a_held_one_refused,
-    relevance_tells_nothing_of_other_organizations_calls
+    relevance_tells_nothing_of_other_organizations_calls,
+    an_index_that_missed_pruned_erasures_is_built_again
 );
 
 async fn open_store(db: &TestDatabase) -> Arc<dyn Store> {
+    open_store_at(db, Arc::new(SystemClock)).await
+}
+
+async fn open_store_at(db: &TestDatabase, clock: Arc<dyn Clock>) -> Arc<dyn Store> {
     let options = StoreOptions { url: db.url().to_owned(), max_connections: 4 };
-    let store = callscope_store::connect(&options, Arc::new(SystemClock)).await.unwrap();
+    let store = callscope_store::connect(&options, clock).await.unwrap();
     store.migrate().await.unwrap();
     store
 }
@@ -161,4 +166,51 @@ async fn relevance_tells_nothing_of_other_organizations_calls(backend: Backend) 
     assert_eq!(relevance(&search, ours, "kowalski").await, before, "scores from this project's calls alone");
     assert_eq!(relevance(&search, ours, "router connection").await, phone_before);
     assert_eq!(relevance(&search, theirs, "kowalski").await.len(), 40);
+}
+
+/// Retention prunes the log of erasures. An index that was offline while a call was erased and
+/// the erasure then pruned cannot know the call went: it is built again, and the call is not
+/// found. An index that applied the erasure in time, or one filled after it, is not rebuilt.
+async fn an_index_that_missed_pruned_erasures_is_built_again(backend: Backend) {
+    let db = TestDatabase::new(backend).await;
+    let clock = Arc::new(ManualClock::new(chrono::Utc::now()));
+    let store = open_store_at(&db, clock.clone()).await;
+    let ours = project(store.as_ref(), "ours").await;
+    let erased = store_call(store.as_ref(), ours, &text_call(Language::En, "Refund", "Jan Kowalski wants a refund.", "")).await;
+    let kept = store_call(store.as_ref(), ours, &text_call(Language::En, "Invoice", "Jan Kowalski asks about an invoice.", "")).await;
+    let (offline_dir, online_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let offline = SearchService::open(offline_dir.path(), store.clone()).await.unwrap();
+    let online = SearchService::open(online_dir.path(), store.clone()).await.unwrap();
+    assert_eq!(ids(&offline, ours, "kowalski").await.len(), 2);
+    assert_eq!(ids(&online, ours, "kowalski").await.len(), 2);
+    drop(offline);
+
+    store.delete_call(ours, erased).await.unwrap();
+    assert_eq!(ids(&online, ours, "kowalski").await, [kept]);
+    clock.advance(chrono::TimeDelta::days(31));
+    assert_eq!(store.prune_deleted_calls(clock.now() - chrono::TimeDelta::days(30)).await.unwrap(), 1);
+
+    // Kept up: nothing to do.
+    let pass = online.catch_up(None).await.unwrap();
+    assert_eq!((pass.indexed, pass.deleted, pass.complete), (0, 0, true));
+    assert_eq!(ids(&online, ours, "kowalski").await, [kept]);
+
+    // Fell behind: emptied, then filled again from the calls that exist.
+    let offline = SearchService::open(offline_dir.path(), store.clone()).await.unwrap();
+    assert_eq!(offline.index().len(), 2, "as it was left");
+    assert!(!offline.catch_up(None).await.unwrap().complete);
+    assert!(offline.index().is_empty());
+    assert_eq!(offline.catch_up(None).await.unwrap().indexed, 1);
+    assert_eq!(ids(&offline, ours, "kowalski").await, [kept]);
+    assert!(offline.catch_up(None).await.unwrap().complete, "and is not built again");
+
+    // Filled after the prune: never behind it.
+    let fresh_dir = tempfile::tempdir().unwrap();
+    let fresh = SearchService::open(fresh_dir.path(), store.clone()).await.unwrap();
+    assert_eq!(ids(&fresh, ours, "kowalski").await, [kept]);
+    assert!(fresh.catch_up(None).await.unwrap().complete);
+    drop(fresh);
+    let reopened = SearchService::open(fresh_dir.path(), store.clone()).await.unwrap();
+    assert!(reopened.catch_up(None).await.unwrap().complete, "nor after a restart");
+    assert_eq!(reopened.index().len(), 1);
 }

@@ -1,5 +1,7 @@
 //! What a process that runs for months cleans up after itself: events (and their webhook
-//! deliveries) past the retention setting, and scratch files a crash left in the data directory.
+//! deliveries) and the indexes' change logs past the retention setting, and scratch files a
+//! crash left in the data directory. An index whose state is older than what was pruned reads
+//! its data again (see the store's `prune_item_changes` and `prune_deleted_calls`).
 //! `serve` and `worker` both run it, once at start and then every hour; any number of processes
 //! may, since each step is idempotent.
 
@@ -22,7 +24,7 @@ pub const ORPHAN_AGE: Duration = Duration::from_secs(24 * 3600);
 /// What housekeeping does.
 #[derive(Debug, Clone)]
 pub struct Housekeeping {
-    /// How long events and deliveries are kept; `None` keeps them for ever.
+    /// How long events, deliveries and change logs are kept; `None` keeps them for ever.
     pub retention: Option<Duration>,
     /// The data directory's scratch space.
     pub scratch_dir: PathBuf,
@@ -50,6 +52,16 @@ impl Housekeeping {
                 Ok(0) => {}
                 Ok(pruned) => tracing::info!(pruned, "events and deliveries past the retention period deleted"),
                 Err(error) => tracing::warn!(%error, "could not prune events; will try again within the hour"),
+            }
+            match store.prune_item_changes(before).await {
+                Ok(0) => {}
+                Ok(pruned) => tracing::info!(pruned, "action item changes past the retention period deleted"),
+                Err(error) => tracing::warn!(%error, "could not prune the action item change log; will try again within the hour"),
+            }
+            match store.prune_deleted_calls(before).await {
+                Ok(0) => {}
+                Ok(pruned) => tracing::info!(pruned, "erasures past the retention period deleted from the search index's log"),
+                Err(error) => tracing::warn!(%error, "could not prune the log of erasures; will try again within the hour"),
             }
         }
         let dir = self.scratch_dir.clone();

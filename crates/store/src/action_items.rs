@@ -34,6 +34,12 @@ pub trait ActionItemStore: Send + Sync {
         to: Option<Timestamp>,
         now: Timestamp,
     ) -> StoreResult<Vec<ActionItem>>;
+
+    /// Prunes the action item change log (not tenant-scoped; housekeeping runs it): notes, by
+    /// the store's clock, the rows whose item has gone since the last round, and deletes those
+    /// noted before `before`. Each project's log then says how far it was pruned, and an index
+    /// holding an older version reads the project again. Returns how many rows went.
+    async fn prune_item_changes(&self, before: Timestamp) -> StoreResult<u64>;
 }
 
 /// What the action item list sorts by.

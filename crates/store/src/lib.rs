@@ -40,7 +40,7 @@ pub use calls::{CallFilter, CallStore};
 pub use categories::CategoryStore;
 pub use jobs::{CallAnalysisRecord, JobStore, NewCall};
 pub use presets::PresetStore;
-pub use search_sync::{SearchDocument, SearchSyncStore};
+pub use search_sync::{Erasures, SearchDocument, SearchSyncStore};
 pub use templates::TemplateStore;
 pub use tenancy::TenancyStore;
 pub use webhooks::{ClaimLimits, ClaimedDelivery, DeliveryAttempt, WebhookStore};

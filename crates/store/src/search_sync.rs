@@ -13,11 +13,25 @@ pub trait SearchSyncStore: Send + Sync {
     /// `limit`: the keyset the search index pages through.
     async fn changed_calls(&self, after: (Timestamp, CallId), limit: u32) -> StoreResult<Vec<(CallId, Timestamp)>>;
 
-    /// Calls erased at or after `since`, with when.
-    async fn deleted_calls(&self, since: Timestamp) -> StoreResult<Vec<(CallId, Timestamp)>>;
+    /// Calls erased at or after `since`, with when, and how far the log of erasures was pruned.
+    async fn deleted_calls(&self, since: Timestamp) -> StoreResult<Erasures>;
+
+    /// Deletes the erasures recorded before `before` (not tenant-scoped; housekeeping runs
+    /// it), and records the newest of them as the log's horizon. Returns how many went.
+    async fn prune_deleted_calls(&self, before: Timestamp) -> StoreResult<u64>;
 
     /// The searchable text of the calls named (those that exist; of `project` only, when given).
     async fn search_documents(&self, project: Option<ProjectId>, ids: &[CallId]) -> StoreResult<Vec<SearchDocument>>;
+}
+
+/// What the log of erasures holds from a time on.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Erasures {
+    /// The calls erased, with when, oldest first.
+    pub calls: Vec<(CallId, Timestamp)>,
+    /// The newest erasure ever pruned from the log (read after `calls`). An index that has not
+    /// applied every erasure up to it has missed some, and must be built again.
+    pub pruned_through: Option<Timestamp>,
 }
 
 /// What search indexes of a call: its text in three parts, its language and dates.

@@ -441,6 +441,83 @@ async fn events_past_their_retention_go_with_their_deliveries(backend: Backend) 
     assert_eq!(store.prune_events(clock.now() - TimeDelta::days(30)).await.unwrap(), 0);
 }
 
+both_backends!(change_logs_past_their_retention_are_pruned_and_a_reader_behind_them_reads_again);
+
+/// Retention prunes the action item change log and the log of erasures. A process whose item
+/// index is older than what was pruned reads the project again instead of keeping items that
+/// went; live items' rows, which the log needs, are never pruned.
+async fn change_logs_past_their_retention_are_pruned_and_a_reader_behind_them_reads_again(backend: Backend) {
+    use callscope_store::{ActionItemQuery, Erasures};
+
+    let (db, store, clock) = open(backend).await;
+    let org = store.create_organization("acme").await.unwrap();
+    let project = store.create_project(org.id, &new_project("p")).await.unwrap().id;
+    let kept = callscope_store::testing::store_call(store.as_ref(), project, &new_call()).await;
+    let erased = callscope_store::testing::store_call(store.as_ref(), project, &new_call()).await;
+    let listed = |store: Arc<dyn Store>| {
+        let clock = clock.clone();
+        async move {
+            let query = ActionItemQuery { page_size: 100, ..Default::default() };
+            let list = store.list_action_items(project, &query, clock.now()).await.unwrap();
+            // The page's rows are read by id, so an index holding gone items shows in its
+            // counters, not in the page.
+            assert_eq!(list.total as usize, list.items.len(), "the counters agree with the items");
+            let mut ids: Vec<_> = list.items.into_iter().map(|i| i.id).collect();
+            ids.sort_by_key(|id| id.0);
+            ids
+        }
+    };
+    // Another process lists now, then not again for two months.
+    let behind = connect(&StoreOptions { url: db.url().to_owned(), max_connections: 2 }, clock.clone()).await.unwrap();
+    let all = listed(store.clone()).await;
+    assert_eq!(all.len(), 4);
+    assert_eq!(listed(behind.clone()).await, all);
+
+    let mut one_item = None;
+    for id in &all {
+        if store.get_action_item(project, *id).await.unwrap().call_id == kept {
+            one_item = Some(*id);
+        }
+    }
+    let one_item = one_item.unwrap();
+    store.delete_action_item(project, one_item).await.unwrap();
+    let erased_at = clock.now();
+    store.delete_call(project, erased).await.unwrap();
+    let left = listed(store.clone()).await;
+    assert_eq!(left.len(), 1, "one item deleted, two with their call");
+    let retention = TimeDelta::days(30);
+
+    // Housekeeping notes the gone items' rows on its first round and prunes them a retention later.
+    clock.advance(TimeDelta::days(31));
+    assert_eq!(store.prune_item_changes(clock.now() - retention).await.unwrap(), 0, "first seen gone now");
+    assert_eq!(store.prune_deleted_calls(clock.now() - retention).await.unwrap(), 1, "the erasure is 31 days old");
+    assert_eq!(
+        store.deleted_calls(chrono::DateTime::UNIX_EPOCH).await.unwrap(),
+        Erasures { calls: vec![], pruned_through: Some(erased_at) },
+        "the log says how far it was pruned"
+    );
+    clock.advance(TimeDelta::days(31));
+    assert_eq!(store.prune_item_changes(clock.now() - retention).await.unwrap(), 3, "the three gone items' rows, not the live one's");
+    assert_eq!(store.prune_item_changes(clock.now() - retention).await.unwrap(), 0);
+    assert_eq!(store.prune_deleted_calls(clock.now() - retention).await.unwrap(), 0);
+
+    // The process that fell behind no longer finds the changes it missed in the log; it reads
+    // the project again and lists what is there.
+    assert_eq!(listed(behind.clone()).await, left);
+    assert_eq!(listed(store.clone()).await, left);
+    // And follows the log from there, as does the process that kept up.
+    store.delete_action_item(project, left[0]).await.unwrap();
+    assert!(listed(behind.clone()).await.is_empty());
+    assert!(listed(store.clone()).await.is_empty());
+    assert!(store.get_call_summary(project, kept).await.is_ok());
+
+    // Another erasure later: the horizon only moves forward.
+    clock.advance(TimeDelta::days(1));
+    store.delete_call(project, kept).await.unwrap();
+    let erasures = store.deleted_calls(chrono::DateTime::UNIX_EPOCH).await.unwrap();
+    assert_eq!((erasures.calls.len(), erasures.pruned_through), (1, Some(erased_at)));
+}
+
 both_backends!(claims_are_fair_between_organizations_and_reanalysis_goes_first);
 
 async fn claims_are_fair_between_organizations_and_reanalysis_goes_first(backend: Backend) {

@@ -152,19 +152,69 @@ impl ActionItemStore for SqlStore {
         .await?;
         rows.into_iter().map(ActionItemRow::into_item).collect()
     }
+
+    async fn prune_item_changes(&self, before: Timestamp) -> StoreResult<u64> {
+        // A project at a time, so that no statement holds the database's writers for long.
+        let projects: Vec<(Uuid,)> = sqlx::query_as("select project_id from action_item_versions").fetch_all(&self.pool).await?;
+        let now = self.clock.now();
+        let mut pruned = 0;
+        for (project,) in projects {
+            // The log keeps one row per item, so only the rows of items that went can pile up.
+            // The log has no time of its own (triggers write it), so housekeeping notes when it
+            // first saw each such row, by the service's clock, and prunes it a retention later.
+            sqlx::query(
+                "update action_item_changes set gone_at = $2 where project_id = $1 and gone_at is null \
+                 and not exists (select 1 from action_items a where a.id = action_item_changes.item_id)",
+            )
+            .bind(project)
+            .bind(now)
+            .execute(&self.pool)
+            .await?;
+            let mut tx = self.pool.begin().await?;
+            let newest: Option<(i64,)> =
+                sqlx::query_as("select version from action_item_changes where project_id = $1 and gone_at < $2 order by version desc limit 1")
+                    .bind(project)
+                    .bind(before)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+            let Some((newest,)) = newest else { continue };
+            // The horizon first: a reader that sees the rows gone sees it too.
+            sqlx::query("update action_item_versions set pruned_through = $2 where project_id = $1 and pruned_through < $2")
+                .bind(project)
+                .bind(newest)
+                .execute(&mut *tx)
+                .await?;
+            let done = sqlx::query("delete from action_item_changes where project_id = $1 and gone_at < $2 and version <= $3")
+                .bind(project)
+                .bind(before)
+                .bind(newest)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            pruned += done.rows_affected();
+        }
+        Ok(pruned)
+    }
 }
 
 impl SqlStore {
-    /// Brings the project's item index up to the database's change log: every item on first
-    /// use, after that only the items changed since the version the index holds.
-    async fn refresh_items(&self, project: Uuid, slot: &crate::item_index::Slot) -> StoreResult<()> {
-        // Read before the items, so the items are at least this new; a change read early is
-        // read again with the next version, and applying it twice is harmless.
-        let version: Option<(i64,)> = sqlx::query_as("select version from action_item_versions where project_id = $1")
+    /// The project's change log: its version, and the newest version pruned from it.
+    async fn item_log_versions(&self, project: Uuid) -> StoreResult<(i64, i64)> {
+        let versions: Option<(i64, i64)> = sqlx::query_as("select version, pruned_through from action_item_versions where project_id = $1")
             .bind(project)
             .fetch_optional(&self.pool)
             .await?;
-        let version = version.map_or(0, |(v,)| v);
+        Ok(versions.unwrap_or((0, 0)))
+    }
+
+    /// Brings the project's item index up to the database's change log: every item on first
+    /// use, after that only the items changed since the version the index holds. An index older
+    /// than what retention pruned from the log cannot know which of its items went, so it reads
+    /// every item again.
+    async fn refresh_items(&self, project: Uuid, slot: &crate::item_index::Slot) -> StoreResult<()> {
+        // Read before the items, so the items are at least this new; a change read early is
+        // read again with the next version, and applying it twice is harmless.
+        let (version, pruned) = self.item_log_versions(project).await?;
         if slot.version().is_some_and(|held| held >= version) {
             return Ok(());
         }
@@ -174,36 +224,39 @@ impl SqlStore {
         if held.is_some_and(|held| held >= version) {
             return Ok(());
         }
-        let columns = "a.call_id, a.status, a.priority, a.responsible_key, a.call_date, a.due_at, a.created_at, a.search_text";
-        match held {
-            None => {
-                let started = std::time::Instant::now();
-                let rows: Vec<IndexedItemRow> =
-                    sqlx::query_as(&format!("select a.id as item_id, {columns} from action_items a where a.project_id = $1"))
-                        .bind(project)
-                        .fetch_all(&self.pool)
-                        .await?;
-                let items: Vec<_> = rows.into_iter().filter_map(|row| row.into_change().1).collect();
-                tracing::info!(project = %project, items = items.len(), ms = started.elapsed().as_millis() as u64, "action item index read");
-                slot.install(crate::item_index::ProjectItems::new(version, items));
-                self.items.evict(project);
-            }
-            Some(held) => {
-                let rows: Vec<IndexedItemRow> = sqlx::query_as(&format!(
-                    "select c.item_id, {columns} from action_item_changes c \
-                     left join action_items a on a.id = c.item_id and a.project_id = c.project_id \
-                     where c.project_id = $1 and c.version > $2"
-                ))
-                .bind(project)
-                .bind(held)
-                .fetch_all(&self.pool)
-                .await?;
+        if let Some(held) = held.filter(|held| *held >= pruned) {
+            let rows: Vec<IndexedItemRow> = sqlx::query_as(&format!(
+                "select c.item_id, {INDEXED_COLUMNS} from action_item_changes c \
+                 left join action_items a on a.id = c.item_id and a.project_id = c.project_id \
+                 where c.project_id = $1 and c.version > $2"
+            ))
+            .bind(project)
+            .bind(held)
+            .fetch_all(&self.pool)
+            .await?;
+            // A prune between the version read and the changes may have taken changes this
+            // index still needed; read again what the log says now.
+            if self.item_log_versions(project).await?.1 <= held {
                 slot.apply(version, rows.into_iter().map(IndexedItemRow::into_change).collect());
+                return Ok(());
             }
+            tracing::info!(project = %project, held, "the action item change log was pruned past this index; reading the project again");
         }
+        let started = std::time::Instant::now();
+        let rows: Vec<IndexedItemRow> = sqlx::query_as(&format!("select a.id as item_id, {INDEXED_COLUMNS} from action_items a where a.project_id = $1"))
+            .bind(project)
+            .fetch_all(&self.pool)
+            .await?;
+        let items: Vec<_> = rows.into_iter().filter_map(|row| row.into_change().1).collect();
+        tracing::info!(project = %project, items = items.len(), ms = started.elapsed().as_millis() as u64, "action item index read");
+        slot.install(crate::item_index::ProjectItems::new(version, items));
+        self.items.evict(project);
         Ok(())
     }
 }
+
+/// The columns of `action_items a` the list index holds.
+const INDEXED_COLUMNS: &str = "a.call_id, a.status, a.priority, a.responsible_key, a.call_date, a.due_at, a.created_at, a.search_text";
 
 /// An action item's columns the list index holds; all but the id are empty for a changed item
 /// that was deleted.

@@ -16,13 +16,36 @@ impl SearchSyncStore for SqlStore {
         Ok(rows.into_iter().map(|(id, at)| (CallId(id), at)).collect())
     }
 
-    async fn deleted_calls(&self, since: Timestamp) -> StoreResult<Vec<(CallId, Timestamp)>> {
+    async fn deleted_calls(&self, since: Timestamp) -> StoreResult<Erasures> {
         let rows: Vec<(Uuid, Timestamp)> =
             sqlx::query_as("select call_id, deleted_at from call_deletions where deleted_at >= $1 order by deleted_at, call_id")
                 .bind(since)
                 .fetch_all(&self.pool)
                 .await?;
-        Ok(rows.into_iter().map(|(id, at)| (CallId(id), at)).collect())
+        // After the rows: a prune that took some of them has recorded its horizon by now.
+        let pruned: Option<(Timestamp,)> = sqlx::query_as("select newest_pruned from pruned_call_deletions").fetch_optional(&self.pool).await?;
+        Ok(Erasures { calls: rows.into_iter().map(|(id, at)| (CallId(id), at)).collect(), pruned_through: pruned.map(|(at,)| at) })
+    }
+
+    async fn prune_deleted_calls(&self, before: Timestamp) -> StoreResult<u64> {
+        let mut tx = self.pool.begin().await?;
+        let newest: Option<(Timestamp,)> =
+            sqlx::query_as("select deleted_at from call_deletions where deleted_at < $1 order by deleted_at desc limit 1")
+                .bind(before)
+                .fetch_optional(&mut *tx)
+                .await?;
+        let Some((newest,)) = newest else { return Ok(0) };
+        sqlx::query(
+            "insert into pruned_call_deletions (singleton, newest_pruned) values ($1, $2) on conflict (singleton) \
+             do update set newest_pruned = excluded.newest_pruned where pruned_call_deletions.newest_pruned < excluded.newest_pruned",
+        )
+        .bind(true)
+        .bind(newest)
+        .execute(&mut *tx)
+        .await?;
+        let done = sqlx::query("delete from call_deletions where deleted_at <= $1").bind(newest).execute(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(done.rows_affected())
     }
 
     async fn search_documents(&self, project: Option<ProjectId>, ids: &[CallId]) -> StoreResult<Vec<SearchDocument>> {

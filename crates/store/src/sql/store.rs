@@ -22,7 +22,7 @@ use crate::rows::{
 };
 use crate::{
     action_item_keys, ActionItemList, ActionItemPatch, ActionItemQuery, ActionItemStore, CallAnalysisRecord, CallFilter, CallStore,
-    JobStore, NewCall, Rejection, CategoryStore, PresetStore, TemplateStore, SearchDocument, SearchSyncStore, Store, StoreError,
+    JobStore, NewCall, Rejection, CategoryStore, PresetStore, TemplateStore, Erasures, SearchDocument, SearchSyncStore, Store, StoreError,
     TenancyStore, WebhookStore,
 };
 
