@@ -1,9 +1,9 @@
 // The action items board: filters, sorting, paging, and each item's status, edited in place.
 
 import { api } from "/app/api.js";
-import { statusPicker } from "/app/call.js";
 import { h, mount } from "/app/dom.js";
 import { t, when } from "/app/i18n.js";
+import { PRIORITIES, statusPicker } from "/app/items.js";
 
 /** The board: every filter and sort of the action item list, its counters as tabs. */
 export async function boardPage(main, project, query, go, fresh = () => true) {
@@ -58,12 +58,7 @@ export async function boardPage(main, project, query, go, fresh = () => true) {
   const search = h("input", { id: "item-search", type: "search", value: query.get("search") || "" });
   const priority = select(
     "item-priority",
-    [
-      ["", t("all")],
-      ["LOW", "LOW"],
-      ["MEDIUM", "MEDIUM"],
-      ["HIGH", "HIGH"],
-    ],
+    [["", t("all")], ...PRIORITIES.map((p) => [p, t(p)])],
     query.get("priority") || "",
   );
   const owner = select(
@@ -162,7 +157,7 @@ export async function boardPage(main, project, query, go, fresh = () => true) {
                 h("td", {}, i.description, i.isOverdue && h("span", { class: "badge" }, t("overdue"))),
                 h("td", {}, i.responsibleParty || ""),
                 h("td", {}, i.deadlineMentioned || "", i.dueAt && h("div", { class: "muted small" }, when(i.dueAt))),
-                h("td", {}, i.priority),
+                h("td", {}, t(i.priority)),
                 h(
                   "td",
                   {},

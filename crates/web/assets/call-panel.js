@@ -1,0 +1,196 @@
+// The call page's side panel: who spoke how much, the summary, the action items (edited in
+// place), the template's answers, and what can be done with the call.
+
+import { api, blob } from "/app/api.js";
+import { clock, flattenTree, h, save } from "/app/dom.js";
+import { t } from "/app/i18n.js";
+import { itemRow } from "/app/items.js";
+
+/** Each speaker's share of the talk, as a bar. */
+function speakerBars(call) {
+  const stats = h(
+    "section",
+    { class: "card", "aria-labelledby": "speakers-title" },
+    h("h2", { id: "speakers-title" }, t("speakers")),
+    h(
+      "ul",
+      { class: "bars" },
+      call.speakers.map((s, i) =>
+        h(
+          "li",
+          { class: `speaker-${i % 6}` },
+          h("span", { class: "who" }, s.name),
+          h(
+            "span",
+            { class: "bar", role: "img", "aria-label": `${Math.round(s.talkRatio * 100)}%` },
+            h("span", { class: "fill", dataset: { ratio: Math.round(s.talkRatio * 100) } }),
+          ),
+          h(
+            "span",
+            { class: "muted small" },
+            `${Math.round(s.talkRatio * 100)}% ${t("talk")} · ${s.wordCount} ${t("words")} · ${s.turnCount} ${t("turns")}`,
+          ),
+        ),
+      ),
+    ),
+  );
+  // Widths through the CSSOM: the policy forbids inline style attributes, not style properties.
+  stats.querySelectorAll(".fill").forEach((f) => {
+    f.style.width = `${f.dataset.ratio}%`;
+  });
+  return stats;
+}
+
+/** The summary with its key points and the sentiment's quote. */
+function summaryCard(summary, quote) {
+  return h(
+    "section",
+    { class: "card", "aria-labelledby": "summary-title" },
+    h("h2", { id: "summary-title" }, t("summary")),
+    h("p", { id: "executive-summary" }, summary.summary?.executiveSummary || ""),
+    (summary.summary?.keyDiscussionPoints || []).length > 0 &&
+      h(
+        "ul",
+        {},
+        summary.summary.keyDiscussionPoints.map((p) => h("li", {}, p)),
+      ),
+    summary.sentiment?.evidence && h("p", { class: "small" }, `${t("sentiment")}: `, quote(summary.sentiment.evidence)),
+  );
+}
+
+/** The template's answers with their quotes; nothing when there are none. */
+function answersCard(call, quote) {
+  const answers = call.templateAnalysis?.results || [];
+  return (
+    answers.length > 0 &&
+    h(
+      "section",
+      { class: "card", "aria-labelledby": "answers-title" },
+      h("h2", { id: "answers-title" }, t("templateAnswers")),
+      h(
+        "dl",
+        {},
+        answers.flatMap((a) => [
+          h("dt", {}, a.label),
+          h(
+            "dd",
+            {},
+            a.answered
+              ? String(Array.isArray(a.value) ? a.value.join(", ") : a.value)
+              : h("span", { class: "muted" }, t("noAnswer")),
+            (a.evidence || []).map((e) => h("div", { class: "small" }, quote(e))),
+          ),
+        ]),
+      ),
+    )
+  );
+}
+
+/** A link that downloads `content` (a string, or a function that fetches a Blob) as `name`. */
+function download(label, name, content, type) {
+  return h(
+    "a",
+    {
+      href: "#",
+      onclick: async (e) => {
+        e.preventDefault();
+        const data = typeof content === "function" ? await save(content) : new Blob([content], { type });
+        if (!data) return;
+        const url = URL.createObjectURL(data);
+        const link = h("a", { href: url, download: name });
+        document.body.append(link);
+        link.click();
+        link.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      },
+    },
+    label,
+  );
+}
+
+/** Recategorising, re-analysis, downloads and erasure. */
+function actionsCard(project, call, base, tree, speakers, go) {
+  const classification = call.classification?.primary;
+  const picker = h(
+    "select",
+    { id: "category", "aria-label": t("category") },
+    h("option", { value: "" }, t("uncategorized")),
+    flattenTree(tree).map((c) =>
+      h("option", { value: c.id, selected: classification?.categoryId === c.id }, `${"— ".repeat(c.depth)}${c.name}`),
+    ),
+  );
+  const text = call.turns
+    .map((turn) => `[${clock(turn.startMs)}] ${speakers.get(turn.speakerId)?.name || turn.speakerId}: ${turn.text}`)
+    .join("\n");
+  return h(
+    "section",
+    { class: "card", "aria-labelledby": "actions-title" },
+    h("h2", { id: "actions-title" }, t("recategorise")),
+    h(
+      "div",
+      { class: "row" },
+      picker,
+      h(
+        "button",
+        {
+          type: "button",
+          id: "save-category",
+          onclick: async () => {
+            if (
+              (await save(() => api("PATCH", `${base}/category`, { categoryId: picker.value || null }))) !== undefined
+            )
+              go(location.hash);
+          },
+        },
+        t("save"),
+      ),
+    ),
+    h(
+      "div",
+      { class: "row" },
+      h("button", { type: "button", onclick: () => save(() => api("POST", `${base}/reanalyze`, {})) }, t("reanalyse")),
+      download(t("downloadAudio"), call.filename, () => blob(`${base}/audio/content`)),
+      download(t("downloadTranscript"), `${call.filename}.txt`, text, "text/plain"),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "danger",
+          onclick: async () => {
+            if (!confirm(t("confirmDelete"))) return;
+            if ((await save(() => api("DELETE", base))) !== undefined) go(`#/p/${project.id}/calls`);
+          },
+        },
+        t("delete"),
+      ),
+    ),
+  );
+}
+
+/**
+ * The side panel of `call` (served at `base`): `tree` is the project's categories, `speakers`
+ * the speakers by id, `quote(text)` a quote linked to its moment.
+ */
+export function callPanel({ project, call, base, tree, speakers, quote, go }) {
+  const items = call.summary?.actionItems || [];
+  return h(
+    "div",
+    { class: "side" },
+    speakerBars(call),
+    summaryCard(call.summary || {}, quote),
+    h(
+      "section",
+      { class: "card", "aria-labelledby": "items-title" },
+      h("h2", { id: "items-title" }, t("actionItems")),
+      items.length
+        ? h(
+            "ul",
+            { class: "call-items" },
+            items.map((item) => itemRow(project, item, quote)),
+          )
+        : h("p", { class: "muted" }, t("noItems")),
+    ),
+    answersCard(call, quote),
+    actionsCard(project, call, base, tree, speakers, go),
+  );
+}
