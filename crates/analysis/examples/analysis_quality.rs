@@ -2,11 +2,13 @@
 //! given, the LLM engine over it (`--label local` when the endpoint is our own `callscope-llm`,
 //! which `scripts/bench-analysis --local` starts). One row per engine, language and split:
 //! `own` (`corpus/calls.json`, the project's own calls), `tune` and `heldout`
-//! (`corpus/heldout.json`). `--mistakes` lists what went wrong, except on held-out calls.
+//! (`corpus/heldout.json`) and `heldout2` (`corpus/heldout-2.json`), first as a compact table,
+//! then each figure with its 95 % interval. `--mistakes` lists what went wrong, except on
+//! held-out calls.
 //!
 //! ```text
 //! cargo run --release -p callscope-analysis --example analysis_quality -- LEXICON_DIR \
-//!     [--openai BASE_URL MODEL [--label NAME] [--context-chars N] [--max-tokens N] [--open]] [--split own|tune|heldout] [--language en|pl] [--mistakes]
+//!     [--openai BASE_URL MODEL [--label NAME] [--context-chars N] [--max-tokens N] [--open]] [--split own|tune|heldout|heldout2] [--language en|pl] [--mistakes]
 //! ```
 
 use std::sync::Arc;
@@ -15,7 +17,7 @@ use std::time::Duration;
 use callscope_analysis::engine::{Analyzer, RulesEngine};
 use callscope_analysis::guided::GuidedEngine;
 use callscope_analysis::llm_engine::LlmEngine;
-use callscope_analysis::quality::{evaluate_parts_where, in_order, table_header, table_row, Part};
+use callscope_analysis::quality::{evaluate_parts_where, in_order, report_lines, table_header, table_row, Part};
 use callscope_analysis::{OpenAiClient, OpenAiSettings};
 
 /// The calls asked for: one split, one language, or all.
@@ -32,10 +34,18 @@ impl Only {
 
 /// Every corpus, a row per language and split.
 async fn report(engine: &dyn Analyzer, name: &str, mistakes: bool, only: &Only) -> Result<(), Box<dyn std::error::Error>> {
-    for corpus in [include_str!("../corpus/calls.json"), include_str!("../corpus/heldout.json")] {
-        for (part, r) in in_order(evaluate_parts_where(engine, corpus, |part, _| only.takes(part)).await?) {
-            println!("{}", table_row(name, &part, &r, mistakes));
-        }
+    let mut parts = Vec::new();
+    for corpus in [include_str!("../corpus/calls.json"), include_str!("../corpus/heldout.json"), include_str!("../corpus/heldout-2.json")] {
+        parts.extend(in_order(evaluate_parts_where(engine, corpus, |part, _| only.takes(part)).await?));
+    }
+    // The compact table first, then every figure with its interval.
+    println!("{}", table_header("engine"));
+    for (part, r) in &parts {
+        println!("{}", table_row(name, part, r));
+    }
+    println!();
+    for (part, r) in &parts {
+        println!("{}", report_lines(name, part, r, mistakes));
     }
     Ok(())
 }
@@ -43,12 +53,11 @@ async fn report(engine: &dyn Analyzer, name: &str, mistakes: bool, only: &Only) 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let dir = args.first().ok_or("usage: analysis_quality LEXICON_DIR [--openai BASE_URL MODEL [--label NAME] [--context-chars N] [--max-tokens N] [--open]] [--split own|tune|heldout] [--language en|pl] [--mistakes]")?;
+    let dir = args.first().ok_or("usage: analysis_quality LEXICON_DIR [--openai BASE_URL MODEL [--label NAME] [--context-chars N] [--max-tokens N] [--open]] [--split own|tune|heldout|heldout2] [--language en|pl] [--mistakes]")?;
     let option = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
     let mistakes = args.iter().any(|a| a == "--mistakes");
     let only = Only { split: option("--split"), language: option("--language") };
     let rules = RulesEngine::load(std::path::Path::new(dir))?;
-    println!("{}", table_header("engine"));
     report(&rules, "rules", mistakes, &only).await?;
     if let Some(i) = args.iter().position(|a| a == "--openai") {
         let (url, model) = (args.get(i + 1).ok_or("--openai BASE_URL MODEL")?, args.get(i + 2).ok_or("--openai BASE_URL MODEL")?);

@@ -28,7 +28,7 @@ use anyhow::Context;
 use async_trait::async_trait;
 use callscope::Config;
 use callscope_analysis::engine::{AnalysisError, AnalysisInput, Analyzer, CallAnalysis, Lang};
-use callscope_analysis::quality::{evaluate_parts_where, in_order, table_header, table_row, HELDOUT, OWN, TUNE};
+use callscope_analysis::quality::{evaluate_parts_where, held_out, in_order, report_lines, table_header, table_row, HELDOUT, HELDOUT2, OWN, TUNE};
 use callscope_domain::{JobStage, Language};
 use callscope_pipeline::{CallContext, Pipeline, Progress};
 
@@ -148,11 +148,12 @@ async fn main() -> anyhow::Result<()> {
     let corpus = match option("--corpus").as_deref() {
         Some("own") => include_str!("../../analysis/corpus/calls.json"),
         None | Some("new") => include_str!("../../analysis/corpus/heldout.json"),
-        Some(other) => anyhow::bail!("--corpus own|new, not {other}"),
+        Some("second") => include_str!("../../analysis/corpus/heldout-2.json"),
+        Some(other) => anyhow::bail!("--corpus own|new|second, not {other}"),
     };
     let (language, split) = (option("--language"), option("--split"));
     if let Some(split) = &split {
-        anyhow::ensure!([OWN, TUNE, HELDOUT].contains(&split.as_str()), "--split own|tune|heldout");
+        anyhow::ensure!([OWN, TUNE, HELDOUT, HELDOUT2].contains(&split.as_str()), "--split own|tune|heldout|heldout2");
     }
     let limit: usize = option("--calls").map(|n| n.parse()).transpose()?.unwrap_or(usize::MAX);
     let spoken = Spoken {
@@ -169,15 +170,20 @@ async fn main() -> anyhow::Result<()> {
     };
     let parts = evaluate_parts_where(&spoken, corpus, keep).await.map_err(|e| anyhow::anyhow!(e))?;
     let mistakes = args.iter().any(|a| a == "--mistakes");
-    for (part, report) in in_order(parts) {
-        println!("{}", table_row(&name, &part, &report, mistakes));
+    let parts = in_order(parts);
+    for (part, report) in &parts {
+        println!("{}", table_row(&name, part, report));
+    }
+    println!();
+    for (part, report) in &parts {
+        println!("{}", report_lines(&name, part, report, mistakes));
     }
     let found = spoken.pii_found.into_inner().expect("not poisoned");
     let transcripts = spoken.transcripts.into_inner().expect("not poisoned");
     print_pii_scores(corpus, &found, &transcripts, mistakes)?;
     if args.iter().any(|a| a == "--transcripts") {
         let corpus: serde_json::Value = serde_json::from_str(corpus)?;
-        for call in corpus["calls"].as_array().into_iter().flatten().filter(|c| c["split"].as_str() != Some(HELDOUT)) {
+        for call in corpus["calls"].as_array().into_iter().flatten().filter(|c| !held_out(c["split"].as_str().unwrap_or(HELDOUT))) {
             if let Some(text) = transcripts.get(call["turns"][0][1].as_str().unwrap_or_default()) {
                 println!("\n== {} ==\n{text}", call["id"].as_str().unwrap_or("?"));
             }
@@ -306,7 +312,7 @@ fn print_pii_scores(corpus: &str, found: &HashMap<String, Values>, transcripts: 
         let transcript = transcripts.get(key).map_or("", String::as_str);
         let (g, f, r, lines) = score_call(&gold, spans, transcript);
         let heard = gold.iter().filter(|(_, value)| heard(value, transcript)).count();
-        if mistakes && part.1 != HELDOUT {
+        if mistakes && !held_out(&part.1) {
             for line in lines {
                 println!("    {} {line}", call["id"].as_str().unwrap_or("?"));
             }
