@@ -4,9 +4,8 @@
 //! other party's. The deadline said with it is kept verbatim and resolved against the call's
 //! date; urgency words and near deadlines set the priority.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, TimeZone, Utc};
 
-use crate::deadline::resolve_deadline;
 use crate::text::{capitalise, fold, parties};
 
 /// `LOW`, `MEDIUM`, `HIGH` (decisions §5): the domain's, so that what the analysis sets is
@@ -103,14 +102,6 @@ const URGENT: &[&str] = &[
     "urgent", "urgently", "asap", "immediately", "pilne", "pilna", "pilny", "pilnej", "pilnego", "pilnie", "natychmiast", "priorytet", "priorytetowo",
 ];
 const URGENT_PHRASES: &[&[&str]] = &[&["as", "soon", "as", "possible"], &["right", "away"], &["jak", "najszybciej"], &["od", "razu"]];
-/// Words that start a deadline phrase ("by Friday", "do piątku", "jutro").
-const DEADLINE_STARTS: &[&str] = &[
-    "by", "before", "until", "till", "within", "end", "tomorrow", "today", "tonight", "next", "this", "do", "przed", "za", "jutro", "dzisiaj",
-    "dzis", "pojutrze", "najpozniej", "ciagu", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-];
-/// Prepositions that start a deadline only when the phrase needs them ("on Friday", "w
-/// przyszłym tygodniu"), not in "in the system tomorrow".
-const WEAK_STARTS: &[&str] = &["on", "in", "w", "we"];
 const CONDITIONAL: &[&str] = &["if", "unless", "jesli", "jezeli", "gdyby", "jakby"];
 
 /// Words of a sentence with their byte offsets.
@@ -134,38 +125,14 @@ fn starts_with(ws: &[(usize, usize, String)], at: usize, phrase: &[&str]) -> boo
     ws.len() >= at + phrase.len() && ws[at..at + phrase.len()].iter().zip(phrase).all(|(w, p)| w.2 == *p)
 }
 
-/// The first deadline phrase in the sentence: from a deadline word, the fewest words that
-/// resolve to a day.
-fn deadline(sentence: &str, ws: &[(usize, usize, String)], call: DateTime<Utc>) -> Option<(String, DateTime<Utc>)> {
-    let resolve = |i: usize, j: usize| resolve_deadline(&sentence[ws[i].0..ws[j].1], call);
-    for i in 0..ws.len() {
-        let word = ws[i].2.as_str();
-        let weak = WEAK_STARTS.contains(&word);
-        if !DEADLINE_STARTS.contains(&word) && !weak && !word.starts_with(|c: char| c.is_ascii_digit()) {
-            continue;
-        }
-        let Some((j, due)) = (i..ws.len().min(i + 6)).find_map(|j| resolve(i, j).map(|d| (j, d))) else {
-            continue;
-        };
-        // A weak start with a deadline word later in its phrase is not part of it ("in the
-        // system tomorrow" is "tomorrow"; "w przyszłym tygodniu" stays whole).
-        if weak && ws[i + 1..=j].iter().any(|w| DEADLINE_STARTS.contains(&w.2.as_str())) {
-            continue;
-        }
-        // "w ciągu trzech dni" resolves already, but "roboczych" after it changes the day.
-        if ws.get(j + 1).is_some_and(|w| w.2.starts_with("robocz")) {
-            if let Some(working) = resolve(i, j + 1) {
-                return Some((sentence[ws[i].0..ws[j + 1].1].to_owned(), working));
-            }
-        }
-        return Some((sentence[ws[i].0..ws[j].1].to_owned(), due));
-    }
-    None
-}
-
-/// The deadline said in one sentence, as said and resolved against the call's date.
-pub(crate) fn deadline_in(sentence: &str, call: DateTime<Utc>) -> Option<(String, DateTime<Utc>)> {
-    deadline(sentence, &words(sentence), call)
+/// The first deadline said in `text` (see `callscope_text::temporal`), as said and as the last
+/// second of its day, resolved against the call's time.
+pub(crate) fn deadline_in(text: &str, call: DateTime<Utc>) -> Option<(String, DateTime<Utc>)> {
+    let at = call.naive_utc();
+    callscope_text::deadlines(text).into_iter().find_map(|d| {
+        let day = d.expression.resolve(at)?;
+        Some((text[d.start..d.end].to_owned(), Utc.from_utc_datetime(&day.and_hms_opt(23, 59, 59)?)))
+    })
 }
 
 /// Action items in the call's turns. A request is the other party's when the call has two
@@ -436,7 +403,7 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: DateTime<Utc>, reach: Reach) -> 
                 if out.iter().chain(&from_sentence).any(|a| fold(&a.description) == fold(&description)) {
                     continue;
                 }
-                let due = deadline(sentence, &ws, call);
+                let due = deadline_in(sentence, call);
                 from_sentence.push(ActionDraft {
                     description,
                     responsible_party: who.to_owned(),
@@ -452,23 +419,51 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: DateTime<Utc>, reach: Reach) -> 
             // send the form, and you'll have it by Friday").
             if let [only] = from_sentence.as_mut_slice() {
                 if only.due_at.is_none() {
-                    if let Some((said, due)) = deadline(whole, &words(whole), call) {
+                    if let Some((said, due)) = deadline_in(whole, call) {
                         (only.deadline_mentioned, only.due_at) = (Some(said), Some(due));
                     }
                 }
             }
-            for mut item in from_sentence {
-                let soon = item.due_at.is_some_and(|d| (d.date_naive() - call.date_naive()).num_days() <= 1);
-                if soon || item.priority == Priority::High {
-                    item.priority = Priority::High;
-                } else if item.due_at.is_some() {
-                    item.priority = Priority::Medium;
-                }
-                out.push(item);
-            }
+            out.extend(from_sentence);
+        }
+    }
+    deadlines_from_the_dialogue(&mut out, turns, call);
+    for item in &mut out {
+        let soon = item.due_at.is_some_and(|d| (d.date_naive() - call.date_naive()).num_days() <= 1);
+        if soon || item.priority == Priority::High {
+            item.priority = Priority::High;
+        } else if item.due_at.is_some() {
+            item.priority = Priority::Medium;
         }
     }
     out
+}
+
+/// A deadline said beside an item rather than in its sentence: elsewhere in its turn, when the
+/// turn holds no other item ("I'll send you the form. You'll have it by Thursday."), or in the
+/// other party's answer, when that holds no item of its own ("— I'll post it. — Before Friday?
+/// — Yes.").
+fn deadlines_from_the_dialogue(items: &mut [ActionDraft], turns: &[SpokenTurn<'_>], call: DateTime<Utc>) {
+    let per_turn = |items: &[ActionDraft], turn: usize| items.iter().filter(|i| i.turn == turn).count();
+    for at in 0..items.len() {
+        if items[at].due_at.is_some() {
+            continue;
+        }
+        let turn = items[at].turn;
+        let mut found = None;
+        if per_turn(items, turn) == 1 {
+            found = turns.get(turn).and_then(|t| deadline_in(t.text, call));
+        }
+        if found.is_none() {
+            let answer = turns.get(turn + 1).filter(|next| turns.get(turn).is_some_and(|t| t.speaker != next.speaker));
+            if answer.is_some() && per_turn(items, turn + 1) == 0 {
+                found = answer.and_then(|t| deadline_in(t.text, call));
+            }
+        }
+        if let Some((said, due)) = found {
+            (items[at].deadline_mentioned, items[at].due_at) = (Some(said), Some(due));
+        }
+    }
 }
 
 #[cfg(test)]
@@ -488,6 +483,31 @@ mod tests {
 
     fn t<'a>(speaker: &'a str, text: &'a str) -> SpokenTurn<'a> {
         SpokenTurn { speaker, text }
+    }
+
+    /// Each item as (who, deadline said, day due).
+    fn due(items: &[ActionDraft]) -> Vec<(&str, Option<&str>, Option<String>)> {
+        items.iter().map(|a| (a.responsible_party.as_str(), a.deadline_mentioned.as_deref(), a.due_at.map(|d| d.date_naive().to_string()))).collect()
+    }
+
+    /// The deadlines users met wrong (issue 35): another clause's deadline, the shortest span, a
+    /// month lost, any number as a day, a deadline in the next sentence or the other's answer.
+    #[test]
+    fn each_item_takes_its_own_deadline() {
+        let items = extract_actions(&[t("agent", "Please sign it and send it back by November 20th, and I'll process it today."), t("customer", "Okay.")], call());
+        assert_eq!(due(&items), [("customer", Some("by November 20th"), Some("2026-11-20".into())), ("agent", Some("today"), Some("2026-11-18".into()))]);
+        let items = extract_actions(&[t("agent", "Prześlę panu zwrot w ciągu czternastu dni."), t("customer", "Dobrze.")], call());
+        assert_eq!(due(&items), [("agent", Some("w ciągu czternastu dni"), Some("2026-12-02".into()))]);
+        let items = extract_actions(&[t("agent", "I'll send you the contract by the 15th of January.")], call());
+        assert_eq!(due(&items), [("agent", Some("by the 15th of January"), Some("2027-01-15".into()))]);
+        let items = extract_actions(&[t("agent", "Could you send us the 2 forms by the end of the week?"), t("customer", "Sure.")], call());
+        assert_eq!(due(&items), [("customer", Some("by the end of the week"), Some("2026-11-20".into()))]);
+        let items = extract_actions(&[t("agent", "I'll call you back by 5 pm.")], call());
+        assert_eq!(due(&items), [("agent", Some("by 5 pm"), Some("2026-11-18".into()))]);
+        let items = extract_actions(&[t("agent", "I'll send you the form. You'll have it by Thursday.")], call());
+        assert_eq!(due(&items), [("agent", Some("by Thursday"), Some("2026-11-19".into()))]);
+        let items = extract_actions(&[t("agent", "I'll post the new card to you."), t("customer", "Before Friday?"), t("agent", "Yes.")], call());
+        assert_eq!(due(&items), [("agent", Some("Before Friday"), Some("2026-11-20".into()))]);
     }
 
     #[test]

@@ -1,13 +1,11 @@
-//! Call analysis: resolving the deadlines people say ("by Friday", "do piątku", "jutro",
-//! "15 grudnia", "end of month") against the call's date; action items from commitments and
-//! requests; lexicon sentiment in English and Polish; classification, summaries and template
+//! Call analysis: action items from commitments and requests, each with the deadline said for
+//! it (found and resolved by `callscope-text`); lexicon sentiment in English and Polish; classification, summaries and template
 //! answers. Two engines: rules (no model) and the LLM engine over any OpenAI-compatible endpoint
 //! (structured output, retries, quotes checked against the transcript, PII masked before it
 //! leaves), which also drives the local model that `callscope-llm` serves.
 
 pub mod actions;
 pub mod classify;
-pub mod deadline;
 pub mod engine;
 pub mod guided;
 pub mod llm_engine;
@@ -18,5 +16,4 @@ pub mod summary;
 pub mod template;
 pub mod text;
 
-pub use deadline::resolve_deadline;
 pub use openai::{masked_url, LlmError, OpenAiClient, OpenAiSettings};

@@ -15,7 +15,6 @@ use serde_json::{json, Value};
 
 use crate::actions::{deadline_in, ActionDraft, Priority};
 use crate::classify::{chain, CategoryInfo, CategoryMatch, Classification};
-use crate::deadline::resolve_deadline;
 use crate::engine::{AnalysisError, AnalysisInput, Analyzer, CallAnalysis, RulesEngine};
 use crate::openai::OpenAiClient;
 use crate::sentiment::{CallSentiment, Overall};
@@ -148,7 +147,7 @@ fn item_deadline(said: Option<&str>, evidence: &str, call: DateTime<Utc>) -> (Op
     let in_sentence = fold(evidence).contains(&fold(said.trim()));
     match deadline_in(evidence, call) {
         Some((phrase, due)) if !in_sentence => (Some(phrase), Some(due)),
-        _ => (Some(said.to_owned()), resolve_deadline(said, call)),
+        _ => (Some(said.to_owned()), deadline_in(said, call).map(|(_, due)| due)),
     }
 }
 

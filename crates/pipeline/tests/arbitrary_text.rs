@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use callscope_analysis::classify::CategoryInfo;
-use callscope_analysis::deadline::{resolve_day, resolve_deadline};
 use callscope_analysis::engine::{AnalysisInput, Lang, RulesEngine, TemplateSpec};
 use callscope_analysis::template::Question;
 use callscope_analysis::text::{fold, is_non_answer, sentences, stems};
@@ -82,9 +81,11 @@ fn engine_input(turns: Vec<String>, day: NaiveDate, language: Lang) -> AnalysisI
 proptest! {
     #[test]
     fn deadlines_resolve_or_not_without_a_panic(text in tricky_text(), day in any_day()) {
-        let _ = resolve_day(&text, day);
-        let at = Utc.from_utc_datetime(&day.and_hms_opt(0, 0, 0).expect("midnight"));
-        let _ = resolve_deadline(&text, at);
+        for found in callscope_text::deadlines(&text) {
+            prop_assert!(text.is_char_boundary(found.start) && text.is_char_boundary(found.end) && found.start < found.end);
+            let _ = found.expression.resolve(day.and_hms_opt(0, 0, 0).expect("midnight"));
+        }
+        let _ = callscope_text::normalise(&text);
     }
 
     #[test]
@@ -127,13 +128,19 @@ proptest! {
 
 #[test]
 fn the_deadlines_that_once_panicked_are_no_deadline() {
+    let resolve = |text: &str, day: NaiveDate| -> Vec<Option<NaiveDate>> {
+        callscope_text::deadlines(text).into_iter().map(|d| d.expression.resolve(day.and_hms_opt(12, 0, 0).expect("noon"))).collect()
+    };
     let day = NaiveDate::from_ymd_opt(2026, 11, 18).unwrap();
-    for text in ["by March 300000", "December 262143", "December 2147483647", "in December 262142", "31.12.262143", "next month", "tomorrow"] {
-        let _ = resolve_day(text, NaiveDate::MAX);
-        let _ = resolve_day(text, NaiveDate::MIN);
+    for text in [
+        "by March 300000", "December 262143", "December 2147483647", "in December 262142", "31.12.262143", "next month", "tomorrow",
+        "within 99999999 hours",
+    ] {
+        let _ = resolve(text, NaiveDate::MAX);
+        let _ = resolve(text, NaiveDate::MIN);
     }
-    assert_eq!(resolve_day("by March 300000", day), None);
-    assert_eq!(resolve_day("December 262143", day), None, "past the calendar");
-    assert_eq!(resolve_day("tomorrow", NaiveDate::MAX), None, "no day after the last");
-    assert_eq!(resolve_day("December 2026", day).map(|d| d.to_string()).as_deref(), Some("2026-12-31"), "a real year still resolves");
+    assert!(resolve("by March 300000", day).iter().all(Option::is_none));
+    assert!(resolve("December 262143", day).iter().all(Option::is_none), "past the calendar");
+    assert_eq!(resolve("tomorrow", NaiveDate::MAX), [None], "no day after the last");
+    assert_eq!(resolve("by the end of December 2026", day), [NaiveDate::from_ymd_opt(2026, 12, 31)], "a real year still resolves");
 }

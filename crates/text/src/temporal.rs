@@ -92,7 +92,7 @@ impl Expression {
                 }
                 Some(day)
             }
-            Self::Hours(n) => Some((call + Duration::hours(i64::from(n))).date()),
+            Self::Hours(n) => Some(call.checked_add_signed(Duration::hours(i64::from(n)))?.date()),
             Self::Months(n) => today.checked_add_months(Months::new(n)),
             Self::Weekday { day, next_week } => {
                 if next_week {
@@ -593,6 +593,9 @@ fn led_count(atoms: &[Atom], at: usize) -> Option<(usize, Expression)> {
     Some((end, expression))
 }
 
+/// The largest count of days (or weeks, months, hours) a deadline may say.
+const MAX_COUNT: u32 = 3660;
+
 /// A count and its unit at `i`: "five working days", "dwóch tygodni", "a month", "48 hours".
 fn counted(atoms: &[Atom], i: usize) -> Option<(usize, Expression)> {
     let mut i = i;
@@ -604,6 +607,11 @@ fn counted(atoms: &[Atom], i: usize) -> Option<(usize, Expression)> {
     } else if let Some(c) = atoms.get(i).and_then(Atom::count) {
         n = Some(c);
         i += 1;
+    }
+    // Ten years of days at most: a larger count is no deadline (and counting working days one
+    // by one must stay cheap).
+    if n.is_some_and(|n| n > MAX_COUNT) {
+        return None;
     }
     let unit = atoms.get(i)?;
     let working_before = unit.is(&["working", "business", "roboczych", "robocze"]);
@@ -993,6 +1001,9 @@ mod tests {
         }
         assert_eq!(one("please sign 2 forms by the 20th"), ("by the 20th".into(), "2026-11-20 Fri".into()));
         assert_eq!(one("I'll call you by 5 pm"), ("by 5 pm".into(), "2026-11-18 Wed".into()));
+        // Counted one by one, a huge count of working days would take for ever.
+        assert!(tag("within 4000000000 working days").is_empty());
+        assert!(tag("within 2147483647 weeks").is_empty());
     }
 
     #[test]
