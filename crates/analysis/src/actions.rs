@@ -494,8 +494,14 @@ mod tests {
     /// month lost, any number as a day, a deadline in the next sentence or the other's answer.
     #[test]
     fn each_item_takes_its_own_deadline() {
-        let items = extract_actions(&[t("agent", "Please sign it and send it back by November 20th, and I'll process it today."), t("customer", "Okay.")], call());
-        assert_eq!(due(&items), [("customer", Some("by November 20th"), Some("2026-11-20".into())), ("agent", Some("today"), Some("2026-11-18".into()))]);
+        let items = extract_actions(
+            &[t("agent", "Please sign it and send it back by November 20th, and I'll process it today."), t("customer", "Okay.")],
+            call(),
+        );
+        assert_eq!(
+            due(&items),
+            [("customer", Some("by November 20th"), Some("2026-11-20".into())), ("agent", Some("today"), Some("2026-11-18".into()))]
+        );
         let items = extract_actions(&[t("agent", "Prześlę panu zwrot w ciągu czternastu dni."), t("customer", "Dobrze.")], call());
         assert_eq!(due(&items), [("agent", Some("w ciągu czternastu dni"), Some("2026-12-02".into()))]);
         let items = extract_actions(&[t("agent", "I'll send you the contract by the 15th of January.")], call());

@@ -2,23 +2,7 @@
 //! Polish and English endings, so that "reklamacja", "reklamację" and "reklamacji" match, and
 //! "refund", "refunds" and "refunded" do.
 
-/// Lowercase, Polish diacritics removed.
-pub fn fold(s: &str) -> String {
-    s.chars()
-        .flat_map(char::to_lowercase)
-        .map(|c| match c {
-            'ą' => 'a',
-            'ć' => 'c',
-            'ę' => 'e',
-            'ł' => 'l',
-            'ń' => 'n',
-            'ó' => 'o',
-            'ś' => 's',
-            'ź' | 'ż' => 'z',
-            c => c,
-        })
-        .collect()
-}
+pub use callscope_text::fold;
 
 const STOP: &[&str] = &[
     "the", "and", "for", "with", "that", "this", "from", "have", "has", "are", "was", "were", "you", "your", "our", "but", "not", "all", "any",

@@ -24,36 +24,6 @@ pub(crate) enum NumWord {
     Oh,
 }
 
-const PL_ORDINAL_STEMS: &[(&str, u32)] = &[
-    ("pierwsz", 1),
-    ("drug", 2),
-    ("trzec", 3),
-    ("czwart", 4),
-    ("piat", 5),
-    ("szost", 6),
-    ("siodm", 7),
-    ("osm", 8),
-    ("dziewiat", 9),
-    ("dziesiat", 10),
-    ("jedenast", 11),
-    ("dwunast", 12),
-    ("trzynast", 13),
-    ("czternast", 14),
-    ("pietnast", 15),
-    ("szesnast", 16),
-    ("siedemnast", 17),
-    ("osiemnast", 18),
-    ("dziewietnast", 19),
-    ("dwudziest", 20),
-    ("trzydziest", 30),
-    ("czterdziest", 40),
-    ("piecdziesiat", 50),
-    ("szescdziesiat", 60),
-    ("siedemdziesiat", 70),
-    ("osiemdziesiat", 80),
-    ("dziewiecdziesiat", 90),
-];
-
 fn classify(n: u32) -> NumWord {
     match n {
         0..=9 => NumWord::Unit(n),
@@ -142,14 +112,7 @@ fn english_ordinal(w: &str) -> Option<NumWord> {
 }
 
 fn polish_ordinal(w: &str) -> Option<NumWord> {
-    for ending in ["iego", "ego", "emu", "ym", "ej", "y", "i", "a"] {
-        if let Some(stem) = w.strip_suffix(ending) {
-            if let Some(&(_, n)) = PL_ORDINAL_STEMS.iter().find(|(s, _)| *s == stem) {
-                return Some(classify(n));
-            }
-        }
-    }
-    None
+    callscope_text::number::polish_ordinal(w).map(|(n, _)| classify(n))
 }
 
 /// Words phone-quality ASR writes for a digit said alone ("free one two" for 3-1-2, "six

@@ -40,27 +40,7 @@ pub(crate) fn tokens(text: &str) -> Vec<Token<'_>> {
     out
 }
 
-/// Lowercase with Polish (and common Latin) diacritics removed.
-pub(crate) fn fold(s: &str) -> String {
-    s.chars()
-        .flat_map(char::to_lowercase)
-        .map(|c| match c {
-            'ą' | 'á' | 'à' | 'â' | 'ä' | 'ã' => 'a',
-            'ć' | 'č' | 'ç' => 'c',
-            'ę' | 'é' | 'è' | 'ê' | 'ë' | 'ě' => 'e',
-            'ł' => 'l',
-            'ń' | 'ñ' | 'ň' => 'n',
-            'ó' | 'ò' | 'ô' | 'ö' | 'õ' => 'o',
-            'ś' | 'š' => 's',
-            'ź' | 'ż' | 'ž' => 'z',
-            'í' | 'ì' | 'î' | 'ï' => 'i',
-            'ú' | 'ù' | 'û' | 'ü' | 'ů' => 'u',
-            'ý' => 'y',
-            'ř' => 'r',
-            other => other,
-        })
-        .collect()
-}
+pub(crate) use callscope_text::fold;
 
 /// Whether the text between two tokens is only spacing and the punctuation people and ASR put
 /// inside a number ("600-123-456", "85 01 02", "(22) 555").

@@ -275,12 +275,8 @@ fn word(folded: &str) -> Option<Word> {
         return Some(Word::Hundreds(n));
     }
     // Ordinals before teens: "piętnastego" shares the teens' stem.
-    for &(stem, value) in PL_ORDINALS {
-        if let Some(ending) = folded.strip_prefix(stem) {
-            if ORDINAL_ENDINGS.contains(&ending) {
-                return Some(Word::Ordinal { value, form: ordinal_form(ending) });
-            }
-        }
+    if let Some((value, form)) = polish_ordinal(folded) {
+        return Some(Word::Ordinal { value, form });
     }
     for &(stem, n) in PL_TEENS {
         if let Some(ending) = folded.strip_prefix(stem) {
@@ -291,6 +287,14 @@ fn word(folded: &str) -> Option<Word> {
         }
     }
     None
+}
+
+/// A Polish ordinal word (folded): its value and the form its ending says.
+pub fn polish_ordinal(folded: &str) -> Option<(u32, OrdinalForm)> {
+    PL_ORDINALS.iter().find_map(|&(stem, value)| {
+        let ending = folded.strip_prefix(stem)?;
+        ORDINAL_ENDINGS.contains(&ending).then(|| (value, ordinal_form(ending)))
+    })
 }
 
 /// A digits word with an ordinal suffix: "21st", "15th", "3rd".
