@@ -387,7 +387,16 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: DateTime<Utc>, reach: Reach) -> 
                         }
                     }
                 }
-                let Some((from, who)) = found else { continue };
+                let Some((from, mut who)) = found else { continue };
+                // The other party's next turn: whether an offer was taken up.
+                let answer = turns.get(turn_index + 1).filter(|next| next.speaker != turn.speaker).map(|next| next.text);
+                if let Some(why) = crate::not_tasks::not_a_task(sentence, answer) {
+                    tracing::trace!(?why, sentence, "not an action item");
+                    continue;
+                }
+                if crate::not_tasks::is_offer(sentence) {
+                    who = turn.speaker;
+                }
                 let clause = sentence[ws[from].0..].trim_end_matches(['.', '!', '?', ',']).trim();
                 // "Send you those" says nothing on its own: the whole clause does ("I took photos
                 // of the mud, I'll send you those").

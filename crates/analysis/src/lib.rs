@@ -9,6 +9,7 @@ pub mod classify;
 pub mod engine;
 pub mod guided;
 pub mod llm_engine;
+pub mod not_tasks;
 pub mod openai;
 pub mod quality;
 pub mod sentiment;

@@ -1,0 +1,206 @@
+//! What looks like a commitment or a request and is not an action item: a task is something to
+//! be done after the call by a party of the call. Each rule here is a kind of sentence that the
+//! extraction (and a model's candidates) would otherwise take:
+//!
+//! - done during the call: "let me read that back", "zaraz to sprawdzę", "I'll update it now";
+//! - a request for data answered in the call: "could you give me your postcode", "proszę podać
+//!   numer PESEL";
+//! - an offer or a question that was not accepted: "would you like to pay by card?", "czy mam
+//!   wysłać fakturę?" (when the other party says yes, it is the offerer's task);
+//! - a state or a feeling: "I thought I'd have to chase it for a week", "myślałam, że będę się z
+//!   tym użerać";
+//! - something automatic: "you'll get a confirmation text", "system sam naliczy";
+//! - the past: "I've already sent it", "już wysłałam".
+//!
+//! Both the rules engine and the guided model's candidates go through them.
+
+use crate::text::fold;
+
+/// Why a sentence holds no task, or `None` when it may.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotATask {
+    DoneDuringTheCall,
+    DataRequest,
+    Offer,
+    StateOrFeeling,
+    Automatic,
+    Past,
+}
+
+/// Words of a text, folded.
+fn words(text: &str) -> Vec<String> {
+    fold(text).split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_owned).collect()
+}
+
+fn has_seq(words: &[String], seq: &[&str]) -> bool {
+    words.windows(seq.len()).any(|w| w.iter().zip(seq).all(|(a, b)| a == b))
+}
+
+fn has_any(words: &[String], list: &[&str]) -> bool {
+    words.iter().any(|w| list.contains(&w.as_str()))
+}
+
+/// Markers of "now, while we talk".
+const NOW: &[&[&str]] = &[
+    &["right", "now"],
+    &["now"],
+    &["straight", "away"],
+    &["one", "moment"],
+    &["just", "a", "moment"],
+    &["just", "a", "second"],
+    &["bear", "with", "me"],
+    &["zaraz"],
+    &["teraz"],
+    &["w", "tej", "chwili"],
+    &["od", "razu"],
+    &["momencik"],
+    &["chwileczke"],
+    &["moment"],
+];
+
+/// Verbs of what an agent does at the keyboard while the customer waits.
+const AT_THE_KEYBOARD: &[&str] = &[
+    "check", "look", "update", "change", "add", "note", "read", "confirm", "pull", "open", "find", "search", "see", "verify", "sprawdze",
+    "sprawdzimy", "sprawdzam", "zaktualizuje", "zmienie", "dodam", "zanotuje", "odczytam", "wyszukam", "poszukam", "zobacze", "zerkne", "potwierdze",
+    "przeczytam", "powtorze", "zweryfikuje",
+];
+
+/// Verbs that ask for data.
+const ASK_FOR_DATA: &[&str] = &[
+    "give", "tell", "spell", "repeat", "read", "confirm", "provide", "podac", "podaj", "przeliterowac", "powtorzyc", "potwierdzic", "przedyktowac",
+    "powiedziec",
+];
+
+/// What data is asked for.
+const DATA: &[&str] = &[
+    "name", "surname", "address", "postcode", "number", "date", "birth", "email", "details", "reference", "account", "pesel", "nazwisko", "imie",
+    "adres", "kod", "numer", "numeru", "date", "urodzenia", "maila", "email", "dane", "konta", "polisy", "umowy",
+];
+
+/// How offers and questions open.
+const OFFERS: &[&[&str]] = &[
+    &["would", "you", "like"],
+    &["do", "you", "want"],
+    &["shall", "i"],
+    &["should", "i"],
+    &["do", "you", "need", "me"],
+    &["czy", "chce"],
+    &["czy", "chcialby"],
+    &["czy", "chcialaby"],
+    &["czy", "chcieliby"],
+    &["czy", "mam"],
+    &["czy", "zyczy"],
+    &["czy", "wyslac"],
+    &["czy", "przeslac"],
+    &["moze", "wyslac"],
+];
+
+/// Answers that accept an offer.
+const ACCEPT: &[&str] =
+    &["yes", "yeah", "yep", "please", "sure", "ok", "okay", "tak", "poprosze", "chetnie", "dobrze", "prosze", "jasne", "oczywiscie"];
+
+/// Thoughts and feelings that hold a promise-like clause ("I thought I'd…", "bałam się, że…").
+const THOUGHTS: &[&str] = &[
+    "thought", "worried", "afraid", "feared", "hoped", "felt", "assumed", "expected", "myslalam", "myslalem", "balam", "balem", "obawiam",
+    "obawialam", "sadzilam", "sadzilem", "spodziewalam", "spodziewalem", "liczylam", "liczylem",
+];
+
+/// Things no party does.
+const AUTOMATIC: &[&[&str]] = &[
+    &["automatically"],
+    &["automatic"],
+    &["automatycznie"],
+    &["automatyczny"],
+    &["automatyczne"],
+    &["automatyczna"],
+    &["the", "system", "will"],
+    &["system", "sam"],
+    &["system", "wysle"],
+    &["you", "ll", "get", "a", "text"],
+    &["you", "ll", "receive", "a", "text"],
+    &["you", "ll", "get", "an", "email"],
+    &["you", "ll", "get", "a", "confirmation"],
+    &["you", "ll", "receive", "a", "confirmation"],
+    &["dostanie", "pan", "sms"],
+    &["dostanie", "pani", "sms"],
+    &["przyjdzie", "sms"],
+    &["przyjdzie", "mail"],
+];
+
+/// Why `sentence` (said by the speaker, with the other party's next turn `answer`) is no task.
+/// `request`: the sentence asks the other party (an offer then needs accepting).
+pub fn not_a_task(sentence: &str, answer: Option<&str>) -> Option<NotATask> {
+    let w = words(sentence);
+    if AUTOMATIC.iter().any(|p| has_seq(&w, p)) {
+        return Some(NotATask::Automatic);
+    }
+    if has_any(&w, &["already", "juz"])
+        && (has_any(&w, &["ve", "have", "has", "had"]) || w.iter().any(|x| x.ends_with("lem") || x.ends_with("lam") || x.ends_with("ed")))
+    {
+        return Some(NotATask::Past);
+    }
+    if has_any(&w, THOUGHTS) {
+        return Some(NotATask::StateOrFeeling);
+    }
+    if has_any(&w, ASK_FOR_DATA) && has_any(&w, DATA) && !has_any(&w, &["send", "email", "post", "wyslac", "przeslac", "odeslac"]) {
+        return Some(NotATask::DataRequest);
+    }
+    let now = NOW.iter().any(|p| has_seq(&w, p));
+    if now && has_any(&w, AT_THE_KEYBOARD) {
+        return Some(NotATask::DoneDuringTheCall);
+    }
+    if OFFERS.iter().any(|p| has_seq(&w, p)) {
+        let accepted = answer.map(words).and_then(|a| a.first().cloned()).is_some_and(|first| ACCEPT.contains(&first.as_str()));
+        if !accepted {
+            return Some(NotATask::Offer);
+        }
+    }
+    None
+}
+
+/// Whether `sentence` is an offer ("would you like me to send…"): when accepted, the task is
+/// the offerer's, not the other party's.
+pub fn is_offer(sentence: &str) -> bool {
+    let w = words(sentence);
+    OFFERS.iter().any(|p| has_seq(&w, p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_kind_of_non_task_is_told() {
+        let cases = [
+            ("Let me just check that for you right now.", None, Some(NotATask::DoneDuringTheCall)),
+            ("Zaraz to sprawdzę w systemie.", None, Some(NotATask::DoneDuringTheCall)),
+            ("Could you give me your postcode, please?", None, Some(NotATask::DataRequest)),
+            ("Proszę podać numer PESEL.", None, Some(NotATask::DataRequest)),
+            ("Would you like to pay by card?", Some("No, by transfer."), Some(NotATask::Offer)),
+            ("Czy mam wysłać fakturę mailem?", Some("Nie trzeba."), Some(NotATask::Offer)),
+            ("I thought I'd have to chase it for a week.", None, Some(NotATask::StateOrFeeling)),
+            ("Myślałam, że będę się z tym użerać tydzień.", None, Some(NotATask::StateOrFeeling)),
+            ("You'll get a confirmation text automatically.", None, Some(NotATask::Automatic)),
+            ("I've already sent the form.", None, Some(NotATask::Past)),
+            ("Już wysłałam formularz.", None, Some(NotATask::Past)),
+        ];
+        for (sentence, answer, want) in cases {
+            assert_eq!(not_a_task(sentence, answer), want, "{sentence}");
+        }
+    }
+
+    #[test]
+    fn tasks_stay_tasks() {
+        for (sentence, answer) in [
+            ("I'll send you the form by Friday.", None),
+            ("Could you email us a photo of the damage?", None),
+            ("Would you like me to send the contract by email?", Some("Yes, please.")),
+            ("Czy mam wysłać fakturę mailem?", Some("Tak, poproszę.")),
+            ("I'm raising a refund for the duplicate right now, and you'll have it back within five working days.", None),
+            ("Proszę przesłać skan dowodu do piątku.", None),
+            ("I'll email you your account details today.", None),
+        ] {
+            assert_eq!(not_a_task(sentence, answer), None, "{sentence}");
+        }
+    }
+}
