@@ -265,6 +265,7 @@ impl From<StoreError> for ApiError {
                 Rejection::CategoryCycle => {
                     ApiError::Conflict(ErrorCode::CategoryCycle, "a category cannot be moved under itself or one of its descendants".into())
                 }
+                Rejection::MergeAcrossCalls => ApiError::invalid("into", "must be another action item of the same call"),
             },
             other => ApiError::Internal(Box::new(other)),
         }

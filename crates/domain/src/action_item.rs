@@ -71,6 +71,9 @@ pub struct ActionItem {
     pub updated_at: Timestamp,
 }
 
+/// The most a merge leaves in an item's notes (what the API accepts for notes).
+pub const MERGED_NOTES_MAX: usize = 2_000;
+
 impl ActionItem {
     /// A new item of `call` as extraction makes it: PENDING, no notes, made `now`.
     pub fn extracted(
@@ -101,6 +104,33 @@ impl ActionItem {
             created_at: now,
             updated_at: now,
         }
+    }
+
+    /// This item with `other` (a duplicate of it) merged in: it keeps its own words and fields,
+    /// takes the owner and deadline it lacks and the higher priority, and notes what `other`
+    /// said, so nothing a person wrote is lost.
+    pub fn merged_with(&self, other: &ActionItem, now: Timestamp) -> ActionItem {
+        let mut merged = self.clone();
+        if merged.responsible_party.is_none() {
+            merged.responsible_party.clone_from(&other.responsible_party);
+        }
+        if merged.due_at.is_none() {
+            merged.due_at = other.due_at;
+            merged.deadline_mentioned.clone_from(&other.deadline_mentioned);
+        }
+        merged.priority = merged.priority.max(other.priority);
+        let said = match &other.notes {
+            Some(notes) => format!("Merged: {} ({notes})", other.description),
+            None => format!("Merged: {}", other.description),
+        };
+        let notes = match &merged.notes {
+            Some(notes) => format!("{notes}; {said}"),
+            None => said,
+        };
+        // Within what an item's notes may hold.
+        merged.notes = Some(notes.chars().take(MERGED_NOTES_MAX).collect());
+        merged.updated_at = now;
+        merged
     }
 
     /// Open (pending or in progress) with its due time passed at `now`.

@@ -35,6 +35,21 @@ pub trait ActionItemStore: Send + Sync {
         now: Timestamp,
     ) -> StoreResult<Vec<ActionItem>>;
 
+    /// Adds an item a person names to a call: after its other items, PENDING, kept by
+    /// re-analysis; `action_item.created` goes to the outbox in the same transaction.
+    async fn add_action_item(&self, project: ProjectId, call: CallId, item: &callscope_domain::NewActionItem) -> StoreResult<ActionItem>;
+
+    /// Merges item `from` into item `into` of the same call: `into` keeps its words and takes
+    /// what it lacks from `from` (owner, deadline), the higher priority, and `from`'s description
+    /// (and notes) in its notes; `from` goes. `action_item.updated` and `action_item.deleted` go
+    /// to the outbox in the same transaction.
+    async fn merge_action_items(
+        &self,
+        project: ProjectId,
+        from: callscope_domain::ActionItemId,
+        into: callscope_domain::ActionItemId,
+    ) -> StoreResult<ActionItem>;
+
     /// Prunes the action item change log (not tenant-scoped; housekeeping runs it): notes, by
     /// the store's clock, the rows whose item has gone since the last round, and deletes those
     /// noted before `before`. Each project's log then says how far it was pruned, and an index

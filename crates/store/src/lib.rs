@@ -131,6 +131,9 @@ pub enum Rejection {
     /// `categoryId` is not a category of the project.
     #[error("categoryId is not a category of this project")]
     UnknownCategory,
+    /// Items can be merged only with another item of the same call.
+    #[error("into must be another action item of the same call")]
+    MergeAcrossCalls,
 }
 
 /// Which database a store talks to.

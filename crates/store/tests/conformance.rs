@@ -518,6 +518,63 @@ async fn change_logs_past_their_retention_are_pruned_and_a_reader_behind_them_re
     assert_eq!((erasures.calls.len(), erasures.pruned_through), (1, Some(erased_at)));
 }
 
+both_backends!(people_add_and_merge_items_and_reanalysis_keeps_what_they_added);
+
+/// A person adds an item the analysis missed and merges a duplicate; each writes its events;
+/// re-analysis replaces the analysis's items and keeps the person's, after them.
+async fn people_add_and_merge_items_and_reanalysis_keeps_what_they_added(backend: Backend) {
+    let (_db, store, clock) = open(backend).await;
+    let org = store.create_organization("acme").await.unwrap();
+    let project = store.create_project(org.id, &new_project("p")).await.unwrap().id;
+    let call = callscope_store::testing::store_call(store.as_ref(), project, &new_call()).await;
+    let other_call = callscope_store::testing::store_call(store.as_ref(), project, &new_call()).await;
+    let items = |call| {
+        let store = store.clone();
+        async move {
+            let analysis = store.get_call_analysis(project, call).await.unwrap();
+            analysis.action_items.into_iter().map(|i| (i.transcript_index, i.description)).collect::<Vec<_>>()
+        }
+    };
+    let added = callscope_domain::NewActionItem {
+        id: ActionItemId::new(),
+        description: "Wyślę aneks do umowy".into(),
+        responsible_party: Some("agent".into()),
+        deadline_mentioned: None,
+        due_at: None,
+        evidence: None,
+        priority: ActionItemPriority::Medium,
+    };
+    let stored = store.add_action_item(project, call, &added).await.unwrap();
+    assert_eq!((stored.transcript_index, stored.status, stored.id), (2, ActionItemStatus::Pending, added.id));
+    assert_eq!(items(call).await.len(), 3);
+    assert_eq!(store.list_events(project).await.unwrap().last().unwrap().0, "action_item.created");
+    let elsewhere = store.create_project(org.id, &new_project("elsewhere")).await.unwrap().id;
+    assert!(matches!(store.add_action_item(elsewhere, call, &added).await, Err(StoreError::NotFound("call"))), "another project's call");
+
+    // Merge the analysis's second item into its first.
+    let before = store.get_call_analysis(project, call).await.unwrap().action_items;
+    clock.advance(TimeDelta::seconds(1));
+    let merged = store.merge_action_items(project, before[1].id, before[0].id).await.unwrap();
+    assert_eq!(merged.description, before[0].description);
+    assert_eq!(merged.notes.as_deref(), Some("Merged: Zadzwonię jutro"));
+    assert_eq!(items(call).await, [(0, before[0].description.clone()), (1, "Wyślę aneks do umowy".to_owned())], "the places close up");
+    let events: Vec<String> = store.list_events(project).await.unwrap().into_iter().rev().take(2).map(|e| e.0).collect();
+    assert_eq!(events, ["action_item.deleted", "action_item.updated"]);
+    let foreign = store.get_call_analysis(project, other_call).await.unwrap().action_items[0].id;
+    assert!(matches!(store.merge_action_items(project, foreign, before[0].id).await, Err(StoreError::Rejected(_))), "items of two calls");
+    assert!(matches!(store.merge_action_items(project, before[0].id, before[0].id).await, Err(StoreError::Rejected(_))), "an item with itself");
+    assert!(matches!(store.merge_action_items(elsewhere, before[0].id, stored.id).await, Err(StoreError::NotFound(_))), "another project's items");
+
+    // Re-analysis: the analysis's items are replaced, the person's stays, after them.
+    let job = store.create_reanalysis_job(project, call, None).await.unwrap();
+    let claimed = store.claim_job("worker-a", std::time::Duration::from_secs(30)).await.unwrap().unwrap();
+    assert_eq!(claimed.id, job.id);
+    let mut record = new_call().analysis.unwrap();
+    record.action_items.truncate(1);
+    assert!(store.complete_reanalysis(job.id, "worker-a", &record, &[]).await.unwrap());
+    assert_eq!(items(call).await, [(0, "Wyślę formularz".to_owned()), (1, "Wyślę aneks do umowy".to_owned())]);
+}
+
 both_backends!(claims_are_fair_between_organizations_and_reanalysis_goes_first);
 
 async fn claims_are_fair_between_organizations_and_reanalysis_goes_first(backend: Backend) {

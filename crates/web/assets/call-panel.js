@@ -4,7 +4,7 @@
 import { api, blob } from "/app/api.js";
 import { clock, flattenTree, h, save } from "/app/dom.js";
 import { t } from "/app/i18n.js";
-import { itemRow } from "/app/items.js";
+import { addItemForm, itemRow } from "/app/items.js";
 
 /** Each speaker's share of the talk, as a bar. */
 function speakerBars(call) {
@@ -186,9 +186,18 @@ export function callPanel({ project, call, base, tree, speakers, quote, go }) {
         ? h(
             "ul",
             { class: "call-items" },
-            items.map((item) => itemRow(project, item, quote)),
+            items.map((item) =>
+              itemRow(
+                project,
+                item,
+                quote,
+                items.filter((o) => o.id !== item.id),
+                () => go(location.hash),
+              ),
+            ),
           )
         : h("p", { class: "muted" }, t("noItems")),
+      addItemForm(project, call.id, () => go(location.hash)),
     ),
     answersCard(call, quote),
     actionsCard(project, call, base, tree, speakers, go),

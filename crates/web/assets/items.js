@@ -92,8 +92,73 @@ function field(project, item, name, value, type = "text") {
   });
 }
 
-/** The call page's row of an item: every field edited in place, its quote a link to its moment. */
-export function itemRow(project, item, quote) {
+/** A select that merges the item into another of its call; `merged` runs after. */
+function mergePicker(project, item, others, merged) {
+  return h(
+    "select",
+    {
+      class: "merge",
+      "aria-label": `${t("mergeInto")}: ${item.description}`,
+      onchange: async (e) => {
+        const into = e.target.value;
+        if (!into) return;
+        const done = await save(
+          () => api("POST", `/v1/projects/${project.id}/action-items/${item.id}/merge`, { into }),
+          () => {
+            e.target.value = "";
+          },
+        );
+        if (done) merged?.();
+      },
+    },
+    h("option", { value: "" }, `${t("mergeInto")}…`),
+    others.map((o) => h("option", { value: o.id }, o.description)),
+  );
+}
+
+/** The call page's form for an item the analysis missed; `added` runs after the save. */
+export function addItemForm(project, callId, added) {
+  const description = h("input", {
+    id: "new-item",
+    type: "text",
+    required: true,
+    maxlength: 2000,
+    placeholder: t("newItem"),
+    "aria-label": t("newItem"),
+  });
+  const owner = h("input", {
+    id: "new-item-owner",
+    type: "text",
+    maxlength: 200,
+    placeholder: t("owner"),
+    "aria-label": t("owner"),
+  });
+  const due = h("input", { id: "new-item-deadline", type: "date", "aria-label": t("deadline") });
+  return h(
+    "form",
+    {
+      class: "add-item row",
+      onsubmit: async (e) => {
+        e.preventDefault();
+        const body = { description: description.value };
+        if (owner.value.trim()) body.responsibleParty = owner.value.trim();
+        if (due.value) body.dueAt = new Date(`${due.value}T23:59:59`).toISOString();
+        const done = await save(() => api("POST", `/v1/projects/${project.id}/calls/${callId}/action-items`, body));
+        if (done) added?.();
+      },
+    },
+    description,
+    owner,
+    due,
+    h("button", { type: "submit" }, t("addItem")),
+  );
+}
+
+/**
+ * The call page's row of an item: every field edited in place, its quote a link to its moment,
+ * and a picker that merges it into another of `others`; `changed` runs after a merge.
+ */
+export function itemRow(project, item, quote, others = [], changed = undefined) {
   return h(
     "li",
     { class: item.isOverdue ? "item overdue" : "item", id: `item-${item.id}` },
@@ -106,6 +171,7 @@ export function itemRow(project, item, quote) {
       field(project, item, "owner", item.responsibleParty),
       field(project, item, "deadline", item.dueAt ? item.dueAt.slice(0, 10) : "", "date"),
       field(project, item, "notes", item.notes),
+      others.length > 0 && mergePicker(project, item, others, changed),
     ),
     item.deadlineMentioned && h("p", { class: "muted small" }, `${t("deadline")}: “${item.deadlineMentioned}”`),
     item.evidence && h("p", { class: "small" }, quote(item.evidence)),

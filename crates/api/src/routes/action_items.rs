@@ -17,7 +17,7 @@ use uuid::Uuid;
 use crate::error::Problem;
 use crate::extract::{ApiJson, ApiPath, ApiQuery, IdPath, ProjectScope};
 use crate::views::nullable;
-use crate::views::{time_bounds, DateRangeQuery};
+use crate::views::{time_bounds, DateRangeQuery, Located};
 use crate::{ApiError, AppState};
 
 /// Largest page of the action item list.
@@ -284,6 +284,107 @@ pub async fn update_action_item(
 ) -> Result<Json<ActionItemView>, ApiError> {
     let patch = body.validate()?;
     let item = state.store.update_action_item(scope.id(), id, &patch).await?;
+    Ok(Json(ActionItemView::new(&item, state.clock.now())))
+}
+
+/// An item a person adds to a call (beyond the spec): what the analysis missed.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schema(example = json!({"description": "Send the signed annex", "responsibleParty": "customer", "dueAt": "2026-11-27T17:00:00Z"}))]
+pub struct NewActionItemRequest {
+    /// What is to be done, 1–2,000 characters.
+    pub description: String,
+    /// Who does it.
+    pub responsible_party: Option<String>,
+    /// `LOW`, `MEDIUM` (default), `HIGH`.
+    pub priority: Option<String>,
+    /// The deadline as said.
+    pub deadline_mentioned: Option<String>,
+    /// The deadline as a date-time (RFC 3339).
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub due_at: Option<String>,
+}
+
+impl NewActionItemRequest {
+    fn validate(self) -> Result<callscope_domain::NewActionItem, ApiError> {
+        let mut v = Validator::default();
+        let description = v.text("description", &self.description, 1, TEXT_MAX);
+        let responsible_party = self.responsible_party.and_then(|p| v.optional_value("responsibleParty", &p, 200));
+        let priority = one_value(&mut v, "priority", self.priority, ActionItemPriority::ALL).unwrap_or(ActionItemPriority::Medium);
+        let deadline_mentioned = self.deadline_mentioned.and_then(|d| v.optional_value("deadlineMentioned", &d, 200));
+        let due_at = self.due_at.and_then(|raw| match chrono::DateTime::parse_from_rfc3339(raw.trim()) {
+            Ok(t) => Some(t.with_timezone(&chrono::Utc)),
+            Err(_) => {
+                v.error("dueAt", "must be an RFC 3339 date-time such as 2026-11-27T17:00:00Z");
+                None
+            }
+        });
+        v.finish()?;
+        Ok(callscope_domain::NewActionItem {
+            id: ActionItemId::new(),
+            description,
+            responsible_party,
+            deadline_mentioned,
+            due_at,
+            evidence: None,
+            priority,
+        })
+    }
+}
+
+/// Add an action item the analysis missed to a call (beyond the spec). It goes after the call's
+/// other items, PENDING; re-analysis keeps it. `action_item.created` goes to the outbox.
+#[utoipa::path(post, path = "/v1/projects/{projectId}/calls/{id}/action-items", tag = "Action items",
+    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The call")),
+    request_body = NewActionItemRequest,
+    responses(
+        (status = 201, description = "The item", body = ActionItemView,
+            headers(("Location" = String, description = "Path of the new item"))),
+        (status = 400, description = "Malformed JSON", body = Problem),
+        (status = 404, description = "No such project or call", body = Problem),
+        (status = 422, description = "An empty or too long description, an unknown priority, a malformed dueAt", body = Problem),
+    ))]
+pub async fn add_action_item(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
+    ApiJson(body): ApiJson<NewActionItemRequest>,
+) -> Result<Located<ActionItemView>, ApiError> {
+    let new = body.validate()?;
+    let item = state.store.add_action_item(scope.id(), id, &new).await?;
+    let location = format!("/v1/projects/{}/action-items/{}", scope.id(), item.id);
+    Ok(Located::created(location, ActionItemView::new(&item, state.clock.now())))
+}
+
+/// Which item another merges into.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schema(example = json!({"into": "0193b2c4-6a8e-7c3d-9f1a-2b3c4d5e6f70"}))]
+pub struct MergeActionItemRequest {
+    /// The item that stays: another item of the same call.
+    pub into: Uuid,
+}
+
+/// Merge a duplicate action item into another of its call (beyond the spec). The item named in
+/// `into` stays with its words and takes what it lacks (owner, deadline), the higher priority,
+/// and this item's description in its notes; this item goes. `action_item.updated` and
+/// `action_item.deleted` go to the outbox.
+#[utoipa::path(post, path = "/v1/projects/{projectId}/action-items/{id}/merge", tag = "Action items",
+    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The item merged away")),
+    request_body = MergeActionItemRequest,
+    responses(
+        (status = 200, description = "The item that stays, as merged", body = ActionItemView),
+        (status = 400, description = "Malformed JSON", body = Problem),
+        (status = 404, description = "No such project or item", body = Problem),
+        (status = 422, description = "`into` is this item or an item of another call", body = Problem),
+    ))]
+pub async fn merge_action_item(
+    State(state): State<AppState>,
+    scope: ProjectScope,
+    ApiPath(IdPath { id }): ApiPath<IdPath<ActionItemId>>,
+    ApiJson(body): ApiJson<MergeActionItemRequest>,
+) -> Result<Json<ActionItemView>, ApiError> {
+    let item = state.store.merge_action_items(scope.id(), id, ActionItemId(body.into)).await?;
     Ok(Json(ActionItemView::new(&item, state.clock.now())))
 }
 

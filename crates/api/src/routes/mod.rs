@@ -58,6 +58,8 @@ pub(crate) fn v1_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(action_items::responsible_parties))
         .routes(routes!(action_items::pending_action_items))
         .routes(routes!(action_items::get_action_item, action_items::update_action_item, action_items::delete_action_item))
+        .routes(routes!(action_items::add_action_item))
+        .routes(routes!(action_items::merge_action_item))
         .routes(routes!(audio::get_audio_info))
         .routes(routes!(audio::get_audio_content))
         .routes(routes!(audio::create_audio_link))

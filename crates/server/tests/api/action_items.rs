@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 
 use crate::helpers::{assert_problem, spawn_app_with_clock, TestApp};
 
-both_backends!(action_items_are_filtered_sorted_counted_and_edited);
+both_backends!(action_items_are_filtered_sorted_counted_and_edited, people_add_an_item_and_merge_a_duplicate);
 
 fn at(day: u32) -> chrono::DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, day, 0, 0, 0).unwrap()
@@ -244,4 +244,88 @@ async fn action_items_are_filtered_sorted_counted_and_edited(backend: Backend) {
     assert_eq!(index_of(a2).await, 1);
     assert_eq!(app.request(Method::DELETE, &item_url(a1)).send().await.unwrap().status(), 204);
     assert_eq!(index_of(a2).await, 0);
+}
+
+/// Beyond the spec: a person adds the item the analysis missed and merges a duplicate into
+/// another, each with its validation and errors.
+async fn people_add_an_item_and_merge_a_duplicate(backend: Backend) {
+    let clock = Arc::new(ManualClock::new(at(18)));
+    let app = spawn_app_with_clock(backend, clock, |c| c.workers = 0).await;
+    let project = app.create_project("Items").await["id"].as_str().unwrap().to_owned();
+    let (call, items) = call_with(
+        &app,
+        &project,
+        "a.wav",
+        18,
+        vec![item("Send the contract", Some("agent"), "LOW", None), item("Send the contract by email", None, "HIGH", Some(at(20)))],
+    )
+    .await;
+    let (other_call, other_items) = call_with(&app, &project, "b.wav", 18, vec![item("Call back", None, "LOW", None)]).await;
+
+    let added = app
+        .post_json(
+            &format!("/v1/projects/{project}/calls/{call}/action-items"),
+            &json!({"description": "  Post the new card ", "responsibleParty": "agent", "dueAt": "2026-11-27T17:00:00Z"}),
+        )
+        .await;
+    assert_eq!(added.status(), 201);
+    let location = added.headers()["location"].to_str().unwrap().to_owned();
+    let added: Value = added.json().await.unwrap();
+    assert_eq!(location, format!("/v1/projects/{project}/action-items/{}", added["id"].as_str().unwrap()));
+    assert_eq!(
+        (&added["description"], &added["status"], &added["priority"], &added["transcriptIndex"], &added["transcriptId"]),
+        (&json!("Post the new card"), &json!("PENDING"), &json!("MEDIUM"), &json!(2), &json!(call))
+    );
+    assert_eq!(app.get(&location).await.status(), 200);
+    for (body, field) in [
+        (json!({"description": " "}), "description"),
+        (json!({"description": "x", "priority": "URGENT"}), "priority"),
+        (json!({"description": "x", "dueAt": "Friday"}), "dueAt"),
+    ] {
+        let problem =
+            assert_problem(app.post_json(&format!("/v1/projects/{project}/calls/{call}/action-items"), &body).await, 422, "validation_failed").await;
+        assert!(problem.to_string().contains(field), "{problem}");
+    }
+    let nowhere = uuid::Uuid::new_v4();
+    assert_problem(
+        app.post_json(&format!("/v1/projects/{project}/calls/{nowhere}/action-items"), &json!({"description": "x"})).await,
+        404,
+        "not_found",
+    )
+    .await;
+
+    // The second item is a duplicate of the first: it goes, the first takes its deadline.
+    let merged = app.post_json(&format!("/v1/projects/{project}/action-items/{}/merge", items[1]), &json!({"into": items[0]})).await;
+    assert_eq!(merged.status(), 200);
+    let merged: Value = merged.json().await.unwrap();
+    assert_eq!((&merged["id"], &merged["description"], &merged["priority"]), (&json!(items[0]), &json!("Send the contract"), &json!("HIGH")));
+    assert_eq!(merged["dueAt"], json!("2026-11-20T00:00:00.000Z"));
+    assert_eq!(merged["notes"], json!("Merged: Send the contract by email"));
+    assert_eq!(app.get(&format!("/v1/projects/{project}/action-items/{}", items[1])).await.status(), 404);
+    assert_eq!(ids(&app, &project, &format!("transcriptId={call}&sortBy=CREATED_AT&sortDir=ASC")).await.len(), 2);
+    assert_problem(
+        app.post_json(&format!("/v1/projects/{project}/action-items/{}/merge", items[0]), &json!({"into": items[0]})).await,
+        422,
+        "validation_failed",
+    )
+    .await;
+    assert_problem(
+        app.post_json(&format!("/v1/projects/{project}/action-items/{}/merge", other_items[0]), &json!({"into": items[0]})).await,
+        422,
+        "validation_failed",
+    )
+    .await;
+    assert_problem(
+        app.post_json(&format!("/v1/projects/{project}/action-items/{}/merge", items[1]), &json!({"into": items[0]})).await,
+        404,
+        "not_found",
+    )
+    .await;
+    assert_problem(
+        app.post_json(&format!("/v1/projects/{project}/action-items/{}/merge", items[0]), &json!({"into": "x"})).await,
+        422,
+        "validation_failed",
+    )
+    .await;
+    let _ = other_call;
 }

@@ -64,6 +64,8 @@ const ROUTES: &[(&str, &str)] = &[
     ("GET", "/v1/projects/{projectId}/calls/{id}/words"),
     ("PATCH", "/v1/projects/{projectId}/calls/{id}/category"),
     ("POST", "/v1/projects/{projectId}/calls/{id}/reanalyze"),
+    ("POST", "/v1/projects/{projectId}/calls/{id}/action-items"),
+    ("POST", "/v1/projects/{projectId}/action-items/{id}/merge"),
     ("GET", "/v1/projects/{projectId}/calls/{id}/audio"),
     ("GET", "/v1/projects/{projectId}/calls/{id}/audio/content"),
     ("POST", "/v1/projects/{projectId}/calls/{id}/audio/link"),

@@ -32,6 +32,8 @@ pub enum Fixture {
     Job,
     Call,
     ActionItem,
+    /// A second item of the same call, merged into the first.
+    OtherItem,
 }
 
 fn route(method: Method, path: &'static str, body: Option<Value>, id: Fixture) -> ScopedRoute {
@@ -85,6 +87,8 @@ pub fn project_routes() -> Vec<ScopedRoute> {
         route(Method::GET, "/v1/projects/{projectId}/action-items/pending", None, Own),
         route(Method::GET, "/v1/projects/{projectId}/action-items/{id}", None, ActionItem),
         route(Method::PATCH, "/v1/projects/{projectId}/action-items/{id}", Some(json!({"status": "IN_PROGRESS"})), ActionItem),
+        route(Method::POST, "/v1/projects/{projectId}/calls/{id}/action-items", Some(json!({"description": "Send the annex"})), Call),
+        route(Method::POST, "/v1/projects/{projectId}/action-items/{id}/merge", Some(json!({"into": "{actionItemId}"})), OtherItem),
         route(Method::DELETE, "/v1/projects/{projectId}/categories/{id}", None, Category),
         route(Method::DELETE, "/v1/projects/{projectId}/categories", None, Own),
         route(Method::DELETE, "/v1/projects/{projectId}/speaker-presets/{id}", None, Preset),
@@ -107,6 +111,7 @@ struct Fixtures {
     job: String,
     call: String,
     action_item: String,
+    other_item: String,
 }
 
 async fn create(app: &TestApp, path: String, body: Value) -> String {
@@ -130,7 +135,9 @@ async fn fixtures(app: &TestApp, project: &str) -> Fixtures {
         priority: callscope_domain::ActionItemPriority::Medium,
     };
     let action_item = item.id.0.to_string();
-    stored.analysis.as_mut().unwrap().action_items.push(item);
+    let other = callscope_domain::NewActionItem { id: callscope_domain::ActionItemId::new(), description: "Call back again".into(), ..item.clone() };
+    let other_item = other.id.0.to_string();
+    stored.analysis.as_mut().unwrap().action_items.extend([item, other]);
     let audio = app.config.data_dir.join("audio").join(&stored.storage_path);
     std::fs::create_dir_all(audio.parent().unwrap()).unwrap();
     let bytes = crate::helpers::wav_bytes(8_000, 2, 0.7);
@@ -145,6 +152,7 @@ async fn fixtures(app: &TestApp, project: &str) -> Fixtures {
     Fixtures {
         call,
         action_item,
+        other_item,
         category: create(app, format!("{base}/categories"), json!({"name": "Billing"})).await,
         preset: create(app, format!("{base}/speaker-presets"), json!({"name": "Sales", "speakers": ["Agent"]})).await,
         template: create(app, format!("{base}/analysis-templates"), json!({"name": "T", "fields": []})).await,
@@ -169,6 +177,7 @@ async fn send(app: &TestApp, route: &ScopedRoute, project_id: &str, ids: &Fixtur
         Fixture::Job => &ids.job,
         Fixture::Call => &ids.call,
         Fixture::ActionItem => &ids.action_item,
+        Fixture::OtherItem => &ids.other_item,
     };
     let mut path = route.path.replace("{projectId}", project_id).replace("{id}", id).replace("{deliveryId}", &ids.delivery);
     if route.path.ends_with("/calls/search") {
@@ -182,7 +191,8 @@ async fn send(app: &TestApp, route: &ScopedRoute, project_id: &str, ids: &Fixtur
     }
     let mut request = app.request_as(key, route.method.clone(), &path);
     if let Some(body) = &route.body {
-        request = request.json(body);
+        let body = serde_json::to_string(body).unwrap().replace("{actionItemId}", &ids.action_item);
+        request = request.header("content-type", "application/json").body(body);
     }
     request.send().await.unwrap()
 }

@@ -353,6 +353,24 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
 
+    // A task the analysis missed, added on the page; then merged into the first item.
+    browser.type_into("#new-item", "Post the signed annex").await;
+    browser.click("form.add-item button[type=submit]").await;
+    browser.until("document.querySelectorAll('#items-title ~ ul .item').length", |v| v.as_u64() == Some(2)).await;
+    let added: Value = app.get(&format!("/v1/projects/{project}/action-items?search=annex")).await.json().await.unwrap();
+    assert_eq!(added["items"][0]["description"], "Post the signed annex", "{added}");
+    browser
+        .script(
+            "const s = document.querySelectorAll('#items-title ~ ul .item select.merge')[1]; s.value = s.options[1].value; s.dispatchEvent(new Event('change'));",
+            json!([]),
+        )
+        .await;
+    browser.until("document.querySelectorAll('#items-title ~ ul .item').length", |v| v.as_u64() == Some(1)).await;
+    let merged: Value = app.get(&format!("/v1/projects/{project}/action-items?search=annex")).await.json().await.unwrap();
+    assert!(merged["items"][0]["notes"].as_str().is_some_and(|n| n.contains("Merged: Post the signed annex")), "{merged}");
+    browser.script("document.getElementById('items-title').scrollIntoView()", json!([])).await;
+    browser.screenshot(&shots, "3-call-items").await;
+
     // Recategorise through the picker.
     browser
         .script("const p = document.getElementById('category'); p.value = [...p.options].find(o => o.text.includes('Billing')).value;", json!([]))

@@ -58,34 +58,7 @@ impl ActionItemStore for SqlStore {
             .fetch_one(&mut *tx)
             .await?;
         let item = patch.apply(&row.into_item()?, now);
-        let (party_key, search_text) = action_item_keys(
-            &item.description,
-            item.responsible_party.as_deref(),
-            item.notes.as_deref(),
-            item.evidence.as_deref(),
-            &item.call_filename,
-        );
-        sqlx::query(
-            "update action_items set status = $2, priority = $3, description = $4, responsible_party = $5, notes = $6, \
-             deadline_mentioned = $7, due_at = $8, completed_at = $9, updated_at = $10, responsible_key = $11, search_text = $12, \
-             priority_rank = $13, status_rank = $14 where id = $1",
-        )
-        .bind(id.0)
-        .bind(item.status.as_str())
-        .bind(item.priority.as_str())
-        .bind(&item.description)
-        .bind(&item.responsible_party)
-        .bind(&item.notes)
-        .bind(&item.deadline_mentioned)
-        .bind(item.due_at)
-        .bind(item.completed_at)
-        .bind(item.updated_at)
-        .bind(party_key)
-        .bind(search_text)
-        .bind(item.priority as i32)
-        .bind(item.status as i32)
-        .execute(&mut *tx)
-        .await?;
+        write_item(&mut tx, &item).await?;
         let event = Event::ActionItemUpdated(Box::new(ActionItemView::new(&item, now)));
         insert_event(&mut tx, project.0, &event, now).await?;
         tx.commit().await?;
@@ -96,26 +69,8 @@ impl ActionItemStore for SqlStore {
         let now = self.clock.now();
         let mut tx = self.pool.begin().await?;
         lock_item_call(&mut tx, project, id).await?;
-        let deleted: Option<(Uuid, i32)> =
-            sqlx::query_as("delete from action_items where id = $1 and project_id = $2 returning call_id, transcript_index")
-                .bind(id.0)
-                .bind(project.0)
-                .fetch_optional(&mut *tx)
-                .await?;
-        let (call, position) = deleted.ok_or(StoreError::NotFound("action item"))?;
-        // `transcriptIndex` is the item's position in its call's list (decisions §5): the items
-        // after the deleted one move up.
-        sqlx::query(
-            "update action_items set transcript_index = transcript_index - 1 \
-             where call_id = $1 and project_id = $2 and transcript_index > $3",
-        )
-        .bind(call)
-        .bind(project.0)
-        .bind(position)
-        .execute(&mut *tx)
-        .await?;
-        let event = Event::ActionItemDeleted(id);
-        insert_event(&mut tx, project.0, &event, now).await?;
+        remove_item(&mut tx, project, id).await?;
+        insert_event(&mut tx, project.0, &Event::ActionItemDeleted(id), now).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -151,6 +106,53 @@ impl ActionItemStore for SqlStore {
         .fetch_all(&self.pool)
         .await?;
         rows.into_iter().map(ActionItemRow::into_item).collect()
+    }
+
+    async fn add_action_item(&self, project: ProjectId, call: CallId, item: &NewActionItem) -> StoreResult<ActionItem> {
+        let now = self.clock.now();
+        let mut tx = self.pool.begin().await?;
+        let found: Option<(Option<Timestamp>, Timestamp, String)> =
+            sqlx::query_as(&format!("select recorded_at, created_at, filename from calls where id = $1 and project_id = $2 {NO_KEY_LOCK}"))
+                .bind(call.0)
+                .bind(project.0)
+                .fetch_optional(&mut *tx)
+                .await?;
+        let (recorded_at, created_at, filename) = found.ok_or(StoreError::NotFound("call"))?;
+        let (count,): (i64,) = sqlx::query_as("select count(*) from action_items where call_id = $1").bind(call.0).fetch_one(&mut *tx).await?;
+        let first = usize::try_from(count).unwrap_or(usize::MAX);
+        let of = ItemsCall { id: call.0, date: recorded_at.unwrap_or(created_at), filename: &filename };
+        insert_action_items(&mut tx, project.0, &of, std::slice::from_ref(item), first, now).await?;
+        sqlx::query("update action_items set added_by_person = $2 where id = $1").bind(item.id.0).bind(true).execute(&mut *tx).await?;
+        let row: ActionItemRow =
+            sqlx::query_as(&format!("select {ACTION_ITEM_COLUMNS} from action_items where id = $1")).bind(item.id.0).fetch_one(&mut *tx).await?;
+        let added = row.into_item()?;
+        insert_event(&mut tx, project.0, &Event::ActionItemCreated(Box::new(ActionItemView::new(&added, now))), now).await?;
+        tx.commit().await?;
+        Ok(added)
+    }
+
+    async fn merge_action_items(&self, project: ProjectId, from: ActionItemId, into: ActionItemId) -> StoreResult<ActionItem> {
+        if from == into {
+            return Err(StoreError::Rejected(Rejection::MergeAcrossCalls));
+        }
+        let now = self.clock.now();
+        let mut tx = self.pool.begin().await?;
+        lock_item_call(&mut tx, project, into).await?;
+        let sql = format!("select {ACTION_ITEM_COLUMNS} from action_items where id = $1 and project_id = $2");
+        let read = |id: ActionItemId| sqlx::query_as::<_, ActionItemRow>(&sql).bind(id.0).bind(project.0);
+        let target = read(into).fetch_optional(&mut *tx).await?.ok_or(StoreError::NotFound("action item"))?.into_item()?;
+        let source = read(from).fetch_optional(&mut *tx).await?.ok_or(StoreError::NotFound("action item"))?.into_item()?;
+        if source.call_id != target.call_id {
+            return Err(StoreError::Rejected(Rejection::MergeAcrossCalls));
+        }
+        let merged = target.merged_with(&source, now);
+        write_item(&mut tx, &merged).await?;
+        remove_item(&mut tx, project, from).await?;
+        insert_event(&mut tx, project.0, &Event::ActionItemUpdated(Box::new(ActionItemView::new(&merged, now))), now).await?;
+        insert_event(&mut tx, project.0, &Event::ActionItemDeleted(from), now).await?;
+        tx.commit().await?;
+        // Its place may have moved up with the removal.
+        self.get_action_item(project, into).await
     }
 
     async fn prune_item_changes(&self, before: Timestamp) -> StoreResult<u64> {
@@ -352,6 +354,63 @@ impl ActionItemRow {
 /// the call instead of each holding what the other waits for (an item and the version row: a
 /// deadlock on PostgreSQL). SQLite has one writer at a time, and a read first would only make
 /// the transaction unable to become the writer.
+/// Writes every field a person may change of `item`, with its filter keys.
+async fn write_item(tx: &mut Tx<'_>, item: &ActionItem) -> StoreResult<()> {
+        let (party_key, search_text) = action_item_keys(
+            &item.description,
+            item.responsible_party.as_deref(),
+            item.notes.as_deref(),
+            item.evidence.as_deref(),
+            &item.call_filename,
+        );
+        sqlx::query(
+            "update action_items set status = $2, priority = $3, description = $4, responsible_party = $5, notes = $6, \
+             deadline_mentioned = $7, due_at = $8, completed_at = $9, updated_at = $10, responsible_key = $11, search_text = $12, \
+             priority_rank = $13, status_rank = $14 where id = $1",
+        )
+        .bind(item.id.0)
+        .bind(item.status.as_str())
+        .bind(item.priority.as_str())
+        .bind(&item.description)
+        .bind(&item.responsible_party)
+        .bind(&item.notes)
+        .bind(&item.deadline_mentioned)
+        .bind(item.due_at)
+        .bind(item.completed_at)
+        .bind(item.updated_at)
+        .bind(party_key)
+        .bind(search_text)
+        .bind(item.priority as i32)
+        .bind(item.status as i32)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Deletes an item; the items after it in its call's list move up (`transcriptIndex` is its
+/// position there, decisions §5).
+async fn remove_item(tx: &mut Tx<'_>, project: ProjectId, id: ActionItemId) -> StoreResult<()> {
+        let deleted: Option<(Uuid, i32)> =
+            sqlx::query_as("delete from action_items where id = $1 and project_id = $2 returning call_id, transcript_index")
+                .bind(id.0)
+                .bind(project.0)
+                .fetch_optional(&mut **tx)
+                .await?;
+        let (call, position) = deleted.ok_or(StoreError::NotFound("action item"))?;
+        // `transcriptIndex` is the item's position in its call's list (decisions §5): the items
+        // after the deleted one move up.
+        sqlx::query(
+            "update action_items set transcript_index = transcript_index - 1 \
+             where call_id = $1 and project_id = $2 and transcript_index > $3",
+        )
+        .bind(call)
+        .bind(project.0)
+        .bind(position)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
 async fn lock_item_call(tx: &mut Tx<'_>, project: ProjectId, item: ActionItemId) -> StoreResult<()> {
     if !NO_KEY_LOCK.is_empty() {
         sqlx::query(&format!(
@@ -392,17 +451,24 @@ async fn backfill_action_item_keys(pool: &sqlx::Pool<Db>) -> StoreResult<()> {
     }
 }
 
-/// Writes a call's action items, numbered in order, all PENDING.
+/// The call items are written for: its id, date and file name, which every item repeats.
+struct ItemsCall<'a> {
+    id: Uuid,
+    date: Timestamp,
+    filename: &'a str,
+}
+
+/// Writes a call's action items, numbered in order from `first_index`, all PENDING.
 async fn insert_action_items(
     tx: &mut Tx<'_>,
     project: Uuid,
-    call: Uuid,
-    call_date: Timestamp,
-    filename: &str,
+    call: &ItemsCall<'_>,
     items: &[NewActionItem],
+    first_index: usize,
     now: Timestamp,
 ) -> StoreResult<()> {
-    for (index, item) in items.iter().enumerate() {
+    let ItemsCall { id: call, date: call_date, filename } = *call;
+    for (index, item) in items.iter().enumerate().map(|(i, item)| (first_index.saturating_add(i), item)) {
         let keys = action_item_keys(&item.description, item.responsible_party.as_deref(), None, item.evidence.as_deref(), filename);
         sqlx::query(
             "insert into action_items (id, project_id, call_id, transcript_index, call_date, call_filename, \

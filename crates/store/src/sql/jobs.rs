@@ -262,7 +262,8 @@ impl JobStore for SqlStore {
             .execute(&mut *tx)
             .await?;
             let call_date = call.recorded_at.unwrap_or(call.created_at);
-            insert_action_items(&mut tx, project, call.id.0, call_date, &call.filename, &analysis.action_items, now).await?;
+            let of = ItemsCall { id: call.id.0, date: call_date, filename: &call.filename };
+            insert_action_items(&mut tx, project, &of, &analysis.action_items, 0, now).await?;
         }
         for event in events {
             insert_event(&mut tx, project, event, now).await?;
@@ -342,7 +343,8 @@ impl JobStore for SqlStore {
         .bind(analysis.sentiment_confidence)
         .execute(&mut *tx)
         .await?;
-        let old: Vec<(Uuid,)> = sqlx::query_as("delete from action_items where call_id = $1 returning id")
+        // The analysis's items are replaced; those a person added stay, after the new ones.
+        let old: Vec<(Uuid,)> = sqlx::query_as("delete from action_items where call_id = $1 and not added_by_person returning id")
             .bind(call)
             .fetch_all(&mut *tx)
             .await?;
@@ -350,7 +352,19 @@ impl JobStore for SqlStore {
             let event = Event::ActionItemDeleted(ActionItemId(item));
             insert_event(&mut tx, project, &event, now).await?;
         }
-        insert_action_items(&mut tx, project, call, recorded_at.unwrap_or(created_at), &filename, &analysis.action_items, now).await?;
+        let of = ItemsCall { id: call, date: recorded_at.unwrap_or(created_at), filename: &filename };
+        insert_action_items(&mut tx, project, &of, &analysis.action_items, 0, now).await?;
+        let kept: Vec<(Uuid,)> = sqlx::query_as("select id from action_items where call_id = $1 and added_by_person order by transcript_index, id")
+            .bind(call)
+            .fetch_all(&mut *tx)
+            .await?;
+        for (place, (id,)) in kept.into_iter().enumerate() {
+            sqlx::query("update action_items set transcript_index = $2 where id = $1")
+                .bind(id)
+                .bind(i32::try_from(analysis.action_items.len() + place).unwrap_or(i32::MAX))
+                .execute(&mut *tx)
+                .await?;
+        }
         for event in events {
             insert_event(&mut tx, project, event, now).await?;
         }
