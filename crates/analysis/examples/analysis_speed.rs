@@ -64,6 +64,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             turns: taken,
             language: Lang::En,
             call_date: Utc.with_ymd_and_hms(2026, 11, 18, 10, 0, 0).unwrap(),
+            time_zone: chrono_tz::UTC,
             categories: categories.clone(),
             template: None,
         };

@@ -125,19 +125,51 @@ fn starts_with(ws: &[(usize, usize, String)], at: usize, phrase: &[&str]) -> boo
     ws.len() >= at + phrase.len() && ws[at..at + phrase.len()].iter().zip(phrase).all(|(w, p)| w.2 == *p)
 }
 
+/// When a call took place, and where: deadlines are resolved on the local calendar ("jutro" at
+/// 00:30 in Warsaw is the day after that local date, not after the UTC one).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CallTime {
+    pub at: DateTime<Utc>,
+    pub zone: chrono_tz::Tz,
+}
+
+impl CallTime {
+    pub fn new(at: DateTime<Utc>, zone: chrono_tz::Tz) -> Self {
+        Self { at, zone }
+    }
+
+    /// The call's local date and time.
+    pub fn local(self) -> chrono::NaiveDateTime {
+        self.at.with_timezone(&self.zone).naive_local()
+    }
+
+    /// The last second of a local day, as an instant.
+    pub fn end_of(self, day: chrono::NaiveDate) -> Option<DateTime<Utc>> {
+        self.zone.from_local_datetime(&day.and_hms_opt(23, 59, 59)?).latest().map(|t| t.with_timezone(&Utc))
+    }
+}
+
+/// A call in UTC.
+impl From<DateTime<Utc>> for CallTime {
+    fn from(at: DateTime<Utc>) -> Self {
+        Self::new(at, chrono_tz::UTC)
+    }
+}
+
 /// The first deadline said in `text` (see `callscope_text::temporal`), as said and as the last
-/// second of its day, resolved against the call's time.
-pub(crate) fn deadline_in(text: &str, call: DateTime<Utc>) -> Option<(String, DateTime<Utc>)> {
-    let at = call.naive_utc();
+/// second of its day in the call's zone, resolved against the call's local time.
+pub(crate) fn deadline_in(text: &str, call: CallTime) -> Option<(String, DateTime<Utc>)> {
+    let at = call.local();
     callscope_text::deadlines(text).into_iter().find_map(|d| {
         let day = d.expression.resolve(at)?;
-        Some((text[d.start..d.end].to_owned(), Utc.from_utc_datetime(&day.and_hms_opt(23, 59, 59)?)))
+        Some((text[d.start..d.end].to_owned(), call.end_of(day)?))
     })
 }
 
 /// Action items in the call's turns. A request is the other party's when the call has two
 /// speakers (with more, whom it is addressed to is unknown and it is left out).
-pub fn extract_actions(turns: &[SpokenTurn<'_>], call: DateTime<Utc>) -> Vec<ActionDraft> {
+pub fn extract_actions(turns: &[SpokenTurn<'_>], call: impl Into<CallTime>) -> Vec<ActionDraft> {
+    let call = call.into();
     merge_accepted(find_actions(turns, call, Reach::Precise), turns)
 }
 
@@ -179,7 +211,8 @@ pub fn merge_accepted(items: Vec<ActionDraft>, turns: &[SpokenTurn<'_>]) -> Vec<
 /// Where the precise search finds items, before requests and their acceptance are merged: each
 /// item's turn and evidence, to tell which of [`propose_actions`]'s candidates it holds sure.
 /// "Let me check" is mostly done while the customer waits, so the model decides those.
-pub fn find_precise(turns: &[SpokenTurn<'_>], call: DateTime<Utc>) -> Vec<(usize, String)> {
+pub fn find_precise(turns: &[SpokenTurn<'_>], call: impl Into<CallTime>) -> Vec<(usize, String)> {
+    let call = call.into();
     find_actions(turns, call, Reach::Precise).into_iter().filter(|a| !fold(&a.evidence).contains("let me")).map(|a| (a.turn, a.evidence)).collect()
 }
 
@@ -187,7 +220,8 @@ pub fn find_precise(turns: &[SpokenTurn<'_>], call: DateTime<Utc>) -> Vec<(usize
 /// ("I'll have the engineer ring you", "can you keep the receipt"), and offers ("I can send
 /// you…"). Many are not items; [`extract_actions`] keeps only the sure ones, this keeps all
 /// that might be, so that a yes or no per candidate decides.
-pub fn propose_actions(turns: &[SpokenTurn<'_>], call: DateTime<Utc>) -> Vec<ActionDraft> {
+pub fn propose_actions(turns: &[SpokenTurn<'_>], call: impl Into<CallTime>) -> Vec<ActionDraft> {
+    let call = call.into();
     find_actions(turns, call, Reach::Wide)
 }
 
@@ -280,7 +314,7 @@ fn clauses(sentence: &str) -> Vec<&str> {
     out
 }
 
-fn find_actions(turns: &[SpokenTurn<'_>], call: DateTime<Utc>, reach: Reach) -> Vec<ActionDraft> {
+fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<ActionDraft> {
     let wide = reach == Reach::Wide;
     // In a wide search a promise needs any verb after it, not one from the list.
     let is_action = |word: &str| EN_VERBS.contains(&word) || (wide && !NOT_ACTIONS.contains(&word) && !ADVERBS.contains(&word));
@@ -438,7 +472,7 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: DateTime<Utc>, reach: Reach) -> 
     }
     deadlines_from_the_dialogue(&mut out, turns, call);
     for item in &mut out {
-        let soon = item.due_at.is_some_and(|d| (d.date_naive() - call.date_naive()).num_days() <= 1);
+        let soon = item.due_at.is_some_and(|d| (d.with_timezone(&call.zone).date_naive() - call.local().date()).num_days() <= 1);
         if soon || item.priority == Priority::High {
             item.priority = Priority::High;
         } else if item.due_at.is_some() {
@@ -452,7 +486,7 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: DateTime<Utc>, reach: Reach) -> 
 /// turn holds no other item ("I'll send you the form. You'll have it by Thursday."), or in the
 /// other party's answer, when that holds no item of its own ("— I'll post it. — Before Friday?
 /// — Yes.").
-fn deadlines_from_the_dialogue(items: &mut [ActionDraft], turns: &[SpokenTurn<'_>], call: DateTime<Utc>) {
+fn deadlines_from_the_dialogue(items: &mut [ActionDraft], turns: &[SpokenTurn<'_>], call: CallTime) {
     let per_turn = |items: &[ActionDraft], turn: usize| items.iter().filter(|i| i.turn == turn).count();
     for at in 0..items.len() {
         if items[at].due_at.is_some() {
@@ -523,6 +557,18 @@ mod tests {
         assert_eq!(due(&items), [("agent", Some("by Thursday"), Some("2026-11-19".into()))]);
         let items = extract_actions(&[t("agent", "I'll post the new card to you."), t("customer", "Before Friday?"), t("agent", "Yes.")], call());
         assert_eq!(due(&items), [("agent", Some("Before Friday"), Some("2026-11-20".into()))]);
+    }
+
+    /// A deadline is resolved on the project's calendar: half past midnight in Warsaw is still
+    /// the day before in UTC, and "tomorrow" is the day after the local date.
+    #[test]
+    fn deadlines_follow_the_calls_time_zone() {
+        let call = CallTime::new(Utc.with_ymd_and_hms(2026, 11, 18, 23, 30, 0).unwrap(), chrono_tz::Europe::Warsaw);
+        let items = extract_actions(&[t("agent", "I'll call you back tomorrow."), t("customer", "Thanks.")], call);
+        let due = items[0].due_at.unwrap();
+        assert_eq!(due.with_timezone(&chrono_tz::Europe::Warsaw).to_rfc3339(), "2026-11-20T23:59:59+01:00");
+        let utc = extract_actions(&[t("agent", "I'll call you back tomorrow."), t("customer", "Thanks.")], call.at);
+        assert_eq!(utc[0].due_at.unwrap().to_rfc3339(), "2026-11-19T23:59:59+00:00", "the same instant, in UTC");
     }
 
     #[test]

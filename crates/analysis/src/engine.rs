@@ -32,6 +32,8 @@ pub struct AnalysisInput {
     pub turns: Vec<(String, String)>,
     pub language: Lang,
     pub call_date: DateTime<Utc>,
+    /// Where the call took place (the project's zone): deadlines are resolved in it.
+    pub time_zone: chrono_tz::Tz,
     pub categories: Vec<CategoryInfo>,
     pub template: Option<TemplateSpec>,
 }
@@ -109,7 +111,7 @@ impl RulesEngine {
             Lang::En => &self.english,
             Lang::Pl => &self.polish,
         };
-        let actions = extract_actions(&spoken, input.call_date);
+        let actions = extract_actions(&spoken, crate::actions::CallTime::new(input.call_date, input.time_zone));
         CallAnalysis {
             title: title(&pairs),
             classification: classify(&input.categories, &texts),
@@ -324,6 +326,7 @@ mod tests {
             ],
             language: Lang::En,
             call_date: Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap(),
+            time_zone: chrono_tz::UTC,
             categories: vec![
                 CategoryInfo {
                     id: TECHNICAL.into(),

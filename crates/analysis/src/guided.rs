@@ -180,10 +180,11 @@ impl GuidedEngine {
     async fn try_analyze(&self, input: &AnalysisInput) -> Result<CallAnalysis, String> {
         let mut analysis = self.rules.run(input);
         let spoken: Vec<SpokenTurn<'_>> = input.turns.iter().map(|(speaker, text)| SpokenTurn { speaker, text }).collect();
-        let candidates = propose_actions(&spoken, input.call_date);
+        let call = crate::actions::CallTime::new(input.call_date, input.time_zone);
+        let candidates = propose_actions(&spoken, call);
         // What the precise rules find stays, whatever the model says (measured: a small model
         // drops sure items as often as doubtful ones).
-        let sure: Vec<(usize, String)> = find_precise(&spoken, input.call_date);
+        let sure: Vec<(usize, String)> = find_precise(&spoken, call);
         // The category is the keywords' when they find one: measured end to end on the tune
         // half, the model's choice (0.60) was below theirs (0.70), misled by what speech
         // recognition garbles. The model chooses when no category's words occur in the call.

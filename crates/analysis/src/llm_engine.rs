@@ -13,7 +13,7 @@ use callscope_domain::{AnswerConfidence, AnswerType, AnswerValue};
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
-use crate::actions::{deadline_in, ActionDraft, Priority};
+use crate::actions::{deadline_in, ActionDraft, CallTime, Priority};
 use crate::classify::{chain, CategoryInfo, CategoryMatch, Classification};
 use crate::engine::{AnalysisError, AnalysisInput, Analyzer, CallAnalysis, RulesEngine};
 use crate::openai::OpenAiClient;
@@ -142,7 +142,8 @@ pub fn grounded(quote: &str, transcript: &str) -> bool {
 /// item's evidence says it; a phrase the sentence does not hold (the model took "10" from "$10"
 /// elsewhere in the call) gives way to the deadline the sentence does say, if any. No phrase from
 /// the model is no deadline. The day is always resolved here, never taken from the model.
-fn item_deadline(said: Option<&str>, evidence: &str, call: DateTime<Utc>) -> (Option<String>, Option<DateTime<Utc>>) {
+fn item_deadline(said: Option<&str>, evidence: &str, call: impl Into<CallTime>) -> (Option<String>, Option<DateTime<Utc>>) {
+    let call = call.into();
     let Some(said) = said else { return (None, None) };
     let in_sentence = fold(evidence).contains(&fold(said.trim()));
     match deadline_in(evidence, call) {
@@ -313,7 +314,8 @@ impl LlmEngine {
             if description.is_empty() || !keep(&evidence) {
                 continue;
             }
-            let (deadline, due_at) = item_deadline(item["deadlineMentioned"].as_str().and_then(given), &evidence, input.call_date);
+            let (deadline, due_at) =
+                item_deadline(item["deadlineMentioned"].as_str().and_then(given), &evidence, CallTime::new(input.call_date, input.time_zone));
             let priority = match item["priority"].as_str() {
                 Some("HIGH") => Priority::High,
                 Some("MEDIUM") => Priority::Medium,

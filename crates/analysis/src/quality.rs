@@ -350,6 +350,7 @@ pub async fn evaluate_parts_where(engine: &dyn Analyzer, corpus: &str, keep: imp
             turns: call.turns.clone(),
             language: if call.language == "pl" { Lang::Pl } else { Lang::En },
             call_date: call_instant(call, default_day)?,
+            time_zone: call_zone(call)?,
             categories,
             template: None,
         };
@@ -374,6 +375,11 @@ fn call_instant(call: &CorpusCall, default_day: NaiveDate) -> Result<chrono::Dat
         }
         None => Ok(Utc.from_utc_datetime(&local)),
     }
+}
+
+/// The call's time zone; UTC when it names none.
+fn call_zone(call: &CorpusCall) -> Result<chrono_tz::Tz, String> {
+    call.time_zone.as_deref().map_or(Ok(chrono_tz::UTC), |zone| zone.parse().map_err(|_| format!("{}: unknown time zone {zone}", call.id)))
 }
 
 /// Words for finding key facts: numbers in digits, folded, split on anything but letters,

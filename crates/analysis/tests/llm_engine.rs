@@ -42,6 +42,7 @@ fn input() -> AnalysisInput {
         ],
         language: Lang::En,
         call_date: chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap(),
+        time_zone: chrono_tz::UTC,
         categories: vec![
             CategoryInfo { id: "c-tech".into(), parent: None, name: "Technical".into(), description: Some("faults".into()) },
             CategoryInfo { id: "c-router".into(), parent: Some("c-tech".into()), name: "Router".into(), description: None },

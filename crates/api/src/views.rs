@@ -35,6 +35,10 @@ pub struct ProjectView {
     pub default_language: Language,
     /// `mask` replaces detected personal data by `[TYPE]` placeholders in what is stored.
     pub pii_redaction: PiiRedaction,
+    /// Where its calls take place (IANA name; beyond the spec): spoken deadlines such as
+    /// "tomorrow" or "by 5 pm" are resolved in this zone. Default `UTC`.
+    #[schema(example = "Europe/Warsaw")]
+    pub time_zone: String,
     /// When it was made and when it last changed.
     #[serde(flatten)]
     pub stamps: Stamps,
@@ -49,6 +53,7 @@ impl From<Project> for ProjectView {
             description: p.description,
             default_language: p.default_language,
             pii_redaction: p.pii_redaction,
+            time_zone: p.time_zone.name().to_owned(),
             stamps: Stamps::new(p.created_at, p.updated_at),
         }
     }
@@ -91,6 +96,10 @@ pub struct CreateProjectRequest {
     /// Default `none`.
     #[serde(default)]
     pub pii_redaction: Option<PiiRedaction>,
+    /// IANA time zone name (beyond the spec), default `UTC`.
+    #[serde(default)]
+    #[schema(example = "Europe/Warsaw")]
+    pub time_zone: Option<String>,
 }
 
 /// Body of `PATCH /v1/projects/{projectId}`: absent fields stay as they are; `description: null`
@@ -115,6 +124,10 @@ pub struct UpdateProjectRequest {
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = PiiRedaction)]
     pub pii_redaction: Option<Option<PiiRedaction>>,
+    /// New time zone (IANA name; beyond the spec).
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = String)]
+    pub time_zone: Option<Option<String>>,
 }
 
 /// Takes a PATCH field that may be absent but not `null`.

@@ -44,7 +44,7 @@ pub use job::{parse_channel_roles, Job, JobKind, JobStage, JobStatus, NewJob};
 pub use keys::{random_secret_hex, ApiKey, ApiKeySecret, KeyDigest, Principal};
 pub use pii::{PiiSpan, PiiStatistics};
 pub use preset::{PresetInput, SpeakerPreset};
-pub use project::{Language, NewProject, Organization, PiiRedaction, Project, ProjectPatch, PROJECT_DESCRIPTION_MAX, PROJECT_NAME_MAX};
+pub use project::{time_zone, Language, NewProject, Organization, PiiRedaction, Project, ProjectPatch, PROJECT_DESCRIPTION_MAX, PROJECT_NAME_MAX};
 pub use sentiment::SentimentLevel;
 pub use template::{AnalysisTemplate, AnswerType, FieldInput, TemplateField, TemplateInput};
 pub use transcript::{build_transcript, speaker_id, speaker_name, SpeakerStats, TimedWord, Turn};

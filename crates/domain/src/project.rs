@@ -118,6 +118,9 @@ pub struct Project {
     pub default_language: Language,
     /// Whether detected PII is masked in what is stored.
     pub pii_redaction: PiiRedaction,
+    /// Where its calls take place: spoken deadlines ("tomorrow", "by 5 pm") are resolved in
+    /// this zone.
+    pub time_zone: chrono_tz::Tz,
     /// When it was created.
     pub created_at: Timestamp,
     /// When it last changed.
@@ -135,9 +138,26 @@ pub struct NewProject {
     pub default_language: Language,
     /// PII redaction mode.
     pub pii_redaction: PiiRedaction,
+    /// Time zone; UTC unless one is given (see [`NewProject::in_time_zone`]).
+    pub time_zone: chrono_tz::Tz,
+}
+
+/// An IANA time zone name ("Europe/Warsaw") checked, for a request's `field`.
+pub fn time_zone(v: &mut Validator, field: &str, raw: &str) -> Option<chrono_tz::Tz> {
+    let parsed = raw.trim().parse::<chrono_tz::Tz>().ok();
+    if parsed.is_none() {
+        v.error(field, "must be an IANA time zone name such as Europe/Warsaw or UTC");
+    }
+    parsed
 }
 
 impl NewProject {
+    /// The project in `zone`.
+    #[must_use]
+    pub fn in_time_zone(self, zone: chrono_tz::Tz) -> Self {
+        Self { time_zone: zone, ..self }
+    }
+
     /// Checks and normalises a create request.
     ///
     /// # Errors
@@ -152,7 +172,13 @@ impl NewProject {
         let name = v.text("name", name, 1, PROJECT_NAME_MAX);
         let description = description.and_then(|d| v.optional_text("description", d, PROJECT_DESCRIPTION_MAX));
         v.finish()?;
-        Ok(Self { name, description, default_language: default_language.unwrap_or_default(), pii_redaction: pii_redaction.unwrap_or_default() })
+        Ok(Self {
+            name,
+            description,
+            default_language: default_language.unwrap_or_default(),
+            pii_redaction: pii_redaction.unwrap_or_default(),
+            time_zone: chrono_tz::UTC,
+        })
     }
 }
 
@@ -167,6 +193,8 @@ pub struct ProjectPatch {
     pub default_language: Option<Language>,
     /// New redaction mode.
     pub pii_redaction: Option<PiiRedaction>,
+    /// New time zone.
+    pub time_zone: Option<chrono_tz::Tz>,
 }
 
 impl ProjectPatch {
@@ -184,7 +212,7 @@ impl ProjectPatch {
         let name = name.map(|n| v.text("name", n, 1, PROJECT_NAME_MAX));
         let description = description.map(|d| d.and_then(|d| v.optional_text("description", d, PROJECT_DESCRIPTION_MAX)));
         v.finish()?;
-        Ok(Self { name, description, default_language, pii_redaction })
+        Ok(Self { name, description, default_language, pii_redaction, time_zone: None })
     }
 
     /// Applies the patch to a project in memory.
@@ -197,6 +225,9 @@ impl ProjectPatch {
         }
         if let Some(language) = self.default_language {
             project.default_language = language;
+        }
+        if let Some(zone) = self.time_zone {
+            project.time_zone = zone;
         }
         if let Some(mode) = self.pii_redaction {
             project.pii_redaction = mode;

@@ -258,6 +258,7 @@ async fn the_client_gives_up_after_its_timeout_and_the_engine_falls_back_to_rule
         ],
         language: callscope_analysis::engine::Lang::En,
         call_date: chrono::Utc::now(),
+        time_zone: chrono_tz::UTC,
         categories: Vec::new(),
         template: None,
     };
@@ -288,6 +289,7 @@ async fn the_guided_engine_gets_closed_choices_from_the_model_within_a_short_ans
         ],
         language: callscope_analysis::engine::Lang::En,
         call_date: chrono::Utc::now(),
+        time_zone: chrono_tz::UTC,
         categories: vec![category("outage", "Outages"), category("billing", "Billing")],
         template: None,
     };

@@ -228,6 +228,8 @@ pub struct CallContext {
     pub template: Option<TemplateSpec>,
     /// The date deadlines are resolved against: when the call took place.
     pub call_date: chrono::DateTime<chrono::Utc>,
+    /// The project's time zone, the calendar deadlines are resolved on.
+    pub time_zone: chrono_tz::Tz,
 }
 
 /// Settings of the pipeline.
@@ -405,6 +407,7 @@ impl Pipeline {
             turns: turns.iter().map(|t| (names.get(t.speaker_id.as_str()).copied().unwrap_or("?").to_owned(), t.text.clone())).collect(),
             language,
             call_date: context.call_date,
+            time_zone: context.time_zone,
             categories: context.categories.clone(),
             template: context.template.clone(),
         };

@@ -72,6 +72,7 @@ fn engine_input(turns: Vec<String>, day: NaiveDate, language: Lang) -> AnalysisI
         turns: turns.into_iter().enumerate().map(|(i, text)| (speakers[i % 2].to_owned(), text)).collect(),
         language,
         call_date: Utc.from_utc_datetime(&day.and_hms_opt(12, 0, 0).expect("noon")),
+        time_zone: chrono_tz::UTC,
         categories,
         template: Some(template),
     }

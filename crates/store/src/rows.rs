@@ -55,6 +55,7 @@ pub(crate) struct ProjectRow {
     pub description: Option<String>,
     pub default_language: String,
     pub pii_redaction: String,
+    pub time_zone: String,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
 }
@@ -68,13 +69,14 @@ impl ProjectRow {
             description: self.description,
             default_language: parse_stored("projects.default_language", &self.default_language)?,
             pii_redaction: parse_stored("projects.pii_redaction", &self.pii_redaction)?,
+            time_zone: parse_stored("projects.time_zone", &self.time_zone)?,
             created_at: self.created_at,
             updated_at: self.updated_at,
         })
     }
 }
 
-pub(crate) const PROJECT_COLUMNS: &str = "id, organization_id, name, description, default_language, pii_redaction, created_at, updated_at";
+pub(crate) const PROJECT_COLUMNS: &str = "id, organization_id, name, description, default_language, pii_redaction, created_at, updated_at, time_zone";
 
 #[derive(sqlx::FromRow, Clone)]
 pub(crate) struct CategoryRow {

@@ -333,6 +333,7 @@ impl Worker {
         Ok(CallContext {
             preset_speakers: presets.into_iter().find(|p| p.is_default).map(|p| p.speakers),
             pii_redaction: project.pii_redaction,
+            time_zone: project.time_zone,
             categories: categories
                 .into_iter()
                 .map(|c| CategoryInfo { id: c.id.to_string(), parent: c.parent_id.map(|p| p.to_string()), name: c.name, description: c.description })

@@ -33,7 +33,11 @@ pub async fn create_project(
     caller: Caller,
     ApiJson(body): ApiJson<CreateProjectRequest>,
 ) -> Result<Located<ProjectView>, ApiError> {
-    let new = NewProject::parse(&body.name, body.description.as_deref(), body.default_language, body.pii_redaction)?;
+    let mut v = Validator::default();
+    let zone = body.time_zone.as_deref().map(|z| callscope_domain::time_zone(&mut v, "timeZone", z));
+    let new = NewProject::parse(&body.name, body.description.as_deref(), body.default_language, body.pii_redaction);
+    v.finish()?;
+    let new = new?.in_time_zone(zone.flatten().unwrap_or(chrono_tz::UTC));
     let project = state.store.create_project(caller.0.org_id, &new).await?;
     let location = format!("/v1/projects/{}", project.id);
     Ok(Located::created(location, project.into()))
@@ -97,8 +101,10 @@ pub async fn update_project(
     let name = not_null("name", body.name, &mut nulls);
     let default_language = not_null("defaultLanguage", body.default_language, &mut nulls);
     let pii_redaction = not_null("piiRedaction", body.pii_redaction, &mut nulls);
+    let zone = not_null("timeZone", body.time_zone, &mut nulls).and_then(|z| callscope_domain::time_zone(&mut nulls, "timeZone", &z));
     nulls.finish()?;
-    let patch = ProjectPatch::parse(name.as_deref(), body.description.as_ref().map(Option::as_deref), default_language, pii_redaction)?;
+    let mut patch = ProjectPatch::parse(name.as_deref(), body.description.as_ref().map(Option::as_deref), default_language, pii_redaction)?;
+    patch.time_zone = zone;
     let project = state.store.update_project(caller.0.org_id, id, &patch).await?.ok_or_else(|| ApiError::not_found("project"))?;
     Ok(Json(project.into()))
 }

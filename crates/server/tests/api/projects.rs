@@ -12,6 +12,7 @@ both_backends!(
     page_bounds_are_422_and_wrong_types_400,
     a_patch_changes_only_the_fields_it_names,
     a_patch_is_validated,
+    a_project_has_a_time_zone_its_deadlines_are_resolved_in,
 );
 
 fn is_millisecond_utc(value: &Value) -> bool {
@@ -34,6 +35,7 @@ async fn a_created_project_has_every_field_and_a_location(backend: Backend) {
     assert_eq!(project["description"], Value::Null, "absent values are present as null");
     assert_eq!(project["defaultLanguage"], "pl");
     assert_eq!(project["piiRedaction"], "none");
+    assert_eq!(project["timeZone"], "UTC", "beyond the spec, UTC unless given");
     assert!(is_millisecond_utc(&project["createdAt"]), "{}", project["createdAt"]);
     assert_eq!(project["createdAt"], project["updatedAt"]);
 
@@ -152,4 +154,28 @@ async fn a_patch_is_validated(backend: Backend) {
     assert_eq!(fetched["name"], "Sales", "a rejected patch changes nothing");
     let missing = format!("/v1/projects/{}", uuid::Uuid::now_v7());
     assert_problem(app.patch_json(&missing, &json!({"name": "x"})).await, 404, "not_found").await;
+}
+
+/// Beyond the spec: the zone spoken deadlines are resolved in, set at creation or by PATCH,
+/// checked against the IANA names.
+async fn a_project_has_a_time_zone_its_deadlines_are_resolved_in(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let created = app.post_json("/v1/projects", &json!({"name": "Warszawa", "timeZone": " Europe/Warsaw "})).await;
+    assert_eq!(created.status(), 201);
+    let project: Value = created.json().await.unwrap();
+    assert_eq!(project["timeZone"], "Europe/Warsaw");
+    let path = format!("/v1/projects/{}", project["id"].as_str().unwrap());
+    let moved: Value = app.patch_json(&path, &json!({"timeZone": "Europe/London"})).await.json().await.unwrap();
+    assert_eq!((&moved["timeZone"], &moved["name"]), (&json!("Europe/London"), &json!("Warszawa")));
+    let untouched: Value = app.patch_json(&path, &json!({"name": "Londyn"})).await.json().await.unwrap();
+    assert_eq!(untouched["timeZone"], "Europe/London", "a PATCH without it leaves it");
+    for (request, body) in
+        [("POST", json!({"name": "x", "timeZone": "Mars/Olympus"})), ("PATCH", json!({"timeZone": "CET+1"})), ("PATCH", json!({"timeZone": null}))]
+    {
+        let response = if request == "POST" { app.post_json("/v1/projects", &body).await } else { app.patch_json(&path, &body).await };
+        let problem = assert_problem(response, 422, "validation_failed").await;
+        assert!(problem.to_string().contains("timeZone"), "{problem}");
+    }
+    let fetched: Value = app.get(&path).await.json().await.unwrap();
+    assert_eq!(fetched["timeZone"], "Europe/London");
 }

@@ -116,7 +116,7 @@ impl TenancyStore for SqlStore {
     async fn create_project(&self, org: OrgId, new: &NewProject) -> StoreResult<Project> {
         let now = self.clock.now();
         let row: ProjectRow = sqlx::query_as(&format!(
-            "insert into projects ({PROJECT_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8) returning {PROJECT_COLUMNS}"
+            "insert into projects ({PROJECT_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning {PROJECT_COLUMNS}"
         ))
         .bind(ProjectId::new().0)
         .bind(org.0)
@@ -126,6 +126,7 @@ impl TenancyStore for SqlStore {
         .bind(new.pii_redaction.as_str())
         .bind(now)
         .bind(now)
+        .bind(new.time_zone.name())
         .fetch_one(&self.pool)
         .await?;
         row.into_domain()
@@ -177,7 +178,8 @@ impl TenancyStore for SqlStore {
                description = case when $4 then $5 else description end, \
                default_language = coalesce($6, default_language), \
                pii_redaction = coalesce($7, pii_redaction), \
-               updated_at = $8 \
+               updated_at = $8, \
+               time_zone = coalesce($9, time_zone) \
              where id = $1 and organization_id = $2 returning {PROJECT_COLUMNS}"
         ))
         .bind(id.0)
@@ -188,6 +190,7 @@ impl TenancyStore for SqlStore {
         .bind(patch.default_language.map(|l| l.as_str()))
         .bind(patch.pii_redaction.map(|p| p.as_str()))
         .bind(self.clock.now())
+        .bind(patch.time_zone.map(|z| z.name()))
         .fetch_optional(&self.pool)
         .await?;
         row.map(ProjectRow::into_domain).transpose()
