@@ -470,8 +470,16 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
             out.extend(from_sentence);
         }
     }
-    deadlines_from_the_dialogue(&mut out, turns, call);
-    for item in &mut out {
+    settle_deadlines(&mut out, turns, call);
+    out
+}
+
+/// Gives the items without a deadline of their own one said beside them (see
+/// [`deadlines_from_the_dialogue`]), then their priority. Run on the items that are kept: a
+/// model that drops candidates leaves more items alone in their turn.
+pub(crate) fn settle_deadlines(items: &mut [ActionDraft], turns: &[SpokenTurn<'_>], call: CallTime) {
+    deadlines_from_the_dialogue(items, turns, call);
+    for item in items {
         let soon = item.due_at.is_some_and(|d| (d.with_timezone(&call.zone).date_naive() - call.local().date()).num_days() <= 1);
         if soon || item.priority == Priority::High {
             item.priority = Priority::High;
@@ -479,13 +487,13 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
             item.priority = Priority::Medium;
         }
     }
-    out
 }
 
-/// A deadline said beside an item rather than in its sentence: elsewhere in its turn, when the
-/// turn holds no other item ("I'll send you the form. You'll have it by Thursday."), or in the
-/// other party's answer, when that holds no item of its own ("— I'll post it. — Before Friday?
-/// — Yes.").
+/// A deadline said beside an item rather than in its sentence: later in its turn, when the turn
+/// holds no other item ("I'll send you the form. You'll have it by Thursday."); in the turn it
+/// answers, when it opens by accepting ("Dobrze, przeleję" after "trzeba ją przelać w ciągu
+/// trzech dni"), from the sentence that shares its words; or in the other party's answer, when
+/// that holds no item of its own ("— I'll post it. — Before Friday?").
 fn deadlines_from_the_dialogue(items: &mut [ActionDraft], turns: &[SpokenTurn<'_>], call: CallTime) {
     let per_turn = |items: &[ActionDraft], turn: usize| items.iter().filter(|i| i.turn == turn).count();
     for at in 0..items.len() {
@@ -493,12 +501,21 @@ fn deadlines_from_the_dialogue(items: &mut [ActionDraft], turns: &[SpokenTurn<'_
             continue;
         }
         let turn = items[at].turn;
+        let Some(this) = turns.get(turn) else { continue };
         let mut found = None;
         if per_turn(items, turn) == 1 {
-            found = turns.get(turn).and_then(|t| deadline_in(t.text, call));
+            // Only after the item's own words: a deadline before them belongs to something said
+            // earlier ("the technician comes on Monday. Before then, could you…").
+            let after = this.text.find(items[at].evidence.as_str()).map_or(this.text.len(), |i| i + items[at].evidence.len());
+            found = deadline_in(&this.text[after..], call);
+        }
+        let other = |t: &&SpokenTurn<'_>| t.speaker != this.speaker;
+        if found.is_none() && opens_by_accepting(this.text) {
+            let asked = turn.checked_sub(1).and_then(|t| turns.get(t)).filter(other);
+            found = asked.and_then(|asked| sentence_sharing_words(asked.text, &items[at].evidence)).and_then(|s| deadline_in(s, call));
         }
         if found.is_none() {
-            let answer = turns.get(turn + 1).filter(|next| turns.get(turn).is_some_and(|t| t.speaker != next.speaker));
+            let answer = turns.get(turn + 1).filter(other);
             if answer.is_some() && per_turn(items, turn + 1) == 0 {
                 found = answer.and_then(|t| deadline_in(t.text, call));
             }
@@ -507,6 +524,23 @@ fn deadlines_from_the_dialogue(items: &mut [ActionDraft], turns: &[SpokenTurn<'_
             (items[at].deadline_mentioned, items[at].due_at) = (Some(said), Some(due));
         }
     }
+}
+
+/// Whether a turn opens by accepting what was asked ("Sure, …", "Dobrze, …", "A, no tak").
+fn opens_by_accepting(text: &str) -> bool {
+    const ACCEPT: &[&str] =
+        &["sure", "ok", "okay", "yes", "yeah", "fine", "right", "alright", "dobrze", "tak", "jasne", "oczywiscie", "zgoda", "ok", "racja", "no"];
+    fold(text).split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).take(3).any(|w| ACCEPT.contains(&w))
+}
+
+/// The sentence of `text` that shares a word with `evidence` (by the first five letters, so
+/// that "przelać" and "przeleję" are one word), if any.
+fn sentence_sharing_words<'a>(text: &'a str, evidence: &str) -> Option<&'a str> {
+    let prefixes = |s: &str| -> Vec<String> {
+        fold(s).split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().count() >= 5).map(|w| w.chars().take(5).collect()).collect()
+    };
+    let wanted = prefixes(evidence);
+    text.split_inclusive(['.', '!', '?']).find(|sentence| prefixes(sentence).iter().any(|p| wanted.contains(p)))
 }
 
 #[cfg(test)]
@@ -569,6 +603,27 @@ mod tests {
         assert_eq!(due.with_timezone(&chrono_tz::Europe::Warsaw).to_rfc3339(), "2026-11-20T23:59:59+01:00");
         let utc = extract_actions(&[t("agent", "I'll call you back tomorrow."), t("customer", "Thanks.")], call.at);
         assert_eq!(utc[0].due_at.unwrap().to_rfc3339(), "2026-11-19T23:59:59+00:00", "the same instant, in UTC");
+    }
+
+    #[test]
+    fn a_deadline_before_the_item_or_in_the_request_it_accepts_is_found_right() {
+        let items = extract_actions(
+            &[
+                t("agent", "The technician will be with you on Monday. Before then, could you email us a couple of photos of the doors?"),
+                t("customer", "Of course."),
+            ],
+            call(),
+        );
+        assert_eq!(due(&items), [("customer", None, None)], "Monday is the technician's, said before the request");
+        let items = extract_actions(
+            &[
+                t("agent", "Kurier przyjedzie w poniedziałek. Umowa musi do nas wrócić podpisana w ciągu trzech dni."),
+                t("customer", "A, no tak. Dobrze, wyślę podpisaną umowę."),
+                t("agent", "Świetnie. To w poniedziałek pellet będzie u pana."),
+            ],
+            call(),
+        );
+        assert_eq!(due(&items), [("customer", Some("w ciągu trzech dni"), Some("2026-11-21".into()))]);
     }
 
     #[test]

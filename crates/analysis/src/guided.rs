@@ -228,6 +228,7 @@ impl GuidedEngine {
             }
         }
         analysis.actions = merge_accepted(choices.into_iter().flat_map(|c| c.kept).collect(), &spoken);
+        crate::actions::settle_deadlines(&mut analysis.actions, &spoken, call);
         let pairs: Vec<(&str, &str)> = input.turns.iter().map(|t| (t.0.as_str(), t.1.as_str())).collect();
         analysis.summary = summarise(&pairs, &analysis.actions);
         analysis.model_used = self.model_used();
