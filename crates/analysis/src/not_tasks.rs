@@ -71,6 +71,10 @@ const ASK_FOR_DATA: &[&str] = &[
     "powiedziec",
 ];
 
+/// How a request to the other party opens.
+const ASKING: &[&[&str]] =
+    &[&["could", "you"], &["can", "you"], &["would", "you"], &["czy", "moze"], &["moge", "prosic"], &["czy", "moglby"], &["czy", "moglaby"]];
+
 /// What data is asked for.
 const DATA: &[&str] = &[
     "name", "surname", "address", "postcode", "number", "date", "birth", "email", "details", "reference", "account", "pesel", "nazwisko", "imie",
@@ -101,8 +105,8 @@ const ACCEPT: &[&str] =
 
 /// Thoughts and feelings that hold a promise-like clause ("I thought I'd…", "bałam się, że…").
 const THOUGHTS: &[&str] = &[
-    "thought", "worried", "afraid", "feared", "hoped", "felt", "assumed", "expected", "myslalam", "myslalem", "balam", "balem", "obawiam",
-    "obawialam", "sadzilam", "sadzilem", "spodziewalam", "spodziewalem", "liczylam", "liczylem",
+    "thought", "worried", "feared", "hoped", "felt", "assumed", "myslalam", "myslalem", "balam", "balem", "obawiam", "obawialam", "sadzilam",
+    "sadzilem", "spodziewalam", "spodziewalem", "liczylam", "liczylem",
 ];
 
 /// Things no party does.
@@ -142,7 +146,10 @@ pub fn not_a_task(sentence: &str, answer: Option<&str>) -> Option<NotATask> {
     if has_any(&w, THOUGHTS) {
         return Some(NotATask::StateOrFeeling);
     }
-    if has_any(&w, ASK_FOR_DATA) && has_any(&w, DATA) && !has_any(&w, &["send", "email", "post", "wyslac", "przeslac", "odeslac"]) {
+    // Asked of the other party ("could you confirm your address"), not promised ("I'll confirm
+    // your new address in writing").
+    let asks = has_any(&w, &["please", "prosze", "poprosze", "podaj"]) || ASKING.iter().any(|p| has_seq(&w, p));
+    if asks && has_any(&w, ASK_FOR_DATA) && has_any(&w, DATA) && !has_any(&w, &["send", "email", "post", "wyslac", "przeslac", "odeslac"]) {
         return Some(NotATask::DataRequest);
     }
     let now = NOW.iter().any(|p| has_seq(&w, p));
@@ -199,6 +206,8 @@ mod tests {
             ("I'm raising a refund for the duplicate right now, and you'll have it back within five working days.", None),
             ("Proszę przesłać skan dowodu do piątku.", None),
             ("I'll email you your account details today.", None),
+            ("I'll confirm your new address in writing by Friday.", None),
+            ("I'm afraid I'll have to send an engineer on Monday.", None),
         ] {
             assert_eq!(not_a_task(sentence, answer), None, "{sentence}");
         }
