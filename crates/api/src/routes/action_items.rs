@@ -194,6 +194,17 @@ pub async fn list_action_items(
     }))
 }
 
+/// `dueAt` as an RFC 3339 date-time, or a validation error on it.
+fn due_at(v: &mut Validator, raw: &str) -> Option<chrono::DateTime<chrono::Utc>> {
+    match chrono::DateTime::parse_from_rfc3339(raw.trim()) {
+        Ok(t) => Some(t.with_timezone(&chrono::Utc)),
+        Err(_) => {
+            v.error("dueAt", "must be an RFC 3339 date-time such as 2026-11-27T17:00:00Z");
+            None
+        }
+    }
+}
+
 /// Changes to an action item; absent fields stay as they are.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -241,13 +252,7 @@ impl ActionItemPatchRequest {
             v.error("clearNotes", "cannot be combined with notes");
         }
         let deadline_mentioned = self.deadline_mentioned.and_then(|d| v.optional_value("deadlineMentioned", &d, 200));
-        let due_at = self.due_at.and_then(|raw| match chrono::DateTime::parse_from_rfc3339(raw.trim()) {
-            Ok(t) => Some(t.with_timezone(&chrono::Utc)),
-            Err(_) => {
-                v.error("dueAt", "must be an RFC 3339 date-time such as 2026-11-27T17:00:00Z");
-                None
-            }
-        });
+        let due_at = self.due_at.and_then(|raw| due_at(&mut v, &raw));
         if self.clear_deadline && (deadline_mentioned.is_some() || due_at.is_some()) {
             v.error("clearDeadline", "cannot be combined with deadlineMentioned or dueAt");
         }
@@ -312,13 +317,7 @@ impl NewActionItemRequest {
         let responsible_party = self.responsible_party.and_then(|p| v.optional_value("responsibleParty", &p, 200));
         let priority = one_value(&mut v, "priority", self.priority, ActionItemPriority::ALL).unwrap_or(ActionItemPriority::Medium);
         let deadline_mentioned = self.deadline_mentioned.and_then(|d| v.optional_value("deadlineMentioned", &d, 200));
-        let due_at = self.due_at.and_then(|raw| match chrono::DateTime::parse_from_rfc3339(raw.trim()) {
-            Ok(t) => Some(t.with_timezone(&chrono::Utc)),
-            Err(_) => {
-                v.error("dueAt", "must be an RFC 3339 date-time such as 2026-11-27T17:00:00Z");
-                None
-            }
-        });
+        let due_at = self.due_at.and_then(|raw| due_at(&mut v, &raw));
         v.finish()?;
         Ok(callscope_domain::NewActionItem {
             id: ActionItemId::new(),
