@@ -132,7 +132,6 @@ const AUTOMATIC: &[&[&str]] = &[
 ];
 
 /// Why `sentence` (said by the speaker, with the other party's next turn `answer`) is no task.
-/// `request`: the sentence asks the other party (an offer then needs accepting).
 pub fn not_a_task(sentence: &str, answer: Option<&str>) -> Option<NotATask> {
     let w = words(sentence);
     if AUTOMATIC.iter().any(|p| has_seq(&w, p)) {

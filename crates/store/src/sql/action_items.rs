@@ -145,14 +145,15 @@ impl ActionItemStore for SqlStore {
         if source.call_id != target.call_id {
             return Err(StoreError::Rejected(Rejection::MergeAcrossCalls));
         }
-        let merged = target.merged_with(&source, now);
-        write_item(&mut tx, &merged).await?;
+        write_item(&mut tx, &target.merged_with(&source, now)).await?;
         remove_item(&mut tx, project, from).await?;
+        // Read back in the transaction: its place may have moved up with the removal, and the
+        // event should say where it is.
+        let merged = read(into).fetch_one(&mut *tx).await?.into_item()?;
         insert_event(&mut tx, project.0, &Event::ActionItemUpdated(Box::new(ActionItemView::new(&merged, now))), now).await?;
         insert_event(&mut tx, project.0, &Event::ActionItemDeleted(from), now).await?;
         tx.commit().await?;
-        // Its place may have moved up with the removal.
-        self.get_action_item(project, into).await
+        Ok(merged)
     }
 
     async fn prune_item_changes(&self, before: Timestamp) -> StoreResult<u64> {
