@@ -281,10 +281,32 @@ impl FromRequestParts<AppState> for ProjectScope {
     }
 }
 
-#[derive(serde::Deserialize)]
+/// The `{projectId}` of every route under a project.
+#[derive(serde::Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
-struct ProjectPath {
+#[into_params(parameter_in = Path)]
+pub struct ProjectPath {
+    /// The project
+    #[param(value_type = uuid::Uuid)]
     project_id: callscope_domain::ProjectId,
+}
+
+/// A resource nested in the caller's project, `/v1/projects/{projectId}/…/{id}`: the project is
+/// checked as [`ProjectScope`] checks it (so a missing key still answers 401 before a malformed
+/// id answers 400), the id only parsed; the store answers whether it belongs to the project.
+pub struct InProject<T> {
+    pub scope: ProjectScope,
+    pub id: T,
+}
+
+impl<T: serde::de::DeserializeOwned + Send> FromRequestParts<AppState> for InProject<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let scope = ProjectScope::from_request_parts(parts, state).await?;
+        let ApiPath(IdPath { id }) = ApiPath::<IdPath<T>>::from_request_parts(parts, state).await?;
+        Ok(InProject { scope, id })
+    }
 }
 
 /// The `{id}` of a resource nested in a project.

@@ -23,6 +23,46 @@ async function act(change, reload) {
   if ((await save(change)) !== undefined) await reload();
 }
 
+/** One `li` for each of `list`, holding what `entry` makes of it, or the line `none` when
+ *  the list is empty. */
+function listOr(list, none, entry) {
+  return list.length === 0
+    ? h("p", { class: "muted" }, t(none))
+    : h(
+        "ul",
+        {},
+        list.map((x) => h("li", {}, entry(x))),
+      );
+}
+
+/** A one-row form whose submission makes `change` and then runs `reload`. */
+function rowForm(change, reload, ...fields) {
+  const submit = (e) => {
+    e.preventDefault();
+    act(change, reload);
+  };
+  return h("form", { class: "row", onsubmit: submit }, ...fields);
+}
+
+/** A button that makes `change` and then runs `reload`. */
+function actButton(label, change, reload) {
+  return h("button", { type: "button", onclick: () => act(change, reload) }, label);
+}
+
+/** A button that, once the person confirms, deletes `path` (named `name` in the question) and
+ *  reads the section again. */
+function deleteButton(name, path, reload) {
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "danger",
+      onclick: () => confirm(`${t("delete")} ${name}?`) && act(() => api("DELETE", path), reload),
+    },
+    t("delete"),
+  );
+}
+
 export async function settingsPage(main, project, fresh = () => true) {
   const base = `/v1/projects/${project.id}`;
   const sections = {
@@ -116,23 +156,14 @@ export async function settingsPage(main, project, fresh = () => true) {
               );
             }),
           ),
-      h(
-        "form",
-        {
-          class: "row",
-          onsubmit: (e) => {
-            e.preventDefault();
-            act(
-              () =>
-                api("POST", `${base}/categories`, {
-                  name: name.value,
-                  description: description.value || null,
-                  parentId: parent.value || null,
-                }),
-              categories,
-            );
-          },
-        },
+      rowForm(
+        () =>
+          api("POST", `${base}/categories`, {
+            name: name.value,
+            description: description.value || null,
+            parentId: parent.value || null,
+          }),
+        categories,
         h("label", { for: "category-name" }, t("name")),
         name,
         h("label", { for: "category-description" }, t("description")),
@@ -167,53 +198,18 @@ export async function settingsPage(main, project, fresh = () => true) {
     mount(
       sections.templates,
       h("h2", {}, t("templates")),
-      list.length === 0
-        ? h("p", { class: "muted" }, t("noTemplates"))
-        : h(
-            "ul",
-            {},
-            list.map((tpl) =>
-              h(
-                "li",
-                {},
-                h("strong", {}, tpl.name),
-                tpl.isActive && h("span", { class: "badge active" }, t("active")),
-                h(
-                  "span",
-                  { class: "muted small" },
-                  ` ${tpl.fields.map((f) => `${f.label} (${f.answerType})`).join(", ")}`,
-                ),
-                " ",
-                h(
-                  "button",
-                  {
-                    type: "button",
-                    onclick: () =>
-                      act(
-                        () =>
-                          api(
-                            "POST",
-                            `${base}/analysis-templates/${tpl.id}/${tpl.isActive ? "deactivate" : "activate"}`,
-                          ),
-                        templates,
-                      ),
-                  },
-                  tpl.isActive ? t("deactivate") : t("activate"),
-                ),
-                h(
-                  "button",
-                  {
-                    type: "button",
-                    class: "danger",
-                    onclick: () =>
-                      confirm(`${t("delete")} ${tpl.name}?`) &&
-                      act(() => api("DELETE", `${base}/analysis-templates/${tpl.id}`), templates),
-                  },
-                  t("delete"),
-                ),
-              ),
-            ),
-          ),
+      listOr(list, "noTemplates", (tpl) => [
+        h("strong", {}, tpl.name),
+        tpl.isActive && h("span", { class: "badge active" }, t("active")),
+        h("span", { class: "muted small" }, ` ${tpl.fields.map((f) => `${f.label} (${f.answerType})`).join(", ")}`),
+        " ",
+        actButton(
+          tpl.isActive ? t("deactivate") : t("activate"),
+          () => api("POST", `${base}/analysis-templates/${tpl.id}/${tpl.isActive ? "deactivate" : "activate"}`),
+          templates,
+        ),
+        deleteButton(tpl.name, `${base}/analysis-templates/${tpl.id}`, templates),
+      ]),
       h(
         "form",
         {
@@ -258,60 +254,24 @@ export async function settingsPage(main, project, fresh = () => true) {
     mount(
       sections.presets,
       h("h2", {}, t("presets")),
-      list.length === 0
-        ? h("p", { class: "muted" }, t("noPresets"))
-        : h(
-            "ul",
-            {},
-            list.map((p) =>
-              h(
-                "li",
-                {},
-                h("strong", {}, p.name),
-                ` ${p.speakers.join(", ")} `,
-                p.isDefault
-                  ? h("span", { class: "badge active" }, t("default"))
-                  : h(
-                      "button",
-                      {
-                        type: "button",
-                        onclick: () => act(() => api("PATCH", `${base}/speaker-presets/${p.id}/default`), presets),
-                      },
-                      t("makeDefault"),
-                    ),
-                h(
-                  "button",
-                  {
-                    type: "button",
-                    class: "danger",
-                    onclick: () =>
-                      confirm(`${t("delete")} ${p.name}?`) &&
-                      act(() => api("DELETE", `${base}/speaker-presets/${p.id}`), presets),
-                  },
-                  t("delete"),
-                ),
-              ),
-            ),
-          ),
-      h(
-        "form",
-        {
-          class: "row",
-          onsubmit: (e) => {
-            e.preventDefault();
-            act(
-              () =>
-                api("POST", `${base}/speaker-presets`, {
-                  name: name.value,
-                  speakers: speakers.value
-                    .split(",")
-                    .map((s) => s.trim())
-                    .filter(Boolean),
-                }),
-              presets,
-            );
-          },
-        },
+      listOr(list, "noPresets", (p) => [
+        h("strong", {}, p.name),
+        ` ${p.speakers.join(", ")} `,
+        p.isDefault
+          ? h("span", { class: "badge active" }, t("default"))
+          : actButton(t("makeDefault"), () => api("PATCH", `${base}/speaker-presets/${p.id}/default`), presets),
+        deleteButton(p.name, `${base}/speaker-presets/${p.id}`, presets),
+      ]),
+      rowForm(
+        () =>
+          api("POST", `${base}/speaker-presets`, {
+            name: name.value,
+            speakers: speakers.value
+              .split(",")
+              .map((s) => s.trim())
+              .filter(Boolean),
+          }),
+        presets,
         h("label", { for: "preset-name" }, t("name")),
         name,
         h("label", { for: "preset-speakers" }, t("speakers")),
@@ -415,61 +375,20 @@ export async function settingsPage(main, project, fresh = () => true) {
             t("copy"),
           ),
         ),
-      list.length === 0
-        ? h("p", { class: "muted" }, t("noWebhooks"))
-        : h(
-            "ul",
-            {},
-            list.map((w) =>
-              h(
-                "li",
-                {},
-                h("strong", {}, w.url),
-                ` ${w.events.join(", ")} `,
-                h("span", { class: w.active ? "badge active" : "badge" }, w.active ? t("active") : t("paused")),
-                " ",
-                h(
-                  "button",
-                  {
-                    type: "button",
-                    onclick: () =>
-                      act(
-                        () => api("PATCH", `${base}/webhooks/${w.id}/toggle`),
-                        () => webhooks(),
-                      ),
-                  },
-                  w.active ? t("pause") : t("resume"),
-                ),
-                h(
-                  "button",
-                  {
-                    type: "button",
-                    onclick: () =>
-                      act(
-                        () => api("POST", `${base}/webhooks/${w.id}/test`),
-                        () => showLog(w),
-                      ),
-                  },
-                  t("test"),
-                ),
-                h("button", { type: "button", onclick: () => showLog(w) }, t("deliveries")),
-                h(
-                  "button",
-                  {
-                    type: "button",
-                    class: "danger",
-                    onclick: () =>
-                      confirm(`${t("delete")} ${w.url}?`) &&
-                      act(
-                        () => api("DELETE", `${base}/webhooks/${w.id}`),
-                        () => webhooks(),
-                      ),
-                  },
-                  t("delete"),
-                ),
-              ),
-            ),
-          ),
+      listOr(list, "noWebhooks", (w) => [
+        h("strong", {}, w.url),
+        ` ${w.events.join(", ")} `,
+        h("span", { class: w.active ? "badge active" : "badge" }, w.active ? t("active") : t("paused")),
+        " ",
+        actButton(w.active ? t("pause") : t("resume"), () => api("PATCH", `${base}/webhooks/${w.id}/toggle`), webhooks),
+        actButton(
+          t("test"),
+          () => api("POST", `${base}/webhooks/${w.id}/test`),
+          () => showLog(w),
+        ),
+        h("button", { type: "button", onclick: () => showLog(w) }, t("deliveries")),
+        deleteButton(w.url, `${base}/webhooks/${w.id}`, () => webhooks()),
+      ]),
       log,
       h(
         "form",

@@ -15,7 +15,7 @@ use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use crate::error::Problem;
-use crate::extract::{ApiJson, ApiPath, ApiQuery, IdPath, ProjectScope};
+use crate::extract::{ApiJson, ApiQuery, InProject, ProjectPath, ProjectScope};
 use crate::views::nullable;
 use crate::views::{time_bounds, DateRangeQuery, Located};
 use crate::{ApiError, AppState};
@@ -167,14 +167,11 @@ fn parse_list_query(raw: Option<&str>) -> Result<ActionItemQuery, ApiError> {
 }
 
 /// List the project's action items, filtered, sorted and paged, with counters.
-#[utoipa::path(get, path = "/v1/projects/{projectId}/action-items", tag = "Action items",
-    params(("projectId" = Uuid, Path, description = "The project"), ActionItemListQuery),
-    responses(
-        (status = 200, description = "A page of items and the counters", body = ActionItemPage),
+#[utoipa::path(get, path = "/v1/projects/{projectId}/action-items", tag = "Action items", params(ProjectPath, ActionItemListQuery),
+    responses((status = 200, description = "A page of items and the counters", body = ActionItemPage),
         (status = 400, description = "A parameter of the wrong type", body = Problem),
         (status = 404, description = "No such project", body = Problem),
-        (status = 422, description = "Unknown enum values, page bounds, or from after to", body = Problem),
-    ))]
+        (status = 422, description = "Unknown enum values, page bounds, or from after to", body = Problem)))]
 pub async fn list_action_items(
     State(state): State<AppState>,
     scope: ProjectScope,
@@ -273,18 +270,14 @@ impl ActionItemPatchRequest {
 
 /// Change an action item (partial update); `action_item.updated` goes to the outbox.
 #[utoipa::path(patch, path = "/v1/projects/{projectId}/action-items/{id}", tag = "Action items",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The action item")),
+    params(ProjectPath, ("id" = Uuid, Path, description = "The action item")),
     request_body = ActionItemPatchRequest,
-    responses(
-        (status = 200, description = "The item as changed", body = ActionItemView),
-        (status = 400, description = "Malformed JSON", body = Problem),
-        (status = 404, description = "No such project or item", body = Problem),
-        (status = 422, description = "An unknown status or priority, an empty description, conflicting flags", body = Problem),
-    ))]
+    responses((status = 200, description = "The item as changed", body = ActionItemView),
+        (status = 400, description = "Malformed JSON", body = Problem), (status = 404, description = "No such project or item", body = Problem),
+        (status = 422, description = "An unknown status or priority, an empty description, conflicting flags", body = Problem)))]
 pub async fn update_action_item(
     State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<ActionItemId>>,
+    InProject { scope, id }: InProject<ActionItemId>,
     ApiJson(body): ApiJson<ActionItemPatchRequest>,
 ) -> Result<Json<ActionItemView>, ApiError> {
     let patch = body.validate()?;
@@ -334,19 +327,14 @@ impl NewActionItemRequest {
 /// Add an action item the analysis missed to a call (beyond the spec). It goes after the call's
 /// other items, PENDING; re-analysis keeps it. `action_item.created` goes to the outbox.
 #[utoipa::path(post, path = "/v1/projects/{projectId}/calls/{id}/action-items", tag = "Action items",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The call")),
+    params(ProjectPath, ("id" = Uuid, Path, description = "The call")),
     request_body = NewActionItemRequest,
-    responses(
-        (status = 201, description = "The item", body = ActionItemView,
-            headers(("Location" = String, description = "Path of the new item"))),
-        (status = 400, description = "Malformed JSON", body = Problem),
-        (status = 404, description = "No such project or call", body = Problem),
-        (status = 422, description = "An empty or too long description, an unknown priority, a malformed dueAt", body = Problem),
-    ))]
+    responses((status = 201, description = "The item", body = ActionItemView, headers(("Location" = String, description = "Path of the new item"))),
+        (status = 400, description = "Malformed JSON", body = Problem), (status = 404, description = "No such project or call", body = Problem),
+        (status = 422, description = "An empty or too long description, an unknown priority, a malformed dueAt", body = Problem)))]
 pub async fn add_action_item(
     State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
+    InProject { scope, id }: InProject<CallId>,
     ApiJson(body): ApiJson<NewActionItemRequest>,
 ) -> Result<Located<ActionItemView>, ApiError> {
     let new = body.validate()?;
@@ -369,18 +357,14 @@ pub struct MergeActionItemRequest {
 /// and this item's description in its notes; this item goes. `action_item.updated` and
 /// `action_item.deleted` go to the outbox.
 #[utoipa::path(post, path = "/v1/projects/{projectId}/action-items/{id}/merge", tag = "Action items",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The item merged away")),
+    params(ProjectPath, ("id" = Uuid, Path, description = "The item merged away")),
     request_body = MergeActionItemRequest,
-    responses(
-        (status = 200, description = "The item that stays, as merged", body = ActionItemView),
-        (status = 400, description = "Malformed JSON", body = Problem),
-        (status = 404, description = "No such project or item", body = Problem),
-        (status = 422, description = "`into` is this item or an item of another call", body = Problem),
-    ))]
+    responses((status = 200, description = "The item that stays, as merged", body = ActionItemView),
+        (status = 400, description = "Malformed JSON", body = Problem), (status = 404, description = "No such project or item", body = Problem),
+        (status = 422, description = "`into` is this item or an item of another call", body = Problem)))]
 pub async fn merge_action_item(
     State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<ActionItemId>>,
+    InProject { scope, id }: InProject<ActionItemId>,
     ApiJson(body): ApiJson<MergeActionItemRequest>,
 ) -> Result<Json<ActionItemView>, ApiError> {
     let item = state.store.merge_action_items(scope.id(), id, ActionItemId(body.into)).await?;
@@ -389,15 +373,12 @@ pub async fn merge_action_item(
 
 /// Get one action item.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/action-items/{id}", tag = "Action items",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The action item")),
-    responses(
-        (status = 200, description = "The item", body = ActionItemView),
-        (status = 404, description = "No such project or item", body = Problem),
-    ))]
+    params(ProjectPath, ("id" = Uuid, Path, description = "The action item")),
+    responses((status = 200, description = "The item", body = ActionItemView),
+        (status = 404, description = "No such project or item", body = Problem)))]
 pub async fn get_action_item(
     State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<ActionItemId>>,
+    InProject { scope, id }: InProject<ActionItemId>,
 ) -> Result<Json<ActionItemView>, ApiError> {
     let item = state.store.get_action_item(scope.id(), id).await?;
     Ok(Json(ActionItemView::new(&item, state.clock.now())))
@@ -405,40 +386,25 @@ pub async fn get_action_item(
 
 /// Delete an action item; `action_item.deleted` goes to the outbox.
 #[utoipa::path(delete, path = "/v1/projects/{projectId}/action-items/{id}", tag = "Action items",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The action item")),
-    responses(
-        (status = 204, description = "Deleted"),
-        (status = 404, description = "No such project or item", body = Problem),
-    ))]
-pub async fn delete_action_item(
-    State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<ActionItemId>>,
-) -> Result<StatusCode, ApiError> {
+    params(ProjectPath, ("id" = Uuid, Path, description = "The action item")),
+    responses((status = 204, description = "Deleted"), (status = 404, description = "No such project or item", body = Problem)))]
+pub async fn delete_action_item(State(state): State<AppState>, InProject { scope, id }: InProject<ActionItemId>) -> Result<StatusCode, ApiError> {
     state.store.delete_action_item(scope.id(), id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
 /// The distinct responsible parties of the project's items, sorted.
-#[utoipa::path(get, path = "/v1/projects/{projectId}/action-items/responsible-parties", tag = "Action items",
-    params(("projectId" = Uuid, Path, description = "The project")),
-    responses(
-        (status = 200, description = "Names, sorted", body = Vec<String>),
-        (status = 404, description = "No such project", body = Problem),
-    ))]
+#[utoipa::path(get, path = "/v1/projects/{projectId}/action-items/responsible-parties", tag = "Action items", params(ProjectPath),
+    responses((status = 200, description = "Names, sorted", body = Vec<String>), (status = 404, description = "No such project", body = Problem)))]
 pub async fn responsible_parties(State(state): State<AppState>, scope: ProjectScope) -> Result<Json<Vec<String>>, ApiError> {
     Ok(Json(state.store.responsible_parties(scope.id()).await?))
 }
 
 /// PENDING and IN_PROGRESS items: overdue first, then by `dueAt` (none last), then `callDate`.
-#[utoipa::path(get, path = "/v1/projects/{projectId}/action-items/pending", tag = "Action items",
-    params(("projectId" = Uuid, Path, description = "The project"), DateRangeQuery),
-    responses(
-        (status = 200, description = "The open items", body = Vec<ActionItemView>),
-        (status = 400, description = "A date that does not parse", body = Problem),
-        (status = 404, description = "No such project", body = Problem),
-        (status = 422, description = "from after to", body = Problem),
-    ))]
+#[utoipa::path(get, path = "/v1/projects/{projectId}/action-items/pending", tag = "Action items", params(ProjectPath, DateRangeQuery),
+    responses((status = 200, description = "The open items", body = Vec<ActionItemView>),
+        (status = 400, description = "A date that does not parse", body = Problem), (status = 404, description = "No such project", body = Problem),
+        (status = 422, description = "from after to", body = Problem)))]
 pub async fn pending_action_items(
     State(state): State<AppState>,
     scope: ProjectScope,

@@ -16,7 +16,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::audio_link::AudioLinkGrant;
 use crate::context::record_org;
 use crate::error::Problem;
-use crate::extract::{ApiPath, IdPath, ProjectScope};
+use crate::extract::{InProject, ProjectPath};
 use crate::views::{rfc3339, Located};
 use crate::{ApiError, AppState};
 
@@ -33,16 +33,10 @@ pub struct AudioInfoView {
 
 /// Facts about a call's audio.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/calls/{id}/audio", tag = "Calls",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The call")),
-    responses(
-        (status = 200, description = "The audio file's facts", body = AudioInfoView),
-        (status = 404, description = "No such project or call", body = Problem),
-    ))]
-pub async fn get_audio_info(
-    State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
-) -> Result<Json<AudioInfoView>, ApiError> {
+    params(ProjectPath, ("id" = Uuid, Path, description = "The call")),
+    responses((status = 200, description = "The audio file's facts", body = AudioInfoView),
+        (status = 404, description = "No such project or call", body = Problem)))]
+pub async fn get_audio_info(State(state): State<AppState>, InProject { scope, id }: InProject<CallId>) -> Result<Json<AudioInfoView>, ApiError> {
     let audio = state.store.get_call_audio(scope.id(), id).await?;
     let content_url = format!("/v1/projects/{}/calls/{id}/audio/content", scope.id());
     Ok(Json(AudioInfoView { audio, content_url }))
@@ -60,17 +54,14 @@ struct RangeHeader {
 
 /// The original audio bytes. A single `Range: bytes=…` gives 206 with that part.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/calls/{id}/audio/content", tag = "Calls",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The call"), RangeHeader),
-    responses(
-        (status = 200, description = "The whole file", content_type = "application/octet-stream"),
+    params(ProjectPath, ("id" = Uuid, Path, description = "The call"), RangeHeader),
+    responses((status = 200, description = "The whole file", content_type = "application/octet-stream"),
         (status = 206, description = "The requested range (`Content-Range`)", content_type = "application/octet-stream"),
         (status = 404, description = "No such project or call", body = Problem),
-        (status = 416, description = "`range_not_satisfiable`", body = Problem),
-    ))]
+        (status = 416, description = "`range_not_satisfiable`", body = Problem)))]
 pub async fn get_audio_content(
     State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
+    InProject { scope, id }: InProject<CallId>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let audio = state.store.get_call_audio(scope.id(), id).await?;
@@ -94,16 +85,13 @@ pub struct AudioLinkView {
 /// the spec). Nothing is stored: the link is signed with the calling key, lasts an hour, and ends
 /// with the key.
 #[utoipa::path(post, path = "/v1/projects/{projectId}/calls/{id}/audio/link", tag = "Calls",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The call")),
+    params(ProjectPath, ("id" = Uuid, Path, description = "The call")),
     responses(
-        (status = 201, description = "The link (also in `Location`)", body = AudioLinkView,
-            headers(("Location" = String, description = "The link's path"))),
-        (status = 404, description = "No such project or call", body = Problem),
-    ))]
+        (status = 201, description = "The link (also in `Location`)", body = AudioLinkView, headers(("Location" = String, description = "The link's path"))),
+        (status = 404, description = "No such project or call", body = Problem)))]
 pub async fn create_audio_link(
     State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
+    InProject { scope, id }: InProject<CallId>,
 ) -> Result<Located<AudioLinkView>, ApiError> {
     state.store.get_call_audio(scope.id(), id).await?;
     // The key was checked a moment ago; if it was revoked since, the link would not open anyway.
@@ -117,13 +105,10 @@ pub async fn create_audio_link(
 /// every route of which needs the key); Range as for `…/audio/content`.
 #[utoipa::path(get, path = "/audio/{token}", tag = "Calls", security(()),
     params(("token" = String, Path, description = "The link's token"), RangeHeader),
-    responses(
-        (status = 200, description = "The whole file", content_type = "application/octet-stream"),
+    responses((status = 200, description = "The whole file", content_type = "application/octet-stream"),
         (status = 206, description = "The requested range (`Content-Range`)", content_type = "application/octet-stream"),
         (status = 401, description = "The link is malformed, forged, expired, or its key was revoked", body = Problem),
-        (status = 404, description = "The call is gone", body = Problem),
-        (status = 416, description = "`range_not_satisfiable`", body = Problem),
-    ))]
+        (status = 404, description = "The call is gone", body = Problem), (status = 416, description = "`range_not_satisfiable`", body = Problem)))]
 pub async fn get_linked_audio(State(state): State<AppState>, Path(token): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
     let link = AudioLinkGrant::parse(&token).ok_or(ApiError::LinkNotValid)?;
     let (org, digest) = state.store.active_key_digest(link.key_id()).await?.ok_or(ApiError::LinkNotValid)?;

@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::error::Problem;
-use crate::extract::{ApiJson, ApiPath, IdPath, ProjectScope};
+use crate::extract::{ApiJson, InProject, ProjectPath, ProjectScope};
 use crate::views::{not_null, nullable, Located, Stamps};
 use crate::{ApiError, AppState};
 
@@ -125,12 +125,9 @@ pub struct MoveCategoryRequest {
 }
 
 /// The category tree with call counts.
-#[utoipa::path(get, path = "/v1/projects/{projectId}/categories", tag = "Categories",
-    params(("projectId" = Uuid, Path, description = "The project")),
-    responses(
-        (status = 200, description = "Root categories, each with its subtree", body = [CategoryTreeNode]),
-        (status = 404, description = "No such project", body = Problem),
-    ))]
+#[utoipa::path(get, path = "/v1/projects/{projectId}/categories", tag = "Categories", params(ProjectPath),
+    responses((status = 200, description = "Root categories, each with its subtree", body = [CategoryTreeNode]),
+        (status = 404, description = "No such project", body = Problem)))]
 pub async fn get_category_tree(State(state): State<AppState>, scope: ProjectScope) -> Result<Json<Vec<CategoryTreeNode>>, ApiError> {
     let categories = state.store.list_categories(scope.id()).await?;
     let counts = state.store.category_call_counts(scope.id()).await?;
@@ -138,16 +135,13 @@ pub async fn get_category_tree(State(state): State<AppState>, scope: ProjectScop
 }
 
 /// Create a category.
-#[utoipa::path(post, path = "/v1/projects/{projectId}/categories", tag = "Categories",
-    params(("projectId" = Uuid, Path, description = "The project")),
+#[utoipa::path(post, path = "/v1/projects/{projectId}/categories", tag = "Categories", params(ProjectPath),
     request_body = CreateCategoryRequest,
     responses(
-        (status = 201, description = "The category", body = CategoryView,
-            headers(("Location" = String, description = "Path of the new category"))),
+        (status = 201, description = "The category", body = CategoryView, headers(("Location" = String, description = "Path of the new category"))),
         (status = 404, description = "No such project", body = Problem),
         (status = 409, description = "`duplicate_category`: a sibling has the same name", body = Problem),
-        (status = 422, description = "A field breaks a rule, `parentId` is not a category of the project, or the tree would pass 20 levels", body = Problem),
-    ))]
+        (status = 422, description = "A field breaks a rule, `parentId` is not a category of the project, or the tree would pass 20 levels", body = Problem)))]
 pub async fn create_category(
     State(state): State<AppState>,
     scope: ProjectScope,
@@ -161,16 +155,10 @@ pub async fn create_category(
 
 /// Get one category.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/categories/{id}", tag = "Categories",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The category")),
-    responses(
-        (status = 200, description = "The category", body = CategoryView),
-        (status = 404, description = "No such project or category", body = Problem),
-    ))]
-pub async fn get_category(
-    State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<CategoryId>>,
-) -> Result<Json<CategoryView>, ApiError> {
+    params(ProjectPath, ("id" = Uuid, Path, description = "The category")),
+    responses((status = 200, description = "The category", body = CategoryView),
+        (status = 404, description = "No such project or category", body = Problem)))]
+pub async fn get_category(State(state): State<AppState>, InProject { scope, id }: InProject<CategoryId>) -> Result<Json<CategoryView>, ApiError> {
     let categories = state.store.list_categories(scope.id()).await?;
     let category = categories.into_iter().find(|c| c.id == id).ok_or_else(|| ApiError::not_found("category"))?;
     Ok(Json(category.into()))
@@ -178,18 +166,14 @@ pub async fn get_category(
 
 /// Rename a category or change its description.
 #[utoipa::path(put, path = "/v1/projects/{projectId}/categories/{id}", tag = "Categories",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The category")),
+    params(ProjectPath, ("id" = Uuid, Path, description = "The category")),
     request_body = UpdateCategoryRequest,
-    responses(
-        (status = 200, description = "The category", body = CategoryView),
+    responses((status = 200, description = "The category", body = CategoryView),
         (status = 404, description = "No such project or category", body = Problem),
-        (status = 409, description = "`duplicate_category`", body = Problem),
-        (status = 422, description = "A field breaks a rule", body = Problem),
-    ))]
+        (status = 409, description = "`duplicate_category`", body = Problem), (status = 422, description = "A field breaks a rule", body = Problem)))]
 pub async fn update_category(
     State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<CategoryId>>,
+    InProject { scope, id }: InProject<CategoryId>,
     ApiJson(body): ApiJson<UpdateCategoryRequest>,
 ) -> Result<Json<CategoryView>, ApiError> {
     let mut nulls = Validator::default();
@@ -201,18 +185,15 @@ pub async fn update_category(
 
 /// Move a category to another parent (or to the roots) and/or position.
 #[utoipa::path(patch, path = "/v1/projects/{projectId}/categories/{id}/move", tag = "Categories",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The category")),
+    params(ProjectPath, ("id" = Uuid, Path, description = "The category")),
     request_body = MoveCategoryRequest,
-    responses(
-        (status = 200, description = "The moved category", body = CategoryView),
+    responses((status = 200, description = "The moved category", body = CategoryView),
         (status = 404, description = "No such project or category", body = Problem),
         (status = 409, description = "`category_cycle` or `duplicate_category`", body = Problem),
-        (status = 422, description = "`parentId` is not a category of the project, a bad position, or the tree would pass 20 levels", body = Problem),
-    ))]
+        (status = 422, description = "`parentId` is not a category of the project, a bad position, or the tree would pass 20 levels", body = Problem)))]
 pub async fn move_category(
     State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<CategoryId>>,
+    InProject { scope, id }: InProject<CategoryId>,
     ApiJson(body): ApiJson<MoveCategoryRequest>,
 ) -> Result<Json<CategoryView>, ApiError> {
     let to = CategoryMove::parse(body.parent_id.map(|p| p.map(CategoryId)), body.display_order)?;
@@ -221,27 +202,16 @@ pub async fn move_category(
 
 /// Delete a category and its subtree; calls filed there become uncategorized.
 #[utoipa::path(delete, path = "/v1/projects/{projectId}/categories/{id}", tag = "Categories",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The category")),
-    responses(
-        (status = 204, description = "Deleted"),
-        (status = 404, description = "No such project or category", body = Problem),
-    ))]
-pub async fn delete_category(
-    State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<CategoryId>>,
-) -> Result<StatusCode, ApiError> {
+    params(ProjectPath, ("id" = Uuid, Path, description = "The category")),
+    responses((status = 204, description = "Deleted"), (status = 404, description = "No such project or category", body = Problem)))]
+pub async fn delete_category(State(state): State<AppState>, InProject { scope, id }: InProject<CategoryId>) -> Result<StatusCode, ApiError> {
     state.store.delete_category(scope.id(), id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
 /// Delete the whole taxonomy.
-#[utoipa::path(delete, path = "/v1/projects/{projectId}/categories", tag = "Categories",
-    params(("projectId" = Uuid, Path, description = "The project")),
-    responses(
-        (status = 204, description = "All categories deleted"),
-        (status = 404, description = "No such project", body = Problem),
-    ))]
+#[utoipa::path(delete, path = "/v1/projects/{projectId}/categories", tag = "Categories", params(ProjectPath),
+    responses((status = 204, description = "All categories deleted"), (status = 404, description = "No such project", body = Problem)))]
 pub async fn clear_categories(State(state): State<AppState>, scope: ProjectScope) -> Result<StatusCode, ApiError> {
     state.store.clear_categories(scope.id()).await?;
     Ok(StatusCode::NO_CONTENT)

@@ -24,10 +24,8 @@ pub async fn healthz() -> Json<ProbeView> {
 
 /// Readiness: the database answers and, in a process that runs workers, one of them is alive.
 #[utoipa::path(get, path = "/readyz", tag = "Operations", security(()),
-    responses(
-        (status = 200, description = "Ready", body = ProbeView),
-        (status = 503, description = "The database is unreachable, or none of this process's workers is alive", body = Problem),
-    ))]
+    responses((status = 200, description = "Ready", body = ProbeView),
+        (status = 503, description = "The database is unreachable, or none of this process's workers is alive", body = Problem)))]
 pub async fn readyz(State(state): State<AppState>) -> Result<Json<ProbeView>, ApiError> {
     state.store.ping().await.map_err(|e| {
         tracing::warn!(error = %e, "readiness check failed");

@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::error::Problem;
-use crate::extract::{ApiJson, ApiPath, IdPath, ProjectScope};
+use crate::extract::{ApiJson, InProject, ProjectPath, ProjectScope};
 use crate::views::{not_null, nullable, Located, Stamps};
 use crate::{ApiError, AppState};
 
@@ -65,27 +65,20 @@ pub struct UpdatePresetRequest {
 }
 
 /// List the project's speaker presets, by name.
-#[utoipa::path(get, path = "/v1/projects/{projectId}/speaker-presets", tag = "Speaker presets",
-    params(("projectId" = Uuid, Path, description = "The project")),
-    responses(
-        (status = 200, description = "Presets by name", body = [SpeakerPresetView]),
-        (status = 404, description = "No such project", body = Problem),
-    ))]
+#[utoipa::path(get, path = "/v1/projects/{projectId}/speaker-presets", tag = "Speaker presets", params(ProjectPath),
+    responses((status = 200, description = "Presets by name", body = [SpeakerPresetView]),
+        (status = 404, description = "No such project", body = Problem)))]
 pub async fn list_presets(State(state): State<AppState>, scope: ProjectScope) -> Result<Json<Vec<SpeakerPresetView>>, ApiError> {
     let presets = state.store.list_presets(scope.id()).await?;
     Ok(Json(presets.into_iter().map(Into::into).collect()))
 }
 
 /// Create a speaker preset (not default).
-#[utoipa::path(post, path = "/v1/projects/{projectId}/speaker-presets", tag = "Speaker presets",
-    params(("projectId" = Uuid, Path, description = "The project")),
+#[utoipa::path(post, path = "/v1/projects/{projectId}/speaker-presets", tag = "Speaker presets", params(ProjectPath),
     request_body = CreatePresetRequest,
     responses(
-        (status = 201, description = "The preset", body = SpeakerPresetView,
-            headers(("Location" = String, description = "Path of the new preset"))),
-        (status = 404, description = "No such project", body = Problem),
-        (status = 422, description = "A field breaks a rule", body = Problem),
-    ))]
+        (status = 201, description = "The preset", body = SpeakerPresetView, headers(("Location" = String, description = "Path of the new preset"))),
+        (status = 404, description = "No such project", body = Problem), (status = 422, description = "A field breaks a rule", body = Problem)))]
 pub async fn create_preset(
     State(state): State<AppState>,
     scope: ProjectScope,
@@ -99,15 +92,12 @@ pub async fn create_preset(
 
 /// Get one speaker preset.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/speaker-presets/{id}", tag = "Speaker presets",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The preset")),
-    responses(
-        (status = 200, description = "The preset", body = SpeakerPresetView),
-        (status = 404, description = "No such project or preset", body = Problem),
-    ))]
+    params(ProjectPath, ("id" = Uuid, Path, description = "The preset")),
+    responses((status = 200, description = "The preset", body = SpeakerPresetView),
+        (status = 404, description = "No such project or preset", body = Problem)))]
 pub async fn get_preset(
     State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<SpeakerPresetId>>,
+    InProject { scope, id }: InProject<SpeakerPresetId>,
 ) -> Result<Json<SpeakerPresetView>, ApiError> {
     let presets = state.store.list_presets(scope.id()).await?;
     let preset = presets.into_iter().find(|p| p.id == id).ok_or_else(|| ApiError::not_found("speaker preset"))?;
@@ -116,17 +106,14 @@ pub async fn get_preset(
 
 /// Change a preset's name and/or speakers.
 #[utoipa::path(put, path = "/v1/projects/{projectId}/speaker-presets/{id}", tag = "Speaker presets",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The preset")),
+    params(ProjectPath, ("id" = Uuid, Path, description = "The preset")),
     request_body = UpdatePresetRequest,
-    responses(
-        (status = 200, description = "The preset", body = SpeakerPresetView),
+    responses((status = 200, description = "The preset", body = SpeakerPresetView),
         (status = 404, description = "No such project or preset", body = Problem),
-        (status = 422, description = "A field breaks a rule", body = Problem),
-    ))]
+        (status = 422, description = "A field breaks a rule", body = Problem)))]
 pub async fn update_preset(
     State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<SpeakerPresetId>>,
+    InProject { scope, id }: InProject<SpeakerPresetId>,
     ApiJson(body): ApiJson<UpdatePresetRequest>,
 ) -> Result<Json<SpeakerPresetView>, ApiError> {
     let mut nulls = Validator::default();
@@ -139,31 +126,21 @@ pub async fn update_preset(
 
 /// Make a preset the project's only default.
 #[utoipa::path(patch, path = "/v1/projects/{projectId}/speaker-presets/{id}/default", tag = "Speaker presets",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The preset")),
-    responses(
-        (status = 200, description = "The preset, now the default", body = SpeakerPresetView),
-        (status = 404, description = "No such project or preset", body = Problem),
-    ))]
+    params(ProjectPath, ("id" = Uuid, Path, description = "The preset")),
+    responses((status = 200, description = "The preset, now the default", body = SpeakerPresetView),
+        (status = 404, description = "No such project or preset", body = Problem)))]
 pub async fn set_default_preset(
     State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<SpeakerPresetId>>,
+    InProject { scope, id }: InProject<SpeakerPresetId>,
 ) -> Result<Json<SpeakerPresetView>, ApiError> {
     Ok(Json(state.store.set_default_preset(scope.id(), id).await?.into()))
 }
 
 /// Delete a preset (deleting the default leaves none).
 #[utoipa::path(delete, path = "/v1/projects/{projectId}/speaker-presets/{id}", tag = "Speaker presets",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The preset")),
-    responses(
-        (status = 204, description = "Deleted"),
-        (status = 404, description = "No such project or preset", body = Problem),
-    ))]
-pub async fn delete_preset(
-    State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<SpeakerPresetId>>,
-) -> Result<StatusCode, ApiError> {
+    params(ProjectPath, ("id" = Uuid, Path, description = "The preset")),
+    responses((status = 204, description = "Deleted"), (status = 404, description = "No such project or preset", body = Problem)))]
+pub async fn delete_preset(State(state): State<AppState>, InProject { scope, id }: InProject<SpeakerPresetId>) -> Result<StatusCode, ApiError> {
     state.store.delete_preset(scope.id(), id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -5,7 +5,7 @@ use axum::Json;
 use callscope_domain::{NewProject, Project, ProjectId, ProjectPatch, Validator};
 
 use crate::error::Problem;
-use crate::extract::{ApiJson, ApiPath, ApiQuery, Caller};
+use crate::extract::{ApiJson, ApiPath, ApiQuery, Caller, ProjectPath};
 use crate::views::{not_null, CreateProjectRequest, Located, PageQuery, ProjectPage, ProjectView, UpdateProjectRequest};
 use crate::{ApiError, AppState};
 
@@ -67,7 +67,7 @@ pub async fn list_projects(
 /// Get a project.
 #[utoipa::path(
     get, path = "/v1/projects/{projectId}", tag = "Projects",
-    params(("projectId" = Uuid, Path, description = "The project")),
+    params(ProjectPath),
     responses(
         (status = 200, description = "The project", body = ProjectView),
         (status = 401, description = "Missing, unknown or revoked key", body = Problem),
@@ -81,7 +81,7 @@ pub async fn get_project(State(state): State<AppState>, caller: Caller, ApiPath(
 /// Change a project's name, description, default language or PII redaction.
 #[utoipa::path(
     patch, path = "/v1/projects/{projectId}", tag = "Projects",
-    params(("projectId" = Uuid, Path, description = "The project")),
+    params(ProjectPath),
     request_body = UpdateProjectRequest,
     responses(
         (status = 200, description = "The updated project", body = ProjectView),

@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::error::Problem;
-use crate::extract::{ApiJson, ApiPath, IdPath, ProjectScope};
+use crate::extract::{ApiJson, InProject, ProjectPath, ProjectScope};
 use crate::views::{Located, Stamps};
 use crate::{ApiError, AppState};
 
@@ -147,26 +147,19 @@ impl TemplateRequest {
 }
 
 /// List the project's templates, newest first.
-#[utoipa::path(get, path = "/v1/projects/{projectId}/analysis-templates", tag = "Analysis templates",
-    params(("projectId" = Uuid, Path, description = "The project")),
-    responses(
-        (status = 200, description = "Templates, newest first", body = [AnalysisTemplateView]),
-        (status = 404, description = "No such project", body = Problem),
-    ))]
+#[utoipa::path(get, path = "/v1/projects/{projectId}/analysis-templates", tag = "Analysis templates", params(ProjectPath),
+    responses((status = 200, description = "Templates, newest first", body = [AnalysisTemplateView]),
+        (status = 404, description = "No such project", body = Problem)))]
 pub async fn list_templates(State(state): State<AppState>, scope: ProjectScope) -> Result<Json<Vec<AnalysisTemplateView>>, ApiError> {
     Ok(Json(state.store.list_templates(scope.id()).await?.into_iter().map(Into::into).collect()))
 }
 
 /// Create a template.
-#[utoipa::path(post, path = "/v1/projects/{projectId}/analysis-templates", tag = "Analysis templates",
-    params(("projectId" = Uuid, Path, description = "The project")),
+#[utoipa::path(post, path = "/v1/projects/{projectId}/analysis-templates", tag = "Analysis templates", params(ProjectPath),
     request_body = TemplateRequest,
     responses(
-        (status = 201, description = "The template", body = AnalysisTemplateView,
-            headers(("Location" = String, description = "Path of the new template"))),
-        (status = 404, description = "No such project", body = Problem),
-        (status = 422, description = "A field breaks a rule", body = Problem),
-    ))]
+        (status = 201, description = "The template", body = AnalysisTemplateView, headers(("Location" = String, description = "Path of the new template"))),
+        (status = 404, description = "No such project", body = Problem), (status = 422, description = "A field breaks a rule", body = Problem)))]
 pub async fn create_template(
     State(state): State<AppState>,
     scope: ProjectScope,
@@ -180,32 +173,26 @@ pub async fn create_template(
 
 /// Get one template.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/analysis-templates/{id}", tag = "Analysis templates",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The template")),
-    responses(
-        (status = 200, description = "The template", body = AnalysisTemplateView),
-        (status = 404, description = "No such project or template", body = Problem),
-    ))]
+    params(ProjectPath, ("id" = Uuid, Path, description = "The template")),
+    responses((status = 200, description = "The template", body = AnalysisTemplateView),
+        (status = 404, description = "No such project or template", body = Problem)))]
 pub async fn get_template(
     State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<TemplateId>>,
+    InProject { scope, id }: InProject<TemplateId>,
 ) -> Result<Json<AnalysisTemplateView>, ApiError> {
     Ok(Json(state.store.get_template(scope.id(), id).await?.into()))
 }
 
 /// Replace a template. Fields sent with their existing `id` keep it.
 #[utoipa::path(put, path = "/v1/projects/{projectId}/analysis-templates/{id}", tag = "Analysis templates",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The template")),
+    params(ProjectPath, ("id" = Uuid, Path, description = "The template")),
     request_body = TemplateRequest,
-    responses(
-        (status = 200, description = "The template", body = AnalysisTemplateView),
+    responses((status = 200, description = "The template", body = AnalysisTemplateView),
         (status = 404, description = "No such project or template", body = Problem),
-        (status = 422, description = "A field breaks a rule", body = Problem),
-    ))]
+        (status = 422, description = "A field breaks a rule", body = Problem)))]
 pub async fn replace_template(
     State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<TemplateId>>,
+    InProject { scope, id }: InProject<TemplateId>,
     ApiJson(body): ApiJson<TemplateRequest>,
 ) -> Result<Json<AnalysisTemplateView>, ApiError> {
     let current = state.store.get_template(scope.id(), id).await?;
@@ -216,46 +203,33 @@ pub async fn replace_template(
 
 /// Activate a template (the project's others are deactivated).
 #[utoipa::path(post, path = "/v1/projects/{projectId}/analysis-templates/{id}/activate", tag = "Analysis templates",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The template")),
-    responses(
-        (status = 200, description = "The template, active", body = AnalysisTemplateView),
-        (status = 404, description = "No such project or template", body = Problem),
-    ))]
+    params(ProjectPath, ("id" = Uuid, Path, description = "The template")),
+    responses((status = 200, description = "The template, active", body = AnalysisTemplateView),
+        (status = 404, description = "No such project or template", body = Problem)))]
 pub async fn activate_template(
     State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<TemplateId>>,
+    InProject { scope, id }: InProject<TemplateId>,
 ) -> Result<Json<AnalysisTemplateView>, ApiError> {
     Ok(Json(state.store.set_template_active(scope.id(), id, true).await?.into()))
 }
 
 /// Deactivate a template.
 #[utoipa::path(post, path = "/v1/projects/{projectId}/analysis-templates/{id}/deactivate", tag = "Analysis templates",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The template")),
-    responses(
-        (status = 200, description = "The template, inactive", body = AnalysisTemplateView),
-        (status = 404, description = "No such project or template", body = Problem),
-    ))]
+    params(ProjectPath, ("id" = Uuid, Path, description = "The template")),
+    responses((status = 200, description = "The template, inactive", body = AnalysisTemplateView),
+        (status = 404, description = "No such project or template", body = Problem)))]
 pub async fn deactivate_template(
     State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<TemplateId>>,
+    InProject { scope, id }: InProject<TemplateId>,
 ) -> Result<Json<AnalysisTemplateView>, ApiError> {
     Ok(Json(state.store.set_template_active(scope.id(), id, false).await?.into()))
 }
 
 /// Delete a template.
 #[utoipa::path(delete, path = "/v1/projects/{projectId}/analysis-templates/{id}", tag = "Analysis templates",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The template")),
-    responses(
-        (status = 204, description = "Deleted"),
-        (status = 404, description = "No such project or template", body = Problem),
-    ))]
-pub async fn delete_template(
-    State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<TemplateId>>,
-) -> Result<StatusCode, ApiError> {
+    params(ProjectPath, ("id" = Uuid, Path, description = "The template")),
+    responses((status = 204, description = "Deleted"), (status = 404, description = "No such project or template", body = Problem)))]
+pub async fn delete_template(State(state): State<AppState>, InProject { scope, id }: InProject<TemplateId>) -> Result<StatusCode, ApiError> {
     state.store.delete_template(scope.id(), id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -14,7 +14,7 @@ use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use crate::error::{ErrorCode, Problem};
-use crate::extract::{ApiPath, ApiQuery, IdPath, ProjectScope};
+use crate::extract::{ApiQuery, InProject, ProjectPath, ProjectScope};
 use crate::views::{rfc3339, Located};
 use crate::{ApiError, AppState};
 
@@ -178,12 +178,10 @@ fn clean_filename(raw: Option<&str>) -> String {
 }
 
 /// Upload a call recording.
-#[utoipa::path(post, path = "/v1/projects/{projectId}/calls/upload", tag = "Calls",
-    params(("projectId" = Uuid, Path, description = "The project"), UploadQuery),
+#[utoipa::path(post, path = "/v1/projects/{projectId}/calls/upload", tag = "Calls", params(ProjectPath, UploadQuery),
     request_body(content = UploadForm, content_type = "multipart/form-data"),
     responses(
-        (status = 202, description = "Accepted and queued", body = UploadAccepted,
-            headers(("Location" = String, description = "Path of the job"))),
+        (status = 202, description = "Accepted and queued", body = UploadAccepted, headers(("Location" = String, description = "Path of the job"))),
         (status = 400, description = "Not a multipart body with a `file` part", body = Problem),
         (status = 404, description = "No such project", body = Problem),
         (status = 408, description = "`request_timeout`: the body arrived slower than the server waits for (`upload_min_bytes_per_second` over `upload_pace_window_seconds`)", body = Problem),
@@ -191,8 +189,7 @@ fn clean_filename(raw: Option<&str>) -> String {
         (status = 413, description = "Over the size limit", body = Problem),
         (status = 415, description = "Not audio in a format the service decodes", body = Problem),
         (status = 422, description = "A bad `language`, `channel_roles` or `recorded_at`", body = Problem),
-        (status = 429, description = "Upload budget of the key spent", body = Problem),
-    ))]
+        (status = 429, description = "Upload budget of the key spent", body = Problem)))]
 pub async fn upload_call(
     State(state): State<AppState>,
     scope: ProjectScope,
@@ -311,16 +308,9 @@ pub async fn upload_call(
 
 /// Get an upload job.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/calls/jobs/{id}", tag = "Calls",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The job")),
-    responses(
-        (status = 200, description = "The job", body = Job),
-        (status = 404, description = "No such project or job", body = Problem),
-    ))]
-pub async fn get_job(
-    State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<JobId>>,
-) -> Result<Json<Job>, ApiError> {
+    params(ProjectPath, ("id" = Uuid, Path, description = "The job")),
+    responses((status = 200, description = "The job", body = Job), (status = 404, description = "No such project or job", body = Problem)))]
+pub async fn get_job(State(state): State<AppState>, InProject { scope, id }: InProject<JobId>) -> Result<Json<Job>, ApiError> {
     Ok(Json(state.store.get_job(scope.id(), id).await?))
 }
 
@@ -328,18 +318,12 @@ pub async fn get_job(
 /// its audio and its `call.failed` event (which names the file) would otherwise stay for good; a
 /// completed job's audio goes with its call (`DELETE …/calls/{id}`).
 #[utoipa::path(delete, path = "/v1/projects/{projectId}/calls/jobs/{id}", tag = "Calls",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The job")),
-    responses(
-        (status = 204, description = "The job, its audio and its call.failed event (with its webhook deliveries) are deleted"),
+    params(ProjectPath, ("id" = Uuid, Path, description = "The job")),
+    responses((status = 204, description = "The job, its audio and its call.failed event (with its webhook deliveries) are deleted"),
         (status = 404, description = "No such project or job", body = Problem),
         (status = 409, description = "`job_not_failed`: the job is pending, processing or completed", body = Problem),
-        (status = 503, description = "The audio could not be deleted; nothing was", body = Problem),
-    ))]
-pub async fn delete_job(
-    State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<JobId>>,
-) -> Result<StatusCode, ApiError> {
+        (status = 503, description = "The audio could not be deleted; nothing was", body = Problem)))]
+pub async fn delete_job(State(state): State<AppState>, InProject { scope, id }: InProject<JobId>) -> Result<StatusCode, ApiError> {
     let job = state.store.get_job(scope.id(), id).await?;
     if job.status != JobStatus::Failed {
         let hint = if job.status == JobStatus::Completed { "; a completed job's audio is deleted with its call" } else { "" };

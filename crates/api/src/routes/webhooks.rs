@@ -14,7 +14,7 @@ use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use crate::error::Problem;
-use crate::extract::{ApiJson, ApiPath, ApiQuery, IdPath, ProjectScope};
+use crate::extract::{ApiJson, ApiPath, ApiQuery, InProject, ProjectPath, ProjectScope};
 use crate::views::{rfc3339, Located, Stamps};
 use crate::{ApiError, AppState};
 
@@ -112,15 +112,12 @@ async fn check_url(raw: &str, allow_private: bool) -> Result<String, ApiError> {
 }
 
 /// Register a webhook.
-#[utoipa::path(post, path = "/v1/projects/{projectId}/webhooks", tag = "Webhooks",
-    params(("projectId" = Uuid, Path, description = "The project")),
+#[utoipa::path(post, path = "/v1/projects/{projectId}/webhooks", tag = "Webhooks", params(ProjectPath),
     request_body = CreateWebhookRequest,
     responses(
-        (status = 201, description = "The webhook with its secret (shown only now)", body = CreatedWebhookView,
-            headers(("Location" = String, description = "Path of the new webhook"))),
+        (status = 201, description = "The webhook with its secret (shown only now)", body = CreatedWebhookView, headers(("Location" = String, description = "Path of the new webhook"))),
         (status = 404, description = "No such project", body = Problem),
-        (status = 422, description = "Not a public https URL, or an unknown event", body = Problem),
-    ))]
+        (status = 422, description = "Not a public https URL, or an unknown event", body = Problem)))]
 pub async fn create_webhook(
     State(state): State<AppState>,
     scope: ProjectScope,
@@ -145,28 +142,19 @@ pub async fn create_webhook(
 }
 
 /// List the project's webhooks (without secrets).
-#[utoipa::path(get, path = "/v1/projects/{projectId}/webhooks", tag = "Webhooks",
-    params(("projectId" = Uuid, Path, description = "The project")),
-    responses(
-        (status = 200, description = "Webhooks, oldest first", body = [WebhookView]),
-        (status = 404, description = "No such project", body = Problem),
-    ))]
+#[utoipa::path(get, path = "/v1/projects/{projectId}/webhooks", tag = "Webhooks", params(ProjectPath),
+    responses((status = 200, description = "Webhooks, oldest first", body = [WebhookView]),
+        (status = 404, description = "No such project", body = Problem)))]
 pub async fn list_webhooks(State(state): State<AppState>, scope: ProjectScope) -> Result<Json<Vec<WebhookView>>, ApiError> {
     Ok(Json(state.store.list_webhooks(scope.id()).await?.into_iter().map(Into::into).collect()))
 }
 
 /// Get one webhook (without its secret).
 #[utoipa::path(get, path = "/v1/projects/{projectId}/webhooks/{id}", tag = "Webhooks",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The webhook")),
-    responses(
-        (status = 200, description = "The webhook", body = WebhookView),
-        (status = 404, description = "No such project or webhook", body = Problem),
-    ))]
-pub async fn get_webhook(
-    State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<WebhookId>>,
-) -> Result<Json<WebhookView>, ApiError> {
+    params(ProjectPath, ("id" = Uuid, Path, description = "The webhook")),
+    responses((status = 200, description = "The webhook", body = WebhookView),
+        (status = 404, description = "No such project or webhook", body = Problem)))]
+pub async fn get_webhook(State(state): State<AppState>, InProject { scope, id }: InProject<WebhookId>) -> Result<Json<WebhookView>, ApiError> {
     let webhooks = state.store.list_webhooks(scope.id()).await?;
     let webhook = webhooks.into_iter().find(|w| w.id == id).ok_or_else(|| ApiError::not_found("webhook"))?;
     Ok(Json(webhook.into()))
@@ -174,31 +162,18 @@ pub async fn get_webhook(
 
 /// Pause an active webhook or resume a paused one.
 #[utoipa::path(patch, path = "/v1/projects/{projectId}/webhooks/{id}/toggle", tag = "Webhooks",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The webhook")),
-    responses(
-        (status = 200, description = "The webhook with its new state", body = WebhookView),
-        (status = 404, description = "No such project or webhook", body = Problem),
-    ))]
-pub async fn toggle_webhook(
-    State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<WebhookId>>,
-) -> Result<Json<WebhookView>, ApiError> {
+    params(ProjectPath, ("id" = Uuid, Path, description = "The webhook")),
+    responses((status = 200, description = "The webhook with its new state", body = WebhookView),
+        (status = 404, description = "No such project or webhook", body = Problem)))]
+pub async fn toggle_webhook(State(state): State<AppState>, InProject { scope, id }: InProject<WebhookId>) -> Result<Json<WebhookView>, ApiError> {
     Ok(Json(state.store.toggle_webhook(scope.id(), id).await?.into()))
 }
 
 /// Delete a webhook.
 #[utoipa::path(delete, path = "/v1/projects/{projectId}/webhooks/{id}", tag = "Webhooks",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The webhook")),
-    responses(
-        (status = 204, description = "Deleted"),
-        (status = 404, description = "No such project or webhook", body = Problem),
-    ))]
-pub async fn delete_webhook(
-    State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<WebhookId>>,
-) -> Result<StatusCode, ApiError> {
+    params(ProjectPath, ("id" = Uuid, Path, description = "The webhook")),
+    responses((status = 204, description = "Deleted"), (status = 404, description = "No such project or webhook", body = Problem)))]
+pub async fn delete_webhook(State(state): State<AppState>, InProject { scope, id }: InProject<WebhookId>) -> Result<StatusCode, ApiError> {
     state.store.delete_webhook(scope.id(), id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -271,17 +246,14 @@ const DELIVERIES_MAX: u32 = 1000;
 
 /// The webhook's deliveries, most recent first.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/webhooks/{id}/deliveries", tag = "Webhooks",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The webhook"), DeliveriesQuery),
-    responses(
-        (status = 200, description = "Deliveries, most recent first (a JSON array, not an envelope)", body = [WebhookDeliveryView]),
+    params(ProjectPath, ("id" = Uuid, Path, description = "The webhook"), DeliveriesQuery),
+    responses((status = 200, description = "Deliveries, most recent first (a JSON array, not an envelope)", body = [WebhookDeliveryView]),
         (status = 400, description = "A limit that is not a number", body = Problem),
         (status = 404, description = "No such project or webhook", body = Problem),
-        (status = 422, description = "A limit outside 1–1000", body = Problem),
-    ))]
+        (status = 422, description = "A limit outside 1–1000", body = Problem)))]
 pub async fn list_deliveries(
     State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<WebhookId>>,
+    InProject { scope, id }: InProject<WebhookId>,
     ApiQuery(query): ApiQuery<DeliveriesQuery>,
 ) -> Result<Json<Vec<WebhookDeliveryView>>, ApiError> {
     let limit = match query.limit {
@@ -298,15 +270,12 @@ pub async fn list_deliveries(
 /// Send a `webhook.test` event to this webhook now, even when it is paused or not subscribed
 /// to it (`webhook.test` cannot be subscribed to).
 #[utoipa::path(post, path = "/v1/projects/{projectId}/webhooks/{id}/test", tag = "Webhooks",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The webhook")),
-    responses(
-        (status = 202, description = "The test delivery, queued; the deliveries log shows how it went", body = WebhookDeliveryView),
-        (status = 404, description = "No such project or webhook", body = Problem),
-    ))]
+    params(ProjectPath, ("id" = Uuid, Path, description = "The webhook")),
+    responses((status = 202, description = "The test delivery, queued; the deliveries log shows how it went", body = WebhookDeliveryView),
+        (status = 404, description = "No such project or webhook", body = Problem)))]
 pub async fn test_webhook(
     State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<WebhookId>>,
+    InProject { scope, id }: InProject<WebhookId>,
 ) -> Result<(StatusCode, Json<WebhookDeliveryView>), ApiError> {
     let data = serde_json::json!({"webhookId": id, "message": "A test event from callscope: this webhook is reachable."});
     let delivery = state.store.create_test_delivery(scope.id(), id, &data).await?;
@@ -331,10 +300,8 @@ pub struct DeliveryPath {
         ("id" = Uuid, Path, description = "The webhook"),
         ("deliveryId" = Uuid, Path, description = "The delivery"),
     ),
-    responses(
-        (status = 202, description = "The delivery, queued again", body = WebhookDeliveryView),
-        (status = 404, description = "No such project, webhook or delivery of this webhook", body = Problem),
-    ))]
+    responses((status = 202, description = "The delivery, queued again", body = WebhookDeliveryView),
+        (status = 404, description = "No such project, webhook or delivery of this webhook", body = Problem)))]
 pub async fn redeliver(
     State(state): State<AppState>,
     scope: ProjectScope,
