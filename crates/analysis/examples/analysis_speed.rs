@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use callscope_analysis::engine::{AnalysisInput, Analyzer, Lang, RulesEngine};
 use callscope_analysis::guided::GuidedEngine;
+use callscope_analysis::quality::corpus_category;
 use callscope_analysis::{OpenAiClient, OpenAiSettings};
 use chrono::{TimeZone, Utc};
 use serde_json::Value;
@@ -32,8 +33,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .ok_or("categories")?
         .iter()
         .map(|c| callscope_analysis::classify::CategoryInfo {
-            id: c["id"].as_str().unwrap_or_default().to_owned(),
-            parent: c["parent"].as_str().map(str::to_owned),
+            id: corpus_category(c["id"].as_str().unwrap_or_default()),
+            parent: c["parent"].as_str().map(corpus_category),
             name: c["name"].as_str().unwrap_or_default().to_owned(),
             description: c["description"].as_str().map(str::to_owned),
         })

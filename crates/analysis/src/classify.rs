@@ -5,13 +5,15 @@
 
 use std::collections::HashMap;
 
+use callscope_domain::CategoryId;
+
 use crate::text::{sentences, stems};
 
 /// A category of the project's tree.
 #[derive(Debug, Clone)]
 pub struct CategoryInfo {
-    pub id: String,
-    pub parent: Option<String>,
+    pub id: CategoryId,
+    pub parent: Option<CategoryId>,
     pub name: String,
     pub description: Option<String>,
 }
@@ -19,9 +21,9 @@ pub struct CategoryInfo {
 /// One category the call belongs to.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CategoryMatch {
-    pub category_id: String,
+    pub category_id: CategoryId,
     /// Ids root → node.
-    pub category_path: Vec<String>,
+    pub category_path: Vec<CategoryId>,
     /// Names root → node.
     pub category_names: Vec<String>,
     pub confidence: f32,
@@ -51,10 +53,10 @@ fn keywords(c: &CategoryInfo) -> HashMap<String, f32> {
 }
 
 /// The category and its ancestors, root first (a cycle stops the walk).
-pub(crate) fn chain<'a>(by_id: &HashMap<&str, &'a CategoryInfo>, c: &'a CategoryInfo) -> Vec<&'a CategoryInfo> {
+pub(crate) fn chain<'a>(by_id: &HashMap<CategoryId, &'a CategoryInfo>, c: &'a CategoryInfo) -> Vec<&'a CategoryInfo> {
     let mut path = vec![c];
     let mut at = c;
-    while let Some(parent) = at.parent.as_deref().and_then(|p| by_id.get(p)) {
+    while let Some(parent) = at.parent.and_then(|p| by_id.get(&p)) {
         if path.iter().any(|x| x.id == parent.id) {
             break;
         }
@@ -63,6 +65,56 @@ pub(crate) fn chain<'a>(by_id: &HashMap<&str, &'a CategoryInfo>, c: &'a Category
     }
     path.reverse();
     path
+}
+
+/// The names a model reads and writes for the project's categories: a slug of each category's
+/// name up to its first '/' ("Billing / Płatności" → `billing`), made unique with a number. A
+/// model picks among these far more reliably than among UUIDs, and they cost fewer tokens.
+pub(crate) struct CategoryKeys {
+    keys: Vec<(String, CategoryId)>,
+}
+
+impl CategoryKeys {
+    pub(crate) fn new(categories: &[CategoryInfo]) -> Self {
+        let mut keys: Vec<(String, CategoryId)> = Vec::with_capacity(categories.len());
+        for c in categories {
+            let head = c.name.split('/').next().unwrap_or_default();
+            let folded: String = callscope_text::fold(head).chars().map(|ch| if ch.is_ascii_alphanumeric() { ch } else { ' ' }).collect();
+            let mut slug = folded.split_whitespace().take(4).collect::<Vec<_>>().join("_");
+            if slug.is_empty() {
+                slug = "category".into();
+            }
+            let mut key = slug.clone();
+            let mut n = 2;
+            // "none" is what a model answers when no category fits.
+            while key == "none" || keys.iter().any(|(k, _)| *k == key) {
+                key = format!("{slug}_{n}");
+                n += 1;
+            }
+            keys.push((key, c.id));
+        }
+        CategoryKeys { keys }
+    }
+
+    /// The key shown to the model for `id` (empty for an id not in the list).
+    pub(crate) fn key(&self, id: CategoryId) -> &str {
+        self.keys.iter().find(|(_, i)| *i == id).map_or("", |(k, _)| k)
+    }
+
+    /// The category the model named by `key`.
+    pub(crate) fn id(&self, key: &str) -> Option<CategoryId> {
+        self.keys.iter().find(|(k, _)| k == key).map(|(_, id)| *id)
+    }
+
+    /// Every key, in the categories' order.
+    pub(crate) fn all(&self) -> Vec<&str> {
+        self.keys.iter().map(|(k, _)| k.as_str()).collect()
+    }
+}
+
+/// The categories by id, for walking up the tree.
+pub(crate) fn by_id(categories: &[CategoryInfo]) -> HashMap<CategoryId, &CategoryInfo> {
+    categories.iter().map(|c| (c.id, c)).collect()
 }
 
 /// Classifies the call's turns into `categories`; `None` when there are none.
@@ -75,7 +127,7 @@ pub fn classify(categories: &[CategoryInfo], turns: &[&str]) -> Option<Classific
     for s in stems(&text) {
         *counts.entry(s).or_insert(0.0) += 1.0;
     }
-    let own: HashMap<&str, (f32, Vec<String>)> = categories
+    let own: HashMap<CategoryId, (f32, Vec<String>)> = categories
         .iter()
         .map(|c| {
             let k = keywords(c);
@@ -83,28 +135,28 @@ pub fn classify(categories: &[CategoryInfo], turns: &[&str]) -> Option<Classific
             let mut hits: Vec<(String, f32)> = k.iter().filter_map(|(s, w)| counts.get(s).map(|n| (s.clone(), w * (1.0 + n).ln()))).collect();
             hits.sort_by(|a, b| b.1.total_cmp(&a.1));
             let score = if total > 0.0 { hits.iter().map(|h| h.1).sum::<f32>() / total.sqrt() } else { 0.0 };
-            (c.id.as_str(), (score, hits.into_iter().map(|h| h.0).collect()))
+            (c.id, (score, hits.into_iter().map(|h| h.0).collect()))
         })
         .collect();
-    let by_id: HashMap<&str, &CategoryInfo> = categories.iter().map(|c| (c.id.as_str(), c)).collect();
+    let by_id = by_id(categories);
     let mut ranked: Vec<(f32, &CategoryInfo)> = categories
         .iter()
-        .filter(|c| own[c.id.as_str()].0 > 0.0)
+        .filter(|c| own[&c.id].0 > 0.0)
         .map(|c| {
             let path = chain(&by_id, c);
-            let inherited: f32 = path[..path.len() - 1].iter().map(|a| own[a.id.as_str()].0).sum();
-            (own[c.id.as_str()].0 + 0.3 * inherited, c)
+            let inherited: f32 = path[..path.len() - 1].iter().map(|a| own[&a.id].0).sum();
+            (own[&c.id].0 + 0.3 * inherited, c)
         })
         .collect();
     ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.name.cmp(&b.1.name)));
     let make = |score: f32, c: &CategoryInfo| {
         let path = chain(&by_id, c);
-        let hits = &own[c.id.as_str()].1;
+        let hits = &own[&c.id].1;
         let evidence =
             sentences(&text).into_iter().max_by_key(|s| stems(s).iter().filter(|x| hits.contains(x)).count()).unwrap_or_default().to_owned();
         CategoryMatch {
-            category_id: c.id.clone(),
-            category_path: path.iter().map(|a| a.id.clone()).collect(),
+            category_id: c.id,
+            category_path: path.iter().map(|a| a.id).collect(),
             category_names: path.iter().map(|a| a.name.clone()).collect(),
             confidence: ((1.0 - (-score).exp()).min(0.95) * 100.0).round() / 100.0,
             evidence,
@@ -125,7 +177,7 @@ pub fn classify(categories: &[CategoryInfo], turns: &[&str]) -> Option<Classific
     let reasoning = format!(
         "Words of \"{}\" occur in the call: {}.",
         primary.category_names.join(" › "),
-        own[top.id.as_str()].1.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
+        own[&top.id].1.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
     );
     Some(Classification { overall_confidence: primary.confidence, primary: Some(primary), secondary, reasoning })
 }
@@ -133,12 +185,12 @@ pub fn classify(categories: &[CategoryInfo], turns: &[&str]) -> Option<Classific
 /// The match for a category chosen elsewhere (by a model, when no category's words occur in the
 /// call, so there is no sentence to quote), with `confidence`. `None` for an id not in
 /// `categories`.
-pub fn match_for(categories: &[CategoryInfo], id: &str, confidence: f32) -> Option<CategoryMatch> {
-    let by_id: HashMap<&str, &CategoryInfo> = categories.iter().map(|c| (c.id.as_str(), c)).collect();
-    let path = chain(&by_id, by_id.get(id)?);
+pub fn match_for(categories: &[CategoryInfo], id: CategoryId, confidence: f32) -> Option<CategoryMatch> {
+    let by_id = by_id(categories);
+    let path = chain(&by_id, by_id.get(&id)?);
     Some(CategoryMatch {
-        category_id: id.to_owned(),
-        category_path: path.iter().map(|a| a.id.clone()).collect(),
+        category_id: id,
+        category_path: path.iter().map(|a| a.id).collect(),
         category_names: path.iter().map(|a| a.name.clone()).collect(),
         confidence,
         evidence: String::new(),
@@ -150,16 +202,21 @@ pub fn match_for(categories: &[CategoryInfo], id: &str, confidence: f32) -> Opti
 mod tests {
     use super::*;
 
-    fn cat(id: &str, parent: Option<&str>, name: &str, description: &str) -> CategoryInfo {
-        CategoryInfo { id: id.into(), parent: parent.map(Into::into), name: name.into(), description: Some(description.into()) }
+    const B: CategoryId = CategoryId(uuid::Uuid::from_u128(1));
+    const R: CategoryId = CategoryId(uuid::Uuid::from_u128(2));
+    const T: CategoryId = CategoryId(uuid::Uuid::from_u128(3));
+    const S: CategoryId = CategoryId(uuid::Uuid::from_u128(4));
+
+    fn cat(id: CategoryId, parent: Option<CategoryId>, name: &str, description: &str) -> CategoryInfo {
+        CategoryInfo { id, parent, name: name.into(), description: Some(description.into()) }
     }
 
     fn tree() -> Vec<CategoryInfo> {
         vec![
-            cat("b", None, "Płatności", "faktury, płatności, rachunki"),
-            cat("r", Some("b"), "Zwroty", "zwrot pieniędzy, zwrot towaru, reklamacja"),
-            cat("t", None, "Wsparcie techniczne", "awaria, internet nie działa, router"),
-            cat("s", None, "Sales", "new contract, upgrade, offer, price"),
+            cat(B, None, "Płatności", "faktury, płatności, rachunki"),
+            cat(R, Some(B), "Zwroty", "zwrot pieniędzy, zwrot towaru, reklamacja"),
+            cat(T, None, "Wsparcie techniczne", "awaria, internet nie działa, router"),
+            cat(S, None, "Sales", "new contract, upgrade, offer, price"),
         ]
     }
 
@@ -168,18 +225,30 @@ mod tests {
         let c = classify(&tree(), &["Dzień dobry, chciałam złożyć reklamację i prosić o zwrot pieniędzy.", "Zwrotu dokonamy na fakturę korygującą."])
             .unwrap();
         let p = c.primary.unwrap();
-        assert_eq!(p.category_id, "r");
-        assert_eq!(p.category_path, ["b", "r"]);
+        assert_eq!(p.category_id, R);
+        assert_eq!(p.category_path, [B, R]);
         assert_eq!(p.category_names, ["Płatności", "Zwroty"]);
         assert_eq!(p.depth, 1);
         assert!(p.evidence.contains("reklamację"), "{}", p.evidence);
         assert!(p.confidence > 0.5 && p.confidence <= 0.95);
-        assert!(c.secondary.iter().all(|s| s.category_id != "b"), "an ancestor is not a secondary match");
+        assert!(c.secondary.iter().all(|s| s.category_id != B), "an ancestor is not a secondary match");
 
         let sales = classify(&tree(), &["I'd like to upgrade my contract, what's the price of the new offer?"]).unwrap();
-        assert_eq!(sales.primary.unwrap().category_id, "s");
+        assert_eq!(sales.primary.unwrap().category_id, S);
         let none = classify(&tree(), &["Hello, is anybody there?"]).unwrap();
         assert!(none.primary.is_none() && none.overall_confidence == 0.0);
         assert!(classify(&[], &["anything"]).is_none(), "no categories: no classification");
+    }
+
+    #[test]
+    fn a_model_names_categories_by_readable_unique_keys() {
+        let mut categories = tree();
+        categories.push(cat(CategoryId::new(), Some(S), "Sales / Sprzedaż", ""));
+        categories.push(cat(CategoryId::new(), None, "Płatności zaległe — windykacja!", ""));
+        categories.push(cat(CategoryId::new(), None, "…", ""));
+        let keys = CategoryKeys::new(&categories);
+        assert_eq!(keys.all(), ["platnosci", "zwroty", "wsparcie_techniczne", "sales", "sales_2", "platnosci_zalegle_windykacja", "category"]);
+        assert_eq!((keys.id("zwroty"), keys.id("sales_2"), keys.id("nope")), (Some(R), Some(categories[4].id), None));
+        assert_eq!(keys.key(T), "wsparcie_techniczne");
     }
 }

@@ -102,21 +102,27 @@ impl RulesEngine {
         })
     }
 
+    /// The lexicon's sentiment of the call: overall, per turn, and the customer's arc.
+    pub fn sentiment(&self, input: &AnalysisInput) -> CallSentiment {
+        let pairs: Vec<(&str, &str)> = input.turns.iter().map(|t| (t.0.as_str(), t.1.as_str())).collect();
+        let lexicon = match input.language {
+            Lang::En => &self.english,
+            Lang::Pl => &self.polish,
+        };
+        call_sentiment(lexicon, &pairs, input.language)
+    }
+
     /// The analysis, synchronously (it takes milliseconds).
     pub fn run(&self, input: &AnalysisInput) -> CallAnalysis {
         let texts: Vec<&str> = input.turns.iter().map(|t| t.1.as_str()).collect();
         let pairs: Vec<(&str, &str)> = input.turns.iter().map(|t| (t.0.as_str(), t.1.as_str())).collect();
         let spoken: Vec<SpokenTurn<'_>> = pairs.iter().map(|&(speaker, text)| SpokenTurn { speaker, text }).collect();
-        let lexicon = match input.language {
-            Lang::En => &self.english,
-            Lang::Pl => &self.polish,
-        };
         let actions = extract_actions(&spoken, crate::actions::CallTime::new(input.call_date, input.time_zone));
         CallAnalysis {
             title: title(&pairs),
             classification: classify(&input.categories, &texts),
-            summary: summarise(&pairs, &actions),
-            sentiment: call_sentiment(lexicon, &texts),
+            summary: summarise(&pairs, &actions, input.language),
+            sentiment: self.sentiment(input),
             template: input.template.as_ref().map(|t| (t.name.clone(), answer(&t.questions, &texts))),
             actions,
             model_used: self.model_used(),
@@ -142,6 +148,27 @@ fn round2(x: f32) -> f64 {
 }
 
 impl CallAnalysis {
+    /// The same analysis of a transcript too poor to act on
+    /// ([`callscope_domain::TranscriptQuality`]): the summary opens by saying so, in the call's
+    /// language, and every confidence is halved, so nothing reads as sound.
+    #[must_use]
+    pub fn doubted(mut self, language: Lang) -> Self {
+        let caveat = match language {
+            Lang::En => "The recording was hard to make out and its transcript is unreliable: check this analysis against the audio.",
+            Lang::Pl => "Nagranie było trudne do rozpoznania, a jego transkrypcja jest niepewna: sprawdź tę analizę z nagraniem.",
+        };
+        let summary = &mut self.summary.executive_summary;
+        *summary = if summary.is_empty() { caveat.to_owned() } else { format!("{caveat} {summary}") };
+        self.sentiment.confidence /= 2.0;
+        if let Some(c) = &mut self.classification {
+            c.overall_confidence /= 2.0;
+            for m in c.primary.iter_mut().chain(c.secondary.iter_mut()) {
+                m.confidence /= 2.0;
+            }
+        }
+        self
+    }
+
     /// The same analysis with every non-answer ("null", "N/A", an empty quote: see
     /// [`crate::text::is_non_answer`]) taken out, whichever engine wrote it: optional texts become
     /// absent, required ones empty, list entries and action items without a description go.
@@ -259,23 +286,20 @@ impl CallAnalysis {
         }
     }
 
-    /// The `classification`; `None` without categories. A match whose category id is not one
-    /// (the engine's ids come from the project's categories, so never in practice) is left out.
+    /// The `classification`; `None` without categories.
     pub fn classification_record(&self) -> Option<callscope_domain::Classification> {
         let c = self.classification.as_ref()?;
-        let one = |m: &crate::classify::CategoryMatch| {
-            Some(callscope_domain::CategoryMatch {
-                category_id: m.category_id.parse().ok()?,
-                category_path: m.category_path.iter().map(|id| id.parse().ok()).collect::<Option<_>>()?,
-                category_names: m.category_names.clone(),
-                confidence: round2(m.confidence),
-                evidence: m.evidence.clone(),
-                depth: u32::try_from(m.depth).unwrap_or(u32::MAX),
-            })
+        let one = |m: &crate::classify::CategoryMatch| callscope_domain::CategoryMatch {
+            category_id: m.category_id,
+            category_path: m.category_path.clone(),
+            category_names: m.category_names.clone(),
+            confidence: round2(m.confidence),
+            evidence: m.evidence.clone(),
+            depth: u32::try_from(m.depth).unwrap_or(u32::MAX),
         };
         Some(callscope_domain::Classification {
-            primary: c.primary.as_ref().and_then(one),
-            secondary: c.secondary.iter().filter_map(one).collect(),
+            primary: c.primary.as_ref().map(one),
+            secondary: c.secondary.iter().map(one).collect(),
             overall_confidence: round2(c.overall_confidence),
             reasoning: c.reasoning.clone(),
             model_used: self.model_used.clone(),
@@ -306,12 +330,13 @@ impl CallAnalysis {
 
 #[cfg(test)]
 mod tests {
+    use callscope_domain::CategoryId;
     use chrono::TimeZone;
 
     use super::*;
 
-    const TECHNICAL: &str = "0193a3c1-7f2e-7c61-9d3b-5f0f1b2c3d4e";
-    const BILLING: &str = "0193a3c1-7f2e-7c61-9d3b-5f0f1b2c3d4f";
+    const TECHNICAL: CategoryId = CategoryId(uuid::Uuid::from_u128(0x0193a3c1_7f2e_7c61_9d3b_5f0f1b2c3d4e));
+    const BILLING: CategoryId = CategoryId(uuid::Uuid::from_u128(0x0193a3c1_7f2e_7c61_9d3b_5f0f1b2c3d4f));
 
     #[tokio::test]
     async fn the_rules_engine_fills_every_part_of_the_analysis() {
@@ -328,13 +353,8 @@ mod tests {
             call_date: Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap(),
             time_zone: chrono_tz::UTC,
             categories: vec![
-                CategoryInfo {
-                    id: TECHNICAL.into(),
-                    parent: None,
-                    name: "Technical support".into(),
-                    description: Some("router, internet outage".into()),
-                },
-                CategoryInfo { id: BILLING.into(), parent: None, name: "Billing".into(), description: Some("invoice, payment".into()) },
+                CategoryInfo { id: TECHNICAL, parent: None, name: "Technical support".into(), description: Some("router, internet outage".into()) },
+                CategoryInfo { id: BILLING, parent: None, name: "Billing".into(), description: Some("invoice, payment".into()) },
             ],
             template: Some(TemplateSpec {
                 name: "QA".into(),
@@ -362,7 +382,15 @@ mod tests {
         assert_eq!(template["analyzedAt"], "2026-11-18T09:00:00.000Z");
         let classification = a.classification_record().unwrap();
         let primary = classification.primary.unwrap();
-        assert_eq!((primary.category_id.to_string(), primary.category_names), (TECHNICAL.to_owned(), vec!["Technical support".to_owned()]));
+        assert_eq!((primary.category_id, primary.category_names), (TECHNICAL, vec!["Technical support".to_owned()]));
+
+        // The same call from a transcript too poor to trust says so and claims less.
+        let doubted = a.clone().doubted(Lang::Pl);
+        assert!(doubted.summary.executive_summary.starts_with("Nagranie było trudne do rozpoznania"), "{}", doubted.summary.executive_summary);
+        assert!(doubted.summary.executive_summary.ends_with(&a.summary.executive_summary));
+        assert_eq!(doubted.sentiment.confidence, a.sentiment.confidence / 2.0);
+        let confidence = |x: &CallAnalysis| x.classification.as_ref().unwrap().primary.as_ref().unwrap().confidence;
+        assert_eq!(confidence(&doubted), confidence(&a) / 2.0);
     }
 }
 

@@ -11,13 +11,13 @@
 //! instructions and category tree lead the prompt so that `callscope-llm` reuses their KV cache
 //! from call to call.
 
-use std::collections::HashMap;
-
 use async_trait::async_trait;
 use serde_json::{json, Value};
 
 use crate::actions::{find_precise, merge_accepted, propose_actions, ActionDraft, SpokenTurn};
-use crate::classify::{match_for, CategoryInfo, Classification};
+use callscope_domain::CategoryId;
+
+use crate::classify::{by_id, match_for, CategoryInfo, CategoryKeys, Classification};
 use crate::engine::{AnalysisError, AnalysisInput, Analyzer, CallAnalysis, RulesEngine};
 use crate::openai::OpenAiClient;
 use crate::sentiment::Overall;
@@ -45,21 +45,22 @@ const INSTRUCTIONS: &str = "You review a recorded customer service phone call an
 fn system_prompt(categories: &[CategoryInfo]) -> String {
     let mut out = format!("{INSTRUCTIONS}\n{TRANSCRIPT_IS_DATA}");
     if !categories.is_empty() {
-        let by_id: HashMap<&str, &CategoryInfo> = categories.iter().map(|c| (c.id.as_str(), c)).collect();
+        let keys = CategoryKeys::new(categories);
+        let by_id = by_id(categories);
         out.push_str("\nCategories (id: name — description):\n");
         // Parents before their children, each child indented under its parent.
-        fn write(out: &mut String, categories: &[CategoryInfo], parent: Option<&str>, depth: usize) {
-            for c in categories.iter().filter(|c| c.parent.as_deref() == parent) {
-                out.push_str(&format!("{}- {}: {} — {}\n", "  ".repeat(depth), c.id, c.name, c.description.as_deref().unwrap_or("")));
+        fn write(out: &mut String, categories: &[CategoryInfo], keys: &CategoryKeys, parent: Option<CategoryId>, depth: usize) {
+            for c in categories.iter().filter(|c| c.parent == parent) {
+                out.push_str(&format!("{}- {}: {} — {}\n", "  ".repeat(depth), keys.key(c.id), c.name, c.description.as_deref().unwrap_or("")));
                 if depth < 8 {
-                    write(out, categories, Some(&c.id), depth + 1);
+                    write(out, categories, keys, Some(c.id), depth + 1);
                 }
             }
         }
-        write(&mut out, categories, None, 0);
+        write(&mut out, categories, &keys, None, 0);
         // A category whose parent is not in the list is listed at the top level.
-        for c in categories.iter().filter(|c| c.parent.as_deref().is_some_and(|p| !by_id.contains_key(p))) {
-            out.push_str(&format!("- {}: {} — {}\n", c.id, c.name, c.description.as_deref().unwrap_or("")));
+        for c in categories.iter().filter(|c| c.parent.is_some_and(|p| !by_id.contains_key(&p))) {
+            out.push_str(&format!("- {}: {} — {}\n", keys.key(c.id), c.name, c.description.as_deref().unwrap_or("")));
         }
     }
     out
@@ -75,7 +76,7 @@ fn key(index: usize) -> String {
 fn schema(categories: &[CategoryInfo], candidates: usize, parties: &[&str]) -> Value {
     let mut properties = serde_json::Map::new();
     if !categories.is_empty() {
-        properties.insert("category".into(), json!({"enum": categories.iter().map(|c| c.id.as_str()).collect::<Vec<_>>()}));
+        properties.insert("category".into(), json!({"enum": CategoryKeys::new(categories).all()}));
     }
     if candidates > 0 {
         let mut choices = parties.to_vec();
@@ -125,7 +126,7 @@ fn parts(turns: &[(String, String)], budget: usize) -> Vec<(usize, &[(String, St
 
 /// What the model chose for one part of the call.
 struct Choices {
-    category: Option<String>,
+    category: Option<CategoryId>,
     sentiment: Overall,
     /// The candidates it kept, with their owner.
     kept: Vec<ActionDraft>,
@@ -164,7 +165,7 @@ impl GuidedEngine {
             .map_err(|e| e.to_string())?;
         tracing::debug!(%answer, candidates = candidates.len(), "the model's choices");
         let sentiment = answer["sentiment"].as_str().and_then(|s| s.parse::<Overall>().ok()).ok_or("no valid sentiment")?;
-        let category = answer["category"].as_str().filter(|id| input.categories.iter().any(|c| c.id == *id)).map(str::to_owned);
+        let category = answer["category"].as_str().and_then(|key| CategoryKeys::new(&input.categories).id(key));
         let mut kept = Vec::new();
         for (i, candidate) in candidates.into_iter().enumerate() {
             // The model keeps or drops; who does it stays the rules' (the speaker of a promise,
@@ -203,11 +204,12 @@ impl GuidedEngine {
         } else {
             analysis.sentiment.confidence = analysis.sentiment.confidence.max(0.8);
         }
-        analysis.sentiment.overall = sentiment;
+        // The model was asked how the customer felt by the end: the progression ends there.
+        analysis.sentiment.ended(sentiment);
         // Asked only when the keywords found no category: the one most parts chose, the first
         // part's on a tie.
-        let mut votes: Vec<(&str, usize)> = Vec::new();
-        for id in choices.iter().filter_map(|c| c.category.as_deref()) {
+        let mut votes: Vec<(CategoryId, usize)> = Vec::new();
+        for id in choices.iter().filter_map(|c| c.category) {
             match votes.iter_mut().find(|v| v.0 == id) {
                 Some(v) => v.1 += 1,
                 None => votes.push((id, 1)),
@@ -230,7 +232,7 @@ impl GuidedEngine {
         analysis.actions = merge_accepted(choices.into_iter().flat_map(|c| c.kept).collect(), &spoken);
         crate::actions::settle_deadlines(&mut analysis.actions, &spoken, call);
         let pairs: Vec<(&str, &str)> = input.turns.iter().map(|t| (t.0.as_str(), t.1.as_str())).collect();
-        analysis.summary = summarise(&pairs, &analysis.actions);
+        analysis.summary = summarise(&pairs, &analysis.actions, input.language);
         analysis.model_used = self.model_used();
         Ok(analysis)
     }
@@ -258,7 +260,7 @@ mod tests {
     #[test]
     fn candidate_keys_sort_in_reading_order_and_every_choice_is_closed() {
         assert_eq!((key(0), key(9), key(10)), ("01".into(), "10".into(), "11".into()));
-        let categories = vec![CategoryInfo { id: "billing".into(), parent: None, name: "Billing".into(), description: None }];
+        let categories = vec![CategoryInfo { id: CategoryId::new(), parent: None, name: "Billing / Płatności".into(), description: None }];
         let s = schema(&categories, 2, &["agent", "customer"]);
         assert_eq!(s["required"], json!(["category", "items", "sentiment"]));
         assert_eq!(s["properties"]["category"]["enum"], json!(["billing"]));

@@ -10,12 +10,13 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use callscope_domain::{AnswerConfidence, AnswerType, AnswerValue};
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, TimeZone, Utc};
 use serde_json::{json, Value};
 
 use crate::actions::{deadline_in, ActionDraft, CallTime, Priority};
-use crate::classify::{chain, CategoryInfo, CategoryMatch, Classification};
+use crate::classify::{by_id, chain, match_for, CategoryInfo, CategoryKeys, Classification};
 use crate::engine::{AnalysisError, AnalysisInput, Analyzer, CallAnalysis, RulesEngine};
+use crate::not_tasks::not_a_task;
 use crate::openai::OpenAiClient;
 use crate::sentiment::{CallSentiment, Overall};
 use crate::summary::Summary;
@@ -33,11 +34,21 @@ pub struct LlmEngine {
     kind: &'static str,
 }
 
-const SYSTEM: &str = "You analyse a recorded customer phone call for a contact centre. Answer only with the JSON object the schema describes. Keep it short: at most 10 key points, 10 next steps and 20 action items, quotes of one or two sentences. Quote evidence verbatim from the transcript. Use only the category ids given. List as action items only what a speaker committed to do or was asked to do, with the speaker's name as responsibleParty and the deadline words exactly as said (null if none). Answer template questions only from what the call says; otherwise answered false and value null. Write the summary in the call's language.";
+const SYSTEM: &str = "You analyse a recorded customer phone call for a contact centre. Answer only with the JSON object the schema describes. Keep it short: at most 10 key points, 10 next steps and 20 action items, quotes of one or two sentences. Quote evidence verbatim from the transcript. \
+Summary: why the customer called, what was resolved, the amounts, dates and products in digits, and the next steps; whole sentences a supervisor can read, not fragments of the transcript. \
+Category: one of the category ids given, or \"none\" when none fits, with the reason. \
+Action items: a task to be done after the call by a party of the call, which that party committed to or was asked to do and accepted. Not an action item: something done during the call (\"let me check\", \"I'll read it back\"), a request for information given in the call (\"could you confirm your postcode\"), an offer or question nobody took up, a state or a feeling, something that happens automatically (\"you'll get a confirmation text\"), something already done. For each: the speaker's name as responsibleParty, the deadline words exactly as said (null if none) and that deadline as a date, YYYY-MM-DD, counted from the call's date (null if none). \
+Answer template questions only from what the call says; otherwise answered false and value null. Write the summary in the call's language.";
 
-fn schema() -> Value {
+/// The answer's schema: the category a closed choice among the project's keys (see
+/// [`CategoryKeys`]), "none" when none fits.
+fn schema(categories: &[CategoryInfo]) -> Value {
     let string = json!({"type": "string"});
     let strings = json!({"type": "array", "items": {"type": "string"}});
+    let keys = CategoryKeys::new(categories);
+    let mut primary = keys.all();
+    let secondary = if primary.is_empty() { strings.clone() } else { json!({"type": "array", "items": {"enum": primary.clone()}}) };
+    primary.push(NO_CATEGORY);
     json!({
         "type": "object",
         "additionalProperties": false,
@@ -54,12 +65,12 @@ fn schema() -> Value {
                     "sentimentProgression": string, "confidence": {"type": "number"}, "evidence": string}},
             "classification": {"type": "object", "additionalProperties": false,
                 "required": ["primaryCategoryId", "secondaryCategoryIds", "confidence", "evidence", "reasoning"],
-                "properties": {"primaryCategoryId": {"type": ["string", "null"]}, "secondaryCategoryIds": strings,
+                "properties": {"primaryCategoryId": {"enum": primary}, "secondaryCategoryIds": secondary,
                     "confidence": {"type": "number"}, "evidence": string, "reasoning": string}},
             "actionItems": {"type": "array", "items": {"type": "object", "additionalProperties": false,
-                "required": ["description", "responsibleParty", "deadlineMentioned", "priority", "evidence"],
+                "required": ["description", "responsibleParty", "deadlineMentioned", "dueDate", "priority", "evidence"],
                 "properties": {"description": string, "responsibleParty": string, "deadlineMentioned": {"type": ["string", "null"]},
-                    "priority": {"enum": ["LOW", "MEDIUM", "HIGH"]}, "evidence": string}}},
+                    "dueDate": {"type": ["string", "null"]}, "priority": {"enum": ["LOW", "MEDIUM", "HIGH"]}, "evidence": string}}},
             "templateAnswers": {"type": "array", "items": {"type": "object", "additionalProperties": false,
                 "required": ["label", "value", "answered", "confidence", "evidence"],
                 "properties": {"label": string, "value": {}, "answered": {"type": "boolean"},
@@ -67,6 +78,9 @@ fn schema() -> Value {
         },
     })
 }
+
+/// The primary category the model names when none of the project's fits.
+const NO_CATEGORY: &str = "none";
 
 /// Longest quote looked up, in words: evidence is a sentence or two, and a longer "quote" is
 /// looked up by its first words (the fuzzy look-up's cost grows with the quote's length).
@@ -152,6 +166,18 @@ fn item_deadline(said: Option<&str>, evidence: &str, call: impl Into<CallTime>) 
     }
 }
 
+/// A date the model gave (YYYY-MM-DD) as a due time: the end of that day where the call took
+/// place; `None` for anything else, or a day before the call or more than three years after it.
+fn model_due(date: &str, call: CallTime) -> Option<DateTime<Utc>> {
+    let day = chrono::NaiveDate::parse_from_str(date.trim(), "%Y-%m-%d").ok()?;
+    let today = call.at.with_timezone(&call.zone).date_naive();
+    if day < today || day > today + chrono::Days::new(3 * 366) {
+        return None;
+    }
+    let end = day.and_hms_opt(23, 59, 59)?;
+    call.zone.from_local_datetime(&end).latest().map(|t| t.with_timezone(&Utc))
+}
+
 /// The party of the call an item's owner names. A model may name someone who is not on the call
 /// ("the technician", "billing") or a pronoun: "I"/"me" and unknown names become the speaker
 /// who said the item's words, "you" the other party of a two-party call; so every owner is a
@@ -193,15 +219,18 @@ fn transcript_text(turns: &[(String, String)]) -> String {
 }
 
 fn request(input: &AnalysisInput, turns: &[(String, String)]) -> String {
-    let by_id: std::collections::HashMap<&str, &CategoryInfo> = input.categories.iter().map(|c| (c.id.as_str(), c)).collect();
+    let by_id = by_id(&input.categories);
+    let keys = CategoryKeys::new(&input.categories);
     let path = |c: &CategoryInfo| chain(&by_id, c).iter().map(|n| n.name.as_str()).collect::<Vec<_>>().join(" > ");
-    let mut out = String::new();
+    let local = input.call_date.with_timezone(&input.time_zone);
+    // Dates are counted from the call's own day, where it took place.
+    let mut out = format!("The call took place on {} ({}).\n", local.format("%A, %Y-%m-%d, %H:%M"), input.time_zone.name());
     if input.categories.is_empty() {
         out.push_str("Categories: none (primaryCategoryId null).\n");
     } else {
         out.push_str("Categories (id: path — description):\n");
         for c in &input.categories {
-            out.push_str(&format!("- {}: {} — {}\n", c.id, path(c), c.description.as_deref().unwrap_or("")));
+            out.push_str(&format!("- {}: {} — {}\n", keys.key(c.id), path(c), c.description.as_deref().unwrap_or("")));
         }
     }
     match &input.template {
@@ -297,13 +326,9 @@ impl LlmEngine {
         if !evidence_ok {
             confidence *= 0.7;
         }
-        let sentiment = CallSentiment {
-            overall,
-            score: 0.0,
-            progression: s(&sentiment["sentimentProgression"]),
-            confidence,
-            evidence: if evidence_ok { evidence } else { String::new() },
-        };
+        // The model's own progression is not kept: it is read from the turns, through the
+        // model's overall level (`try_analyze`).
+        let sentiment = CallSentiment::judged(overall, confidence, if evidence_ok { evidence } else { String::new() }, input.language);
         let summary = &answer["summary"];
         let strings =
             |v: &Value| v.as_array().map(|a| a.iter().filter_map(|x| x.as_str().and_then(given).map(str::to_owned)).collect()).unwrap_or_default();
@@ -314,14 +339,29 @@ impl LlmEngine {
             if description.is_empty() || !keep(&evidence) {
                 continue;
             }
-            let (deadline, due_at) =
-                item_deadline(item["deadlineMentioned"].as_str().and_then(given), &evidence, CallTime::new(input.call_date, input.time_zone));
+            let said_in = turns.iter().position(|t| t.holds(&evidence));
+            // The same definition of a task as the rules': what the filters reject, the model's
+            // word does not bring back.
+            let answer = said_in.and_then(|i| input.turns.get(i + 1).filter(|next| next.0 != input.turns[i].0)).map(|next| next.1.as_str());
+            if let Some(why) = not_a_task(&evidence, answer) {
+                tracing::debug!(?why, evidence, "the model's item is not a task");
+                continue;
+            }
+            let call = CallTime::new(input.call_date, input.time_zone);
+            let (deadline, mut due_at) = item_deadline(item["deadlineMentioned"].as_str().and_then(given), &evidence, call);
+            // The model's date stands only where our tagger cannot read the words; where both
+            // read them, ours is kept (and a disagreement logged).
+            let model_date = item["dueDate"].as_str().and_then(|d| model_due(d, call));
+            match (due_at, model_date) {
+                (None, Some(date)) if deadline.is_some() => due_at = Some(date),
+                (Some(ours), Some(theirs)) if ours != theirs => tracing::debug!(%ours, %theirs, "the model's date differs from the tagger's"),
+                _ => {}
+            }
             let priority = match item["priority"].as_str() {
                 Some("HIGH") => Priority::High,
                 Some("MEDIUM") => Priority::Medium,
                 _ => Priority::Low,
             };
-            let said_in = turns.iter().position(|t| t.holds(&evidence));
             let turn = said_in.unwrap_or(0);
             let responsible_party = speaker_named(&s(&item["responsibleParty"]), said_in, &input.turns);
             let description = strip_speaker(&description, &input.turns);
@@ -331,23 +371,17 @@ impl LlmEngine {
             None
         } else {
             let c = &answer["classification"];
-            let by_id: std::collections::HashMap<&str, &CategoryInfo> = input.categories.iter().map(|c| (c.id.as_str(), c)).collect();
+            let keys = CategoryKeys::new(&input.categories);
             let evidence = s(&c["evidence"]);
             let evidence_ok = keep(&evidence);
             let mut confidence = c["confidence"].as_f64().unwrap_or(0.5).clamp(0.0, 1.0) as f32;
             if !evidence_ok {
                 confidence *= 0.7;
             }
-            let matched = |id: &str, confidence: f32, evidence: &str| {
-                let chain = chain(&by_id, by_id.get(id)?);
-                Some(CategoryMatch {
-                    category_id: id.to_owned(),
-                    category_path: chain.iter().map(|n| n.id.clone()).collect(),
-                    category_names: chain.iter().map(|n| n.name.clone()).collect(),
-                    confidence,
-                    evidence: evidence.to_owned(),
-                    depth: chain.len() - 1,
-                })
+            let matched = |key: &str, confidence: f32, evidence: &str| {
+                let mut found = match_for(&input.categories, keys.id(key)?, confidence)?;
+                found.evidence = evidence.to_owned();
+                Some(found)
             };
             let shown = if evidence_ok { evidence.as_str() } else { "" };
             let primary = c["primaryCategoryId"].as_str().and_then(|id| matched(id, confidence, shown));
@@ -356,7 +390,7 @@ impl LlmEngine {
                 .into_iter()
                 .flatten()
                 .filter_map(|v| v.as_str())
-                .filter(|id| primary.as_ref().is_none_or(|p| !p.category_path.iter().any(|x| x == id)))
+                .filter(|key| primary.as_ref().is_none_or(|p| keys.id(key).is_none_or(|id| !p.category_path.contains(&id))))
                 .filter_map(|id| matched(id, confidence * 0.6, ""))
                 .take(3)
                 .collect();
@@ -414,7 +448,11 @@ impl LlmEngine {
         let mut results = Vec::new();
         for part in parts(&input.turns, self.context_chars) {
             let system = format!("{SYSTEM} {TRANSCRIPT_IS_DATA}");
-            let answer = self.client.chat_json(&system, &request(input, &part), "call_analysis", &schema()).await.map_err(|e| e.to_string())?;
+            let answer = self
+                .client
+                .chat_json(&system, &request(input, &part), "call_analysis", &schema(&input.categories))
+                .await
+                .map_err(|e| e.to_string())?;
             let transcript = transcript_text(&part);
             // The checks look every quote up in the transcript: work for a blocking thread, not
             // for the runtime that serves requests.
@@ -427,7 +465,9 @@ impl LlmEngine {
             }
             results.push(checked.analysis);
         }
-        Ok(merge(results))
+        let mut merged = merge(results);
+        merged.sentiment = merged.sentiment.with_turns_of(self.fallback.sentiment(input));
+        Ok(merged)
     }
 }
 
@@ -484,11 +524,15 @@ fn merge(mut parts: Vec<CallAnalysis>) -> CallAnalysis {
             next_steps: parts.iter().flat_map(|p| p.summary.next_steps.clone()).collect(),
         },
         sentiment: CallSentiment {
-            overall,
             score: mean / 2.0,
-            progression: format!("{} → {}", first.sentiment.overall.as_str(), last.sentiment.overall.as_str()),
-            confidence: parts.iter().map(|p| p.sentiment.confidence).sum::<f32>() / parts.len() as f32,
-            evidence: parts.iter().map(|p| p.sentiment.evidence.clone()).find(|e| !e.is_empty()).unwrap_or_default(),
+            // The parts were judged one by one: the first and the last say where it went.
+            arc: Some((first.sentiment.overall.level(), last.sentiment.overall.level())),
+            ..CallSentiment::judged(
+                overall,
+                parts.iter().map(|p| p.sentiment.confidence).sum::<f32>() / parts.len() as f32,
+                parts.iter().map(|p| p.sentiment.evidence.clone()).find(|e| !e.is_empty()).unwrap_or_default(),
+                first.sentiment.language,
+            )
         },
         actions,
         template,

@@ -65,6 +65,10 @@ const AT_THE_KEYBOARD: &[&str] = &[
     "przeczytam", "powtorze", "zweryfikuje",
 ];
 
+/// Words that put something off until after the call.
+const LATER: &[&str] =
+    &["later", "tomorrow", "after", "week", "monday", "tuesday", "wednesday", "thursday", "friday", "email", "post", "send", "will", "ll"];
+
 /// Verbs that ask for data.
 const ASK_FOR_DATA: &[&str] = &[
     "give", "tell", "spell", "repeat", "read", "confirm", "provide", "podac", "podaj", "przeliterowac", "powtorzyc", "potwierdzic", "przedyktowac",
@@ -155,6 +159,13 @@ pub fn not_a_task(sentence: &str, answer: Option<&str>) -> Option<NotATask> {
     if now && has_any(&w, AT_THE_KEYBOARD) {
         return Some(NotATask::DoneDuringTheCall);
     }
+    // "Let me read that back", "let me look": said and done while the other party waits, unless
+    // the sentence puts something off ("let me check with billing and call you back tomorrow").
+    let let_me = w.windows(3).any(|x| x[0] == "let" && x[1] == "me" && AT_THE_KEYBOARD.contains(&x[2].as_str()));
+    // "Back" alone is no delay ("read that back"); "call you back" is.
+    if let_me && !has_any(&w, LATER) && !has_seq(&w, &["you", "back"]) {
+        return Some(NotATask::DoneDuringTheCall);
+    }
     if OFFERS.iter().any(|p| has_seq(&w, p)) {
         let accepted = answer.map(words).and_then(|a| a.first().cloned()).is_some_and(|first| ACCEPT.contains(&first.as_str()));
         if !accepted {
@@ -180,6 +191,7 @@ mod tests {
         let cases = [
             ("Let me just check that for you right now.", None, Some(NotATask::DoneDuringTheCall)),
             ("Zaraz to sprawdzę w systemie.", None, Some(NotATask::DoneDuringTheCall)),
+            ("Let me read that back to you.", None, Some(NotATask::DoneDuringTheCall)),
             ("Could you give me your postcode, please?", None, Some(NotATask::DataRequest)),
             ("Proszę podać numer PESEL.", None, Some(NotATask::DataRequest)),
             ("Would you like to pay by card?", Some("No, by transfer."), Some(NotATask::Offer)),
@@ -207,6 +219,7 @@ mod tests {
             ("I'll email you your account details today.", None),
             ("I'll confirm your new address in writing by Friday.", None),
             ("I'm afraid I'll have to send an engineer on Monday.", None),
+            ("Let me check with billing and call you back tomorrow.", None),
         ] {
             assert_eq!(not_a_task(sentence, answer), None, "{sentence}");
         }

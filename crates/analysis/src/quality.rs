@@ -23,6 +23,7 @@
 
 use std::time::Instant;
 
+use callscope_domain::CategoryId;
 use chrono::{NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Utc};
 use serde::Deserialize;
 
@@ -329,7 +330,12 @@ pub async fn evaluate_parts_where(engine: &dyn Analyzer, corpus: &str, keep: imp
     let tree = |categories: &[CorpusCategory]| -> Vec<CategoryInfo> {
         categories
             .iter()
-            .map(|c| CategoryInfo { id: c.id.clone(), parent: c.parent.clone(), name: c.name.clone(), description: Some(c.description.clone()) })
+            .map(|c| CategoryInfo {
+                id: corpus_category(&c.id),
+                parent: c.parent.as_deref().map(corpus_category),
+                name: c.name.clone(),
+                description: Some(c.description.clone()),
+            })
             .collect()
     };
     let default_day = corpus.call_date.unwrap_or(NaiveDate::from_ymd_opt(2026, 11, 18).ok_or("date")?);
@@ -397,6 +403,13 @@ fn states(summary: &[String], fact: &str) -> bool {
     })
 }
 
+/// The category id a corpus's readable id stands for: the same every run (FNV-1a, twice with
+/// other offsets, for 128 bits), so that an engine sees UUIDs as it does in the service.
+pub fn corpus_category(slug: &str) -> CategoryId {
+    let fnv = |offset: u64| slug.bytes().fold(offset, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    CategoryId(uuid::Uuid::from_u64_pair(fnv(0xcbf2_9ce4_8422_2325), fnv(0x6c62_272e_07bb_0142)))
+}
+
 /// Adds one call's figures to `report`.
 fn score(report: &mut Report, call: &CorpusCall, analysis: &crate::engine::CallAnalysis, engine: &str) {
     let split = call.split.as_str();
@@ -405,9 +418,11 @@ fn score(report: &mut Report, call: &CorpusCall, analysis: &crate::engine::CallA
         report.fallbacks += 1;
         report.mistake(split, format!("{}: answered by {} (fallback)", call.id, analysis.model_used));
     }
-    let got = analysis.classification.as_ref().and_then(|c| c.primary.as_ref()).map(|p| p.category_id.clone());
-    report.categories.add(got.as_deref() == Some(call.category.as_str()));
-    if got.as_deref() != Some(call.category.as_str()) {
+    let got = analysis.classification.as_ref().and_then(|c| c.primary.as_ref());
+    let right = got.is_some_and(|p| p.category_id == corpus_category(&call.category));
+    report.categories.add(right);
+    if !right {
+        let got = got.map(|p| p.category_names.join(" › "));
         report.mistake(split, format!("{}: category {:?}, expected {}", call.id, got, call.category));
     }
     let level = analysis.sentiment.overall.level();

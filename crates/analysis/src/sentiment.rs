@@ -3,11 +3,15 @@
 //! dampeners ("slightly", "trochę"), flipped by a negation in the three words before ("not",
 //! "nie"), the clause after "but"/"ale" weighted over the one before, capitals and exclamation
 //! marks as emphasis, ritual politeness ("thank you", "przepraszam") discounted; a sentence's
-//! sum squashed to −1…1. A call's sentiment is the mean over its
-//! sentences that carry any, with the progression from its first to its last third.
+//! sum squashed to −1…1. A call's sentiment is the mean over its sentences that carry any; each
+//! turn gets its own, and the progression is read from the customer's turns: where they started,
+//! where they ended, and, so that it never contradicts the overall level, that level between
+//! them when it is neither. Start and end are the first and last quarter of their turns.
 
 use std::collections::HashMap;
 use std::path::Path;
+
+use callscope_domain::{Language, SentimentLevel};
 
 /// Word → valence (−4…4).
 #[derive(Debug, Default)]
@@ -133,39 +137,64 @@ pub struct CallSentiment {
     pub overall: Overall,
     /// Mean compound score of the sentences with sentiment.
     pub score: f32,
-    /// How the sentiment moved from the first third of the call to the last.
+    /// How the customer's sentiment moved over the call, in the call's language.
     pub progression: String,
     pub confidence: f32,
     /// The sentence that shows it best.
     pub evidence: String,
+    /// Each turn's score (−1…1), `None` for a turn that carries no sentiment.
+    pub turns: Vec<Option<f32>>,
+    /// The level the customer started and ended at, from their turns (all turns when theirs
+    /// carry none); `None` for a call with no sentiment at all.
+    pub arc: Option<(SentimentLevel, SentimentLevel)>,
+    /// The language the progression is written in.
+    pub language: Language,
 }
 
-fn label(score: f32) -> &'static str {
+fn level(score: f32) -> SentimentLevel {
     match score {
-        s if s >= 0.15 => "positive",
-        s if s <= -0.15 => "negative",
-        _ => "neutral",
+        s if s >= 0.15 => SentimentLevel::Positive,
+        s if s <= -0.15 => SentimentLevel::Negative,
+        _ => SentimentLevel::Neutral,
     }
 }
 
-/// The sentiment of a call from its turns' text.
-pub fn call_sentiment(lexicon: &Lexicon, turns: &[&str]) -> CallSentiment {
-    let sentences: Vec<&str> = turns.iter().flat_map(|t| t.split_inclusive(['.', '?', '!', '\n'])).map(str::trim).filter(|s| !s.is_empty()).collect();
-    let scored: Vec<(usize, f32)> =
-        sentences.iter().enumerate().map(|(i, s)| (i, sentence_score(lexicon, s))).filter(|(_, c)| c.abs() >= 0.05).collect();
-    if scored.is_empty() {
-        return CallSentiment {
+/// The sentences of a text, as the sentiment reads them.
+fn sentences_of(text: &str) -> impl Iterator<Item = &str> {
+    text.split_inclusive(['.', '?', '!', '\n']).map(str::trim).filter(|s| !s.is_empty())
+}
+
+fn mean(xs: impl IntoIterator<Item = f32>) -> Option<f32> {
+    let (sum, n) = xs.into_iter().fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
+    (n > 0).then(|| sum / n as f32)
+}
+
+/// The sentiment of a call from its turns, given as (speaker, text), in `language`.
+pub fn call_sentiment(lexicon: &Lexicon, turns: &[(&str, &str)], language: Language) -> CallSentiment {
+    let scored: Vec<(usize, &str, f32)> = turns
+        .iter()
+        .enumerate()
+        .flat_map(|(turn, (_, text))| sentences_of(text).map(move |s| (turn, s)))
+        .map(|(turn, s)| (turn, s, sentence_score(lexicon, s)))
+        .filter(|(_, _, c)| c.abs() >= 0.05)
+        .collect();
+    let per_turn: Vec<Option<f32>> = (0..turns.len()).map(|t| mean(scored.iter().filter(|x| x.0 == t).map(|x| x.2))).collect();
+    let Some(score) = mean(scored.iter().map(|x| x.2)) else {
+        let mut none = CallSentiment {
             overall: Overall::Neutral,
             score: 0.0,
-            progression: "neutral throughout".into(),
+            progression: String::new(),
             confidence: 0.3,
             evidence: String::new(),
+            turns: per_turn,
+            arc: None,
+            language,
         };
-    }
-    let mean = |xs: &[(usize, f32)]| if xs.is_empty() { 0.0 } else { xs.iter().map(|x| x.1).sum::<f32>() / xs.len() as f32 };
-    let score = mean(&scored);
-    let strongest_up = scored.iter().map(|x| x.1).fold(f32::MIN, f32::max);
-    let strongest_down = scored.iter().map(|x| x.1).fold(f32::MAX, f32::min);
+        none.describe(None);
+        return none;
+    };
+    let strongest_up = scored.iter().map(|x| x.2).fold(f32::MIN, f32::max);
+    let strongest_down = scored.iter().map(|x| x.2).fold(f32::MAX, f32::min);
     let overall = if score >= 0.55 {
         Overall::VeryPositive
     } else if score >= 0.15 {
@@ -179,19 +208,109 @@ pub fn call_sentiment(lexicon: &Lexicon, turns: &[&str]) -> CallSentiment {
     } else {
         Overall::Neutral
     };
-    let n = sentences.len();
-    let third = |range: std::ops::Range<usize>| mean(&scored.iter().copied().filter(|(i, _)| range.contains(i)).collect::<Vec<_>>());
-    let (start, end) = (third(0..n.div_ceil(3)), third(n - n.div_ceil(3)..n));
-    let progression = match (label(start), label(end)) {
-        (a, b) if a == b => format!("{a} throughout"),
-        (a, b) => format!("started {a}, ended {b}"),
+    // The customer's turns that carry sentiment, in order; everyone's when theirs carry none.
+    let pairs: Vec<(&str, &str)> = turns.to_vec();
+    let customer = crate::summary::Customer::of(&pairs);
+    let theirs: Vec<f32> = per_turn.iter().zip(turns).filter(|(_, t)| customer.is(t.0)).filter_map(|(s, _)| *s).collect();
+    let read: Vec<f32> = if theirs.is_empty() { per_turn.iter().filter_map(|s| *s).collect() } else { theirs };
+    let part = read.len().div_ceil(4);
+    let arc = match (mean(read[..part].iter().copied()), mean(read[read.len() - part..].iter().copied())) {
+        (Some(start), Some(end)) => Some((level(start), level(end))),
+        _ => None,
     };
-    let evidence_index =
-        if score >= 0.0 { scored.iter().max_by(|a, b| a.1.total_cmp(&b.1)) } else { scored.iter().min_by(|a, b| a.1.total_cmp(&b.1)) }
-            .map_or(0, |x| x.0);
+    let evidence = if score >= 0.0 { scored.iter().max_by(|a, b| a.2.total_cmp(&b.2)) } else { scored.iter().min_by(|a, b| a.2.total_cmp(&b.2)) }
+        .map_or("", |x| x.1);
     // More sentences with sentiment and a clearer mean: more confidence.
     let confidence = (0.4 + 0.4 * score.abs() + 0.04 * scored.len().min(5) as f32).min(0.9);
-    CallSentiment { overall, score, progression, confidence: (confidence * 100.0).round() / 100.0, evidence: sentences[evidence_index].to_owned() }
+    let mut call = CallSentiment {
+        overall,
+        score,
+        progression: String::new(),
+        confidence: (confidence * 100.0).round() / 100.0,
+        evidence: evidence.to_owned(),
+        turns: per_turn,
+        arc,
+        language,
+    };
+    call.describe(None);
+    call
+}
+
+impl CallSentiment {
+    /// A judge's reading of the whole call (a model's): `overall`, with its confidence and
+    /// evidence, before the turns are read ([`CallSentiment::with_turns_of`]).
+    pub fn judged(overall: Overall, confidence: f32, evidence: String, language: Language) -> Self {
+        let mut call =
+            CallSentiment { overall, score: 0.0, progression: String::new(), confidence, evidence, turns: Vec::new(), arc: None, language };
+        call.describe(None);
+        call
+    }
+
+    /// This reading with the turns of `read` (the lexicon's), and its arc of the customer's
+    /// sentiment unless the judge gave one (a long call judged part by part); the overall level
+    /// stays, and the progression passes through it.
+    #[must_use]
+    pub fn with_turns_of(mut self, read: CallSentiment) -> Self {
+        self.turns = read.turns;
+        self.arc = self.arc.or(read.arc);
+        self.describe(None);
+        self
+    }
+
+    /// Takes `overall` from a judge of how the customer felt by the end of the call: the
+    /// progression ends at its level.
+    pub fn ended(&mut self, overall: Overall) {
+        self.overall = overall;
+        self.describe(Some(overall.level()));
+    }
+
+    /// Writes the progression: the customer's start, the overall level when it does not lie
+    /// between their start and their end (so the two never contradict), and their end, or
+    /// `ending` when a judge of the end said it.
+    fn describe(&mut self, ending: Option<SentimentLevel>) {
+        let overall = self.overall.level();
+        let (start, end) = self.arc.unwrap_or((overall, overall));
+        let end = ending.unwrap_or(end);
+        let rank = |l: SentimentLevel| match l {
+            SentimentLevel::Negative => -1,
+            SentimentLevel::Positive => 1,
+            SentimentLevel::Neutral | SentimentLevel::Unknown => 0,
+        };
+        // A level between the start and the end is what a mean of the two reads as: no
+        // contradiction. One outside them was somewhere in the middle of the call.
+        let between = rank(start).min(rank(end)) <= rank(overall) && rank(overall) <= rank(start).max(rank(end));
+        let mut steps = vec![start];
+        if ending.is_none() && !between {
+            steps.push(overall);
+        }
+        if *steps.last().unwrap_or(&start) != end {
+            steps.push(end);
+        }
+        let mixed = self.overall == Overall::Mixed && steps.len() == 1;
+        self.progression = progression(&steps, mixed, self.language);
+    }
+}
+
+/// The words for a progression through `steps` (one to three levels).
+fn progression(steps: &[SentimentLevel], mixed: bool, language: Language) -> String {
+    let word = |l: SentimentLevel| match (language, l) {
+        (Language::En, l) => l.as_str(),
+        (Language::Pl, SentimentLevel::Positive) => "pozytywny",
+        (Language::Pl, SentimentLevel::Neutral) => "neutralny",
+        (Language::Pl, SentimentLevel::Negative) => "negatywny",
+        (Language::Pl, SentimentLevel::Unknown) => "nieznany",
+    };
+    match (language, steps) {
+        (Language::En, _) if mixed => "mixed throughout".into(),
+        (Language::Pl, _) if mixed => "mieszany przez całą rozmowę".into(),
+        (Language::En, [only]) => format!("{} throughout", word(*only)),
+        (Language::Pl, [only]) => format!("{} przez całą rozmowę", word(*only)),
+        (Language::En, [a, b]) => format!("started {}, ended {}", word(*a), word(*b)),
+        (Language::Pl, [a, b]) => format!("na początku {}, na końcu {}", word(*a), word(*b)),
+        (Language::En, [a, m, b, ..]) => format!("started {}, turned {}, ended {}", word(*a), word(*m), word(*b)),
+        (Language::Pl, [a, m, b, ..]) => format!("na początku {}, potem {}, na końcu {}", word(*a), word(*m), word(*b)),
+        (_, []) => String::new(),
+    }
 }
 
 #[cfg(test)]
@@ -224,14 +343,58 @@ mod tests {
         let l = lexicon();
         let call = call_sentiment(
             &l,
-            &["I have a problem, the kettle is bad.", "I am sorry. We will send a new one.", "Great, I am very happy, thank you!"],
+            &[
+                ("customer", "I have a problem, the kettle is bad."),
+                ("agent", "I am sorry. We will send a new one."),
+                ("customer", "Great, I am very happy, thank you!"),
+            ],
+            Language::En,
         );
         assert_eq!(call.progression, "started negative, ended positive");
         assert_eq!(call.evidence, "Great, I am very happy, thank you!");
-        let angry = call_sentiment(&l, &["This is terrible.", "The service is bad, very bad."]);
+        assert_eq!(call.turns.len(), 3);
+        assert!(call.turns[0].unwrap() < 0.0 && call.turns[1].is_none() && call.turns[2].unwrap() > 0.0, "{:?}", call.turns);
+        let angry = call_sentiment(&l, &[("customer", "This is terrible."), ("agent", "The service is bad, very bad.")], Language::En);
         assert_eq!(angry.overall.level(), SentimentLevel::Negative);
         assert_eq!(angry.progression, "negative throughout");
-        let nothing = call_sentiment(&l, &["The parcel arrived on Tuesday."]);
-        assert_eq!(nothing.overall, Overall::Neutral);
+        let nothing = call_sentiment(&l, &[("customer", "The parcel arrived on Tuesday.")], Language::Pl);
+        assert_eq!((nothing.overall, nothing.progression.as_str()), (Overall::Neutral, "neutralny przez całą rozmowę"));
+    }
+
+    #[test]
+    fn the_progression_follows_the_customer_and_never_contradicts_the_overall_level() {
+        let l = lexicon();
+        // The agent's warmth is not the customer's mood: the customer was negative throughout.
+        let call = call_sentiment(
+            &l,
+            &[
+                ("agent", "Good morning, happy to help, great to hear from you."),
+                ("customer", "This is terrible, the service is bad."),
+                ("agent", "Great, I am happy to fix it, very good."),
+                ("customer", "It is still bad."),
+            ],
+            Language::En,
+        );
+        assert_eq!(call.arc, Some((SentimentLevel::Negative, SentimentLevel::Negative)));
+        assert!(call.progression.ends_with("negative"), "{}", call.progression);
+        // A judge of the end (the model) said negative where the customer's words read
+        // positive: the progression ends where the judge said, and says where it started.
+        let mut polite = call_sentiment(&l, &[("customer", "Good, good."), ("agent", "Fine."), ("customer", "Good, thank you.")], Language::En);
+        assert_eq!(polite.progression, "positive throughout");
+        polite.ended(Overall::Negative);
+        assert_eq!(polite.progression, "started positive, ended negative");
+        // The overall level sits between a start and an end that are both something else.
+        let dip = call_sentiment(
+            &l,
+            &[
+                ("customer", "Good."),
+                ("customer", "Terrible, terrible, bad, terrible."),
+                ("customer", "Bad, terrible, really bad."),
+                ("customer", "Good."),
+            ],
+            Language::Pl,
+        );
+        assert_eq!(dip.overall.level(), SentimentLevel::Negative);
+        assert_eq!(dip.progression, "na początku pozytywny, potem negatywny, na końcu pozytywny");
     }
 }

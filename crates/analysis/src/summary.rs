@@ -1,9 +1,14 @@
-//! An extractive summary: the call's sentences scored by how much of the call's vocabulary they
-//! carry (stems that recur, stop words aside), the best kept in their order; the customer's
-//! first substantial sentence as the title; the resolution from the last sentence that promises
-//! or reports one; next steps from the action items.
+//! A summary a supervisor can read, without a model: who called about what (the customer's
+//! sentence that says why they called), what the other side did about it (its last sentence
+//! that resolves or reports something), the amounts said, and the next steps, which are the
+//! action items; each sentence whole and attributed, numbers in digits, and nothing taken from a
+//! sentence that recognition garbled. Key points are the call's other sentences that carry its
+//! vocabulary, cut to their clause. The title is the reason, shortened.
 
 use std::collections::HashMap;
+
+use callscope_domain::Language;
+use callscope_text::number::{numbers, Number};
 
 use crate::actions::ActionDraft;
 use crate::text::{capitalise, fold, sentences, stems};
@@ -20,18 +25,37 @@ pub struct Summary {
 
 const RESOLUTION: &[&str] = &[
     "refund", "replace", "resolved", "fixed", "solved", "credit", "cancel", "sent", "send", "process", "arrange", "booked", "scheduled", "escalat",
-    "zwrot", "zwroc", "wymien", "rozwiaz", "naprawi", "anul", "wysl", "przesl", "umowi", "zglos", "skoryg", "korekt", "rozpatrz",
+    "raising", "raised", "waive", "book", "updated", "changed", "reset", "apply", "applied", "added", "booking", "zwrot", "zwroc", "zwroci",
+    "wymien", "rozwiaz", "naprawi", "anul", "wysl", "przesl", "umowi", "zglos", "skoryg", "korekt", "rozpatrz", "zmieni", "zaktualiz", "doda",
+    "zarezerw", "przywroc", "odblok", "naliczy",
 ];
+
+/// Words a key point is at most.
+const POINT_WORDS: usize = 16;
 
 /// One sentence with its turn and speaker.
 struct Sentence<'a> {
+    turn: usize,
     text: &'a str,
     speaker: &'a str,
     score: f32,
 }
 
-/// Summarises turns given as (speaker, text).
-pub fn summarise(turns: &[(&str, &str)], actions: &[ActionDraft]) -> Summary {
+/// The labels of a summary, in the call's language.
+struct Labels {
+    amounts: &'static str,
+    next_steps: &'static str,
+}
+
+fn labels(language: Language) -> Labels {
+    match language {
+        Language::Pl => Labels { amounts: "Kwoty", next_steps: "Dalsze kroki" },
+        Language::En => Labels { amounts: "Amounts", next_steps: "Next steps" },
+    }
+}
+
+/// Summarises turns given as (speaker, text), in `language`.
+pub fn summarise(turns: &[(&str, &str)], actions: &[ActionDraft], language: Language) -> Summary {
     let mut freq: HashMap<String, f32> = HashMap::new();
     for (_, text) in turns {
         for s in stems(text) {
@@ -40,40 +64,161 @@ pub fn summarise(turns: &[(&str, &str)], actions: &[ActionDraft]) -> Summary {
     }
     let all: Vec<Sentence<'_>> = turns
         .iter()
-        .flat_map(|(speaker, text)| sentences(text).into_iter().map(move |t| (*speaker, t)))
-        .map(|(speaker, text)| {
+        .enumerate()
+        .flat_map(|(turn, (speaker, text))| sentences(text).into_iter().map(move |t| (turn, *speaker, t)))
+        .map(|(turn, speaker, text)| {
             let st = stems(text);
             // Recurring words count; a sentence of greetings counts for nothing.
             let weight: f32 = st.iter().map(|s| freq.get(s).copied().unwrap_or(0.0) - 1.0).filter(|w| *w > 0.0).sum();
-            let score = if st.len() < 3 { 0.0 } else { weight / (st.len() as f32).sqrt() };
-            Sentence { text, speaker, score }
+            let score = if st.len() < 3 || !readable(text) { 0.0 } else { weight / (st.len() as f32).sqrt() };
+            Sentence { turn, text, speaker, score }
         })
         .collect();
-    let mut order: Vec<usize> = (0..all.len()).filter(|&i| all[i].score > 0.0).collect();
-    order.sort_by(|&a, &b| all[b].score.total_cmp(&all[a].score).then(a.cmp(&b)));
-    let mut top3: Vec<usize> = order.iter().copied().take(3).collect();
-    top3.sort_unstable();
-    let mut executive: Vec<&str> = top3.iter().map(|&i| all[i].text).collect();
-    if executive.is_empty() {
-        executive = all.iter().map(|s| s.text).filter(|t| t.split_whitespace().count() >= 4).take(2).collect();
-    }
-    let key_discussion_points = order.iter().take(5).map(|&i| all[i].text.to_owned()).collect();
-    let resolution_provided = all
+    let customer = Customer::of(turns);
+    let reason = reason(turns, &customer);
+    // What the other side did: its last sentence that resolves something, after the reason.
+    let resolves = |s: &&Sentence<'_>| {
+        let f = fold(s.text);
+        RESOLUTION.iter().any(|r| f.contains(r)) && !s.text.ends_with('?') && readable(s.text) && stems(s.text).len() >= 3
+    };
+    let after_reason = |s: &&Sentence<'_>| reason.as_ref().is_none_or(|r| s.turn > r.0);
+    let outcome = all
         .iter()
         .rev()
-        .find(|s| {
-            let f = fold(s.text);
-            RESOLUTION.iter().any(|r| f.contains(r)) && !s.text.ends_with('?')
-        })
-        .map(|s| format!("{}: {}", s.speaker, s.text))
-        .unwrap_or_default();
+        .filter(after_reason)
+        .filter(|s| !customer.is(s.speaker))
+        .find(resolves)
+        .or_else(|| all.iter().rev().filter(after_reason).find(resolves));
+    let said = |speaker: &str, text: &str| format!("{}: {}", capitalise(speaker), shown(text));
+    let mut executive: Vec<String> = Vec::new();
+    if let Some((turn, text)) = reason {
+        executive.push(said(turns[turn].0, text));
+    }
+    if let Some(o) = outcome {
+        executive.push(said(o.speaker, o.text));
+    }
+    if executive.is_empty() {
+        // No stated reason and nothing resolved: the two sentences that carry the call most.
+        let mut best: Vec<&Sentence<'_>> = all.iter().filter(|s| s.score > 0.0).collect();
+        best.sort_by(|a, b| b.score.total_cmp(&a.score));
+        best.truncate(2);
+        best.sort_by_key(|s| s.turn);
+        executive.extend(best.iter().map(|s| said(s.speaker, s.text)));
+    }
+    let labels = labels(language);
+    let amounts = amounts(turns);
+    if !amounts.is_empty() {
+        executive.push(format!("{}: {}.", labels.amounts, amounts.join(", ")));
+    }
+    let next_steps: Vec<String> = actions.iter().map(next_step).collect();
+    if !next_steps.is_empty() {
+        executive.push(format!("{}: {}.", labels.next_steps, next_steps.join("; ")));
+    }
+    let in_summary: Vec<&str> = reason.iter().map(|r| r.1).chain(outcome.map(|o| o.text)).collect();
+    let mut order: Vec<&Sentence<'_>> = all.iter().filter(|s| s.score > 0.0 && !in_summary.contains(&s.text)).collect();
+    order.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.turn.cmp(&b.turn)));
+    let mut key_discussion_points: Vec<String> = Vec::new();
+    for s in order {
+        let point = key_point(s.text, &freq);
+        if key_discussion_points.len() < 5 && !key_discussion_points.contains(&point) {
+            key_discussion_points.push(point);
+        }
+    }
     Summary {
         executive_summary: executive.join(" "),
         key_discussion_points,
-        resolution_provided,
+        resolution_provided: outcome.map(|o| said(o.speaker, o.text)).unwrap_or_default(),
         follow_up_required: !actions.is_empty(),
-        next_steps: actions.iter().map(|a| format!("{} ({})", a.description, a.responsible_party)).collect(),
+        next_steps,
     }
+}
+
+/// An action item as a next step: what, who, and by when as said.
+fn next_step(action: &ActionDraft) -> String {
+    match &action.deadline_mentioned {
+        Some(deadline) => format!("{} ({}, {})", shown(&action.description), action.responsible_party, deadline),
+        None => format!("{} ({})", shown(&action.description), action.responsible_party),
+    }
+}
+
+/// The amounts of money and the decimals said in the call, in digits, each once, at most four.
+fn amounts(turns: &[(&str, &str)]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (_, text) in turns {
+        for mention in numbers(text) {
+            let amount = match &mention.value {
+                Number::Money { currency, .. } => format!("{} {currency}", mention.value.digits()),
+                Number::Decimal { .. } => mention.value.digits(),
+                _ => continue,
+            };
+            if out.len() < 4 && !out.contains(&amount) {
+                out.push(amount);
+            }
+        }
+    }
+    out
+}
+
+/// `text` with its spoken numbers in digits ("eighty-six pounds forty" → "86.40 pounds"), where
+/// digits read better: amounts, decimals, runs of digits and numbers of two words or more;
+/// "one" and "two" stay words.
+pub(crate) fn shown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut from = 0;
+    for mention in numbers(text) {
+        let several_words = mention.end - mention.first > 1;
+        let worth = match &mention.value {
+            Number::Money { .. } | Number::Decimal { .. } | Number::Digits(_) => true,
+            Number::Cardinal(n) => several_words || *n >= 13,
+            Number::Ordinal { .. } => false,
+        };
+        if !worth || text[mention.start_byte..mention.end_byte].chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',') {
+            continue;
+        }
+        out.push_str(&text[from..mention.start_byte]);
+        out.push_str(&mention.value.digits());
+        if let Number::Money { currency, .. } = &mention.value {
+            out.push(' ');
+            out.push_str(currency);
+        }
+        from = mention.end_byte;
+    }
+    out.push_str(&text[from..]);
+    out
+}
+
+/// Whether a sentence reads as language, not as recognition's stutter ("time, time, time",
+/// "2 1 FM"): most of its words are words, and few of them repeat.
+fn readable(sentence: &str) -> bool {
+    let words: Vec<String> = sentence.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(fold).collect();
+    if words.is_empty() {
+        return false;
+    }
+    let alphabetic = words.iter().filter(|w| w.chars().count() >= 2 && w.chars().all(char::is_alphabetic)).count();
+    let mut distinct: Vec<&str> = words.iter().map(String::as_str).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let repeats_in_a_row = words.windows(3).any(|w| w[0] == w[1] && w[1] == w[2]);
+    !repeats_in_a_row && alphabetic * 2 >= words.len() && (words.len() < 6 || distinct.len() * 5 >= words.len() * 3)
+}
+
+/// A key point: the sentence, or, when it is long, its clause that carries most of the call's
+/// vocabulary, cut to [`POINT_WORDS`] words; numbers in digits.
+fn key_point(sentence: &str, freq: &HashMap<String, f32>) -> String {
+    let text = sentence.trim_end_matches(['.', '!', ',', ';']).trim();
+    let weight = |clause: &str| stems(clause).iter().map(|s| freq.get(s).copied().unwrap_or(0.0) - 1.0).filter(|w| *w > 0.0).sum::<f32>();
+    let chosen = if text.split_whitespace().count() <= POINT_WORDS {
+        text
+    } else {
+        text.split([',', ';', ':', '—'])
+            .map(str::trim)
+            .filter(|c| c.split_whitespace().count() >= 3)
+            .max_by(|a, b| weight(a).total_cmp(&weight(b)))
+            .unwrap_or(text)
+    };
+    let words: Vec<&str> = chosen.split_whitespace().collect();
+    let cut = if words.len() > POINT_WORDS { format!("{}…", words[..POINT_WORDS].join(" ")) } else { chosen.to_owned() };
+    capitalise(&shown(&cut))
 }
 
 /// Sentences that are the call's formalities, not its subject: greetings, the company's name,
@@ -146,33 +291,51 @@ fn without_opener(sentence: &str) -> &str {
     }
 }
 
-/// A short title (under 80 characters) naming what the call was about: the customer's first
-/// sentence that says why they called ("my router stopped working", "chciałbym zrezygnować"),
-/// else their first sentence of substance that is not a formality, else anyone's; greetings in
-/// front of it are left out. The customer is the speaker named so, else the one who did not
-/// speak first. `None` for a call with nothing to title.
-pub fn title(turns: &[(&str, &str)]) -> Option<String> {
-    let first_speaker = turns.first().map(|t| t.0);
-    let named_customer = turns.iter().map(|t| t.0).find(|s| CUSTOMER_NAMES.contains(&fold(s).as_str()));
-    let is_customer = |speaker: &str| match named_customer {
-        Some(customer) => speaker == customer,
-        None => Some(speaker) != first_speaker,
-    };
+/// Which speaker is the customer: the one named so, else the one who did not speak first.
+pub(crate) struct Customer<'a> {
+    named: Option<&'a str>,
+    first: Option<&'a str>,
+}
+
+impl<'a> Customer<'a> {
+    pub(crate) fn of(turns: &[(&'a str, &str)]) -> Self {
+        Customer { named: turns.iter().map(|t| t.0).find(|s| CUSTOMER_NAMES.contains(&fold(s).as_str())), first: turns.first().map(|t| t.0) }
+    }
+
+    pub(crate) fn is(&self, speaker: &str) -> bool {
+        match self.named {
+            Some(customer) => speaker == customer,
+            None => Some(speaker) != self.first,
+        }
+    }
+}
+
+/// The sentence that says why the call was made, with its turn: the customer's first sentence
+/// that states a reason ("my router stopped working", "chciałbym zrezygnować"), else their first
+/// sentence of substance that is not a formality, else anyone's; greetings in front of it are
+/// left out, and a sentence recognition garbled is never it.
+fn reason<'a>(turns: &[(&'a str, &'a str)], customer: &Customer<'_>) -> Option<(usize, &'a str)> {
     let candidates = |customer_only: bool| {
         turns
             .iter()
-            .filter(move |t| !customer_only || is_customer(t.0))
-            .flat_map(|t| sentences(t.1))
-            .map(without_opener)
-            .filter(|s| stems(s).len() >= 3 && !s.ends_with('?') && !has_phrase(&phrase_text(s), FORMALITIES))
+            .enumerate()
+            .filter(move |(_, t)| !customer_only || customer.is(t.0))
+            .flat_map(|(turn, t)| sentences(t.1).into_iter().map(move |s| (turn, without_opener(s))))
+            .filter(|(_, s)| stems(s).len() >= 3 && !s.ends_with('?') && !has_phrase(&phrase_text(s), FORMALITIES) && readable(s))
     };
-    let pick = candidates(true)
+    candidates(true)
         .take(6)
-        .find(|s| has_phrase(&phrase_text(s), REASONS))
+        .find(|(_, s)| has_phrase(&phrase_text(s), REASONS))
         .or_else(|| candidates(true).next())
-        .or_else(|| candidates(false).find(|s| has_phrase(&phrase_text(s), REASONS)))
-        .or_else(|| candidates(false).next())?;
-    let clean = capitalise(pick.trim_end_matches(['.', '!', ',']).trim());
+        .or_else(|| candidates(false).find(|(_, s)| has_phrase(&phrase_text(s), REASONS)))
+        .or_else(|| candidates(false).next())
+}
+
+/// A short title (under 80 characters) naming what the call was about: the reason for the call
+/// ([`reason`]), numbers in digits. `None` for a call with nothing to title.
+pub fn title(turns: &[(&str, &str)]) -> Option<String> {
+    let (_, pick) = reason(turns, &Customer::of(turns))?;
+    let clean = capitalise(&shown(pick.trim_end_matches(['.', '!', ',']).trim()));
     if clean.chars().count() < 78 {
         return Some(clean);
     }
@@ -204,13 +367,71 @@ mod tests {
     }
 
     #[test]
-    fn the_summary_keeps_the_sentences_that_carry_the_call() {
-        let s = summarise(&call(), &[]);
-        assert!(s.executive_summary.contains("refund"), "{}", s.executive_summary);
-        assert!(!s.executive_summary.contains("Good morning"), "greetings are not the summary");
-        assert!(s.key_discussion_points.len() <= 5 && !s.key_discussion_points.is_empty());
-        assert_eq!(s.resolution_provided, "agent: Okay, I have processed the refund, you will see it in five days.");
+    fn the_summary_says_why_they_called_and_what_was_done_whole_and_attributed() {
+        let s = summarise(&call(), &[], Language::En);
+        assert_eq!(
+            s.executive_summary,
+            "Customer: My kettle stopped working after two days and I want a refund for the kettle. \
+             Agent: Okay, I have processed the refund, you will see it in five days."
+        );
+        assert_eq!(s.resolution_provided, "Agent: Okay, I have processed the refund, you will see it in five days.");
+        assert!(!s.key_discussion_points.is_empty() && s.key_discussion_points.len() <= 5);
+        assert!(s.key_discussion_points.iter().all(|p| !s.executive_summary.contains(p.as_str())), "{:?}", s.key_discussion_points);
         assert!(!s.follow_up_required && s.next_steps.is_empty());
+    }
+
+    #[test]
+    fn amounts_are_in_digits_and_next_steps_are_the_action_items_with_their_deadlines() {
+        let turns = [
+            ("Agent", "Brightwell Energy, Priya speaking, how can I help?"),
+            ("Customer", "You've taken my direct debit twice this month, eighty-six pounds forty each time."),
+            ("Agent", "I'm sorry. I'm raising a refund for the duplicate eighty-six pounds forty right now."),
+        ];
+        let refund = ActionDraft {
+            description: "Raise a refund for the duplicate eighty-six pounds forty".into(),
+            responsible_party: "Agent".into(),
+            deadline_mentioned: Some("within five working days".into()),
+            due_at: None,
+            priority: crate::actions::Priority::Medium,
+            evidence: turns[2].1.into(),
+            turn: 2,
+        };
+        let s = summarise(&turns, &[refund], Language::En);
+        assert_eq!(
+            s.executive_summary,
+            "Customer: You've taken my direct debit twice this month, 86.40 pounds each time. \
+             Agent: I'm raising a refund for the duplicate 86.40 pounds right now. Amounts: 86.40 pounds. \
+             Next steps: Raise a refund for the duplicate 86.40 pounds (Agent, within five working days)."
+        );
+        assert!(s.follow_up_required);
+        let polish = summarise(&[("klient", "Zapłaciłam dwa razy po siedemdziesiąt cztery złote.")], &[], Language::Pl);
+        assert_eq!(polish.executive_summary, "Klient: Zapłaciłam dwa razy po 74 złote. Kwoty: 74 złote.");
+    }
+
+    #[test]
+    fn a_sentence_recognition_garbled_is_never_summarised() {
+        let turns = [
+            ("agent", "Thank you for calling."),
+            ("customer", "2 1 FM, time, time, time."),
+            ("customer", "I need a new contract for the flat because the old contract ends."),
+            ("agent", "And an email address for the contract."),
+            ("agent", "I have sent the new contract to your email address."),
+        ];
+        let s = summarise(&turns, &[], Language::En);
+        assert!(!s.executive_summary.contains("time, time"), "{}", s.executive_summary);
+        assert!(s.executive_summary.starts_with("Customer: I need a new contract"), "{}", s.executive_summary);
+        assert!(s.key_discussion_points.iter().all(|p| !p.contains("time, time")), "{:?}", s.key_discussion_points);
+        assert!(!readable("free one two, time, time, time") && readable("I have sent the new contract to your email address."));
+    }
+
+    #[test]
+    fn a_key_point_is_short() {
+        let freq: HashMap<String, f32> = stems("router router router reset reset").into_iter().map(|s| (s, 3.0)).collect();
+        let point = key_point(
+            "Well I was going to say that on Monday and again on Tuesday, the router needed a reset every single hour of the day and night.",
+            &freq,
+        );
+        assert_eq!(point, "The router needed a reset every single hour of the day and night");
     }
 
     #[test]

@@ -51,9 +51,32 @@ pub fn capitalise(s: &str) -> String {
     chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
-/// Sentences of a text (split after . ! ? and line ends), trimmed, non-empty.
+/// Sentences of a text, trimmed, non-empty: split after . ! ? and line ends, but not inside a
+/// number ("86.40", "2.4 gigahertz") or a run of marks ("Really?!" is one sentence).
 pub fn sentences(text: &str) -> Vec<&str> {
-    text.split_inclusive(['.', '!', '?', '\n']).map(str::trim).filter(|s| !s.is_empty()).collect()
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next = chars.peek().map(|&(_, n)| n);
+        let ends = match c {
+            '\n' => true,
+            '.' | '!' | '?' => {
+                let more_marks = matches!(next, Some('.' | '!' | '?'));
+                let inside_number = c == '.' && next.is_some_and(|n| n.is_ascii_digit());
+                !(more_marks || inside_number)
+            }
+            _ => false,
+        };
+        if ends {
+            let end = i + c.len_utf8();
+            out.push(text[start..end].trim());
+            start = end;
+        }
+    }
+    out.push(text[start..].trim());
+    out.retain(|s| !s.is_empty());
+    out
 }
 
 /// The parties of a call, in the order they first speak, each once.
@@ -70,6 +93,13 @@ pub fn parties<'a>(speakers: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sentences_end_at_marks_but_not_inside_numbers() {
+        assert_eq!(sentences("You paid 86.40 twice. Really?! Yes.\nOkay"), ["You paid 86.40 twice.", "Really?!", "Yes.", "Okay"]);
+        assert_eq!(sentences("Wait... what"), ["Wait...", "what"]);
+        assert!(sentences("  ").is_empty());
+    }
 
     #[test]
     fn non_answers_are_told_from_answers() {

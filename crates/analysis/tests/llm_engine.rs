@@ -12,12 +12,15 @@ use callscope_analysis::llm_engine::LlmEngine;
 use callscope_analysis::template::Question;
 use callscope_analysis::{OpenAiClient, OpenAiSettings};
 use callscope_domain::AnswerValue;
+use callscope_domain::CategoryId;
 use chrono::TimeZone;
 use serde_json::json;
 
 mod support;
 use support::{ok, server};
 
+const TECHNICAL: CategoryId = CategoryId(uuid::Uuid::from_u128(0x11));
+const ROUTER: CategoryId = CategoryId(uuid::Uuid::from_u128(0x12));
 fn engine(url: &str, context_chars: usize) -> LlmEngine {
     let settings = OpenAiSettings {
         base_url: url.into(),
@@ -44,8 +47,8 @@ fn input() -> AnalysisInput {
         call_date: chrono::Utc.with_ymd_and_hms(2026, 11, 18, 9, 0, 0).unwrap(),
         time_zone: chrono_tz::UTC,
         categories: vec![
-            CategoryInfo { id: "c-tech".into(), parent: None, name: "Technical".into(), description: Some("faults".into()) },
-            CategoryInfo { id: "c-router".into(), parent: Some("c-tech".into()), name: "Router".into(), description: None },
+            CategoryInfo { id: TECHNICAL, parent: None, name: "Technical".into(), description: Some("faults".into()) },
+            CategoryInfo { id: ROUTER, parent: Some(TECHNICAL), name: "Router".into(), description: None },
         ],
         template: Some(TemplateSpec {
             name: "QA".into(),
@@ -74,7 +77,7 @@ fn answer() -> serde_json::Value {
             "resolutionProvided": "Technician visit", "followUpRequired": true, "nextSteps": ["Technician visit on Friday"]},
         "sentiment": {"overallSentiment": "positive", "sentimentProgression": "negative to positive", "confidence": 0.8,
             "evidence": "Thank you, that is great."},
-        "classification": {"primaryCategoryId": "c-router", "secondaryCategoryIds": ["c-unknown", "c-tech"], "confidence": 0.9,
+        "classification": {"primaryCategoryId": "router", "secondaryCategoryIds": ["unknown", "technical"], "confidence": 0.9,
             "evidence": "My router is broken", "reasoning": "router fault"},
         "actionItems": [
             {"description": "Send a technician to replace the router", "responsibleParty": "agent", "deadlineMentioned": "on Friday",
@@ -97,7 +100,7 @@ async fn an_answer_is_checked_against_the_transcript_and_the_project() {
     assert_eq!(a.title.as_deref(), Some("Broken router, technician on Friday"));
     let c = a.classification.as_ref().unwrap();
     let primary = c.primary.as_ref().unwrap();
-    assert_eq!((primary.category_path.clone(), primary.depth), (vec!["c-tech".to_owned(), "c-router".to_owned()], 1));
+    assert_eq!((primary.category_path.clone(), primary.depth), (vec![TECHNICAL, ROUTER], 1));
     assert!(c.secondary.is_empty(), "an unknown id and the primary's own ancestor are not secondary matches");
     let descriptions: Vec<&str> = a.actions.iter().map(|x| x.description.as_str()).collect();
     assert_eq!(descriptions, ["Send a technician to replace the router"], "an item whose quote is not in the call is dropped");
@@ -110,7 +113,8 @@ async fn an_answer_is_checked_against_the_transcript_and_the_project() {
 
     let sent = &script.seen.lock().unwrap()[0].1;
     let user = sent["messages"][1]["content"].as_str().unwrap();
-    assert!(user.contains("c-router: Technical > Router"), "{user}");
+    assert!(user.contains("- router: Technical > Router"), "the model reads readable keys, not UUIDs: {user}");
+    assert!(!user.contains(&ROUTER.to_string()), "{user}");
     assert!(user.contains("customer: My router is broken"), "{user}");
     assert!(user.contains("Device [SINGLE_CHOICE; Router, Phone]"), "{user}");
     assert_eq!(sent["response_format"]["json_schema"]["name"], "call_analysis");
@@ -162,7 +166,7 @@ async fn a_long_call_is_analysed_in_parts_and_merged() {
         .unwrap();
     assert_eq!(script.seen.lock().unwrap().len(), 2, "two parts, two requests");
     assert_eq!(a.actions.len(), 1);
-    assert_eq!(a.sentiment.progression, "negative → positive");
+    assert_eq!(a.sentiment.progression, "started negative, ended positive", "from the parts' readings, through the mixed whole");
     assert_eq!(a.sentiment.overall.as_str(), "mixed");
 }
 
@@ -271,4 +275,63 @@ async fn a_transcript_that_gives_orders_stays_data_and_the_answer_stays_bounded(
     assert_eq!(a.summary.next_steps.len(), bounds::MAX_POINTS);
     assert_eq!(a.actions.len(), bounds::MAX_ACTION_ITEMS);
     assert!(a.actions.iter().all(|x| x.description.chars().count() <= bounds::DESCRIPTION_CHARS && x.evidence == quote));
+}
+
+/// The full (open) mode: the category is a choice among the project's readable keys, the model's
+/// items go through the same filters as the rules' (done during the call, data, offers, states,
+/// automatic, past), and its ISO dates stand only where our tagger cannot read the words.
+#[tokio::test]
+async fn the_full_mode_chooses_from_the_categories_filters_non_tasks_and_cross_checks_dates() {
+    let mut call = input();
+    call.turns = vec![
+        ("agent".into(), "Thank you for calling, how can I help?".into()),
+        ("customer".into(), "My router is broken and the internet keeps dropping.".into()),
+        ("agent".into(), "Let me read that back to you. I will send a technician on Friday to replace the router.".into()),
+        ("agent".into(), "The engineer will also ring you after the bank holiday.".into()),
+        ("customer".into(), "Thank you, that is great.".into()),
+    ];
+    let item = |description: &str, said: Option<&str>, date: Option<&str>, evidence: &str| {
+        json!({"description": description, "responsibleParty": "agent", "deadlineMentioned": said, "dueDate": date,
+            "priority": "MEDIUM", "evidence": evidence})
+    };
+    let mut answer = answer();
+    answer["classification"]["primaryCategoryId"] = json!("router");
+    answer["classification"]["secondaryCategoryIds"] = json!([]);
+    answer["actionItems"] = json!([
+        item("Read the details back", None, None, "Let me read that back to you."),
+        item("Send a technician", Some("on Friday"), Some("2026-11-27"), "I will send a technician on Friday to replace the router."),
+        item("Ring the customer", Some("after the bank holiday"), Some("2026-11-24"), "The engineer will also ring you after the bank holiday."),
+    ]);
+    let (url, script) = server(vec![ok(&answer.to_string())]).await;
+    let a = engine(&url, 20_000).analyze(&call).await.unwrap();
+    assert_eq!(a.model_used, "openai:test-model");
+
+    let sent = script.seen.lock().unwrap()[0].1.clone();
+    let schema = &sent["response_format"]["json_schema"]["schema"]["properties"]["classification"]["properties"];
+    assert_eq!(schema["primaryCategoryId"]["enum"], json!(["technical", "router", "none"]));
+    assert_eq!(schema["secondaryCategoryIds"]["items"]["enum"], json!(["technical", "router"]));
+    let user = sent["messages"][1]["content"].as_str().unwrap();
+    assert!(user.contains("The call took place on Wednesday, 2026-11-18, 09:00 (UTC)."), "dates are counted from the call's day: {user}");
+    assert_eq!(a.classification.as_ref().unwrap().primary.as_ref().unwrap().category_id, ROUTER);
+
+    let found: Vec<(&str, Option<String>)> =
+        a.actions.iter().map(|x| (x.description.as_str(), x.due_at.map(|d| d.format("%Y-%m-%d").to_string()))).collect();
+    assert_eq!(
+        found,
+        [("Send a technician", Some("2026-11-20".into())), ("Ring the customer", Some("2026-11-24".into()))],
+        "done during the call is no task; our Friday wins over the model's; the model's date stands where we read none"
+    );
+
+    // "none" is no category, and a date before the call is no date.
+    answer["classification"]["primaryCategoryId"] = json!("none");
+    answer["actionItems"] = json!([item(
+        "Ring the customer",
+        Some("after the bank holiday"),
+        Some("2026-11-01"),
+        "The engineer will also ring you after the bank holiday."
+    )]);
+    let (url, _) = server(vec![ok(&answer.to_string())]).await;
+    let a = engine(&url, 20_000).analyze(&call).await.unwrap();
+    assert!(a.classification.as_ref().unwrap().primary.is_none());
+    assert_eq!((a.actions.len(), a.actions[0].due_at), (1, None));
 }

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use callscope_analysis::sentiment::{call_sentiment, sentence_score, Lexicon, Overall};
+use callscope_domain::Language;
 
 fn lexicon(name: &str) -> Lexicon {
     let dir = std::env::var_os("CALLSCOPE_TEST_MODELS_DIR").map_or_else(callscope_models::default_dir, PathBuf::from).join("sentiment-lexicons");
@@ -30,10 +31,11 @@ fn english_sentences_and_calls() {
     let call = call_sentiment(
         &en,
         &[
-            "I have been waiting for two weeks and the order still has not arrived, this is terrible.",
-            "I am sorry to hear that. I have sent a replacement with express delivery today.",
-            "Oh, great, thank you, that is very kind of you.",
+            ("customer", "I have been waiting for two weeks and the order still has not arrived, this is terrible."),
+            ("agent", "I am sorry to hear that. I have sent a replacement with express delivery today."),
+            ("customer", "Oh, great, thank you, that is very kind of you."),
         ],
+        Language::En,
     );
     assert_eq!(call.progression, "started negative, ended positive", "{call:?}");
 }
@@ -54,12 +56,13 @@ fn polish_sentences_and_calls() {
     let call = call_sentiment(
         &pl,
         &[
-            "Dzwonię trzeci raz, jestem bardzo zła, nikt mi nie pomógł, to skandal.",
-            "Bardzo przepraszam, jeszcze dziś wyślemy nowy telefon.",
-            "Dobrze, dziękuję.",
+            ("klientka", "Dzwonię trzeci raz, jestem bardzo zła, nikt mi nie pomógł, to skandal."),
+            ("konsultant", "Bardzo przepraszam, jeszcze dziś wyślemy nowy telefon."),
+            ("klientka", "Dobrze, dziękuję."),
         ],
+        Language::Pl,
     );
     // An angry customer calmed down at the end: not a positive call.
     assert!(matches!(call.overall, Overall::Mixed | Overall::Negative | Overall::VeryNegative), "{call:?}");
-    assert_eq!(call.progression, "started negative, ended positive", "{call:?}");
+    assert_eq!(call.progression, "na początku negatywny, na końcu pozytywny", "{call:?}");
 }

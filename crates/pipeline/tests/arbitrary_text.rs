@@ -8,6 +8,7 @@ use callscope_analysis::classify::CategoryInfo;
 use callscope_analysis::engine::{AnalysisInput, Lang, RulesEngine, TemplateSpec};
 use callscope_analysis::template::Question;
 use callscope_analysis::text::{fold, is_non_answer, sentences, stems};
+use callscope_domain::CategoryId;
 use callscope_pii::{mask, Detector, Gazetteer};
 use chrono::{Datelike, NaiveDate, TimeZone, Utc};
 use proptest::prelude::*;
@@ -45,10 +46,11 @@ fn any_day() -> impl Strategy<Value = NaiveDate> {
 }
 
 fn engine_input(turns: Vec<String>, day: NaiveDate, language: Lang) -> AnalysisInput {
+    let billing = CategoryId::new();
     let categories = vec![
-        CategoryInfo { id: "billing".into(), parent: None, name: "Billing".into(), description: Some("invoices, refunds".into()) },
-        CategoryInfo { id: "refunds".into(), parent: Some("billing".into()), name: "Refunds".into(), description: None },
-        CategoryInfo { id: "outages".into(), parent: None, name: "Awarie".into(), description: Some("brak internetu".into()) },
+        CategoryInfo { id: billing, parent: None, name: "Billing".into(), description: Some("invoices, refunds".into()) },
+        CategoryInfo { id: CategoryId::new(), parent: Some(billing), name: "Refunds".into(), description: None },
+        CategoryInfo { id: CategoryId::new(), parent: None, name: "Awarie".into(), description: Some("brak internetu".into()) },
     ];
     let question = |label: &str, answer_type: &str, options: &[&str]| Question {
         label: label.into(),

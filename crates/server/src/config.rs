@@ -145,10 +145,11 @@ pub struct Config {
     /// default), `openai` (any OpenAI-compatible endpoint) or `rules` (no model; also the
     /// fallback of the other two).
     pub analysis_engine: AnalysisEngine,
-    /// How the `local` and `openai` engines use their model: `guided` (the default: the rules
-    /// propose, the model confirms each action item and its owner and picks the category and
-    /// sentiment; a few dozen tokens, right for a small model on a CPU) or `open` (the model
-    /// writes the whole analysis, summary and title included; for a large model).
+    /// How the `local` and `openai` engines use their model: `guided` (the rules propose, the
+    /// model confirms each action item and its owner and picks the category and sentiment; a few
+    /// dozen tokens, right for a small model on a CPU), `open` (the model writes the whole
+    /// analysis, summary and title included; for a capable model), or `auto` (the default:
+    /// `guided` for `local`, `open` for `openai`).
     pub llm_analysis_mode: LlmAnalysisMode,
     /// The local engine's model: a name under `models_dir` (a folder with `model.gguf`) or the
     /// path of a GGUF file or such a folder.
@@ -199,10 +200,25 @@ pub enum AnalysisEngine {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum LlmAnalysisMode {
+    /// `Guided` for the packaged local model, `Open` for an `openai` endpoint.
+    Auto,
     /// Candidates from the rules, confirmed and chosen by the model.
     Guided,
     /// The whole analysis written by the model.
     Open,
+}
+
+impl LlmAnalysisMode {
+    /// Whether `engine` runs the model fully (`open`): as set, or by the engine when `auto`
+    /// (a small model on a CPU answers closed questions well and open ones badly; a model
+    /// behind an endpoint is usually a capable one).
+    pub fn open_for(self, engine: AnalysisEngine) -> bool {
+        match self {
+            Self::Guided => false,
+            Self::Open => true,
+            Self::Auto => engine == AnalysisEngine::Openai,
+        }
+    }
 }
 
 /// Shape of log lines.
@@ -273,7 +289,7 @@ impl Default for Config {
             pii_redact_audio: false,
             sentiment_lexicons: "sentiment-lexicons".into(),
             analysis_engine: AnalysisEngine::Local,
-            llm_analysis_mode: LlmAnalysisMode::Guided,
+            llm_analysis_mode: LlmAnalysisMode::Auto,
             local_llm_model: "qwen2.5-coder-1.5b".into(),
             local_llm_context: 8192,
             local_llm_threads: 0,

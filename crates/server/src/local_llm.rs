@@ -18,7 +18,7 @@ use callscope_pipeline::{Analyzer, RulesEngine};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
 
-use crate::config::LlmAnalysisMode;
+use crate::config::AnalysisEngine;
 use crate::Config;
 
 /// How long the model may take to load before start-up gives up.
@@ -146,9 +146,10 @@ impl LocalEngine {
         };
         let client = OpenAiClient::new(settings, mask)?;
         let budget = transcript_budget(config.local_llm_context);
-        let engine: Arc<dyn Analyzer> = match config.llm_analysis_mode {
-            LlmAnalysisMode::Guided => Arc::new(GuidedEngine::new(client, fallback, budget).named("local")),
-            LlmAnalysisMode::Open => Arc::new(LlmEngine::new(client, fallback, budget).named("local")),
+        let engine: Arc<dyn Analyzer> = if config.llm_analysis_mode.open_for(AnalysisEngine::Local) {
+            Arc::new(LlmEngine::new(client, fallback, budget).named("local"))
+        } else {
+            Arc::new(GuidedEngine::new(client, fallback, budget).named("local"))
         };
         Ok(Self { engine, sidecar: Arc::new(sidecar) })
     }

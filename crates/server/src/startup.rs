@@ -19,7 +19,7 @@ use callscope_pipeline::{
     AcousticDiarizer, Analyzer, AudioDecoder, Decoder, IsolatedDecoder, Pipeline, PipelineSettings, RulePii, RulesEngine, WhisperTranscriber,
 };
 
-use crate::config::{AnalysisEngine, LlmAnalysisMode};
+use crate::config::AnalysisEngine;
 use callscope_search::SearchService;
 use callscope_speech::{SileroVad, Vad, WhisperSettings};
 use callscope_storage::Storage;
@@ -290,9 +290,10 @@ pub async fn build_pipeline(config: &Config) -> anyhow::Result<Pipeline> {
             let mask = config.llm_mask_pii.then(|| Arc::new(callscope_pii::Detector::new(gazetteer.clone())));
             tracing::info!(endpoint = %callscope_analysis::masked_url(&config.llm_base_url), model = %config.llm_model, mask_pii = config.llm_mask_pii, "analysis through an OpenAI-compatible endpoint");
             let client = OpenAiClient::new(settings, mask)?;
-            match config.llm_analysis_mode {
-                LlmAnalysisMode::Guided => Arc::new(GuidedEngine::new(client, rules, config.llm_context_chars)),
-                LlmAnalysisMode::Open => Arc::new(LlmEngine::new(client, rules, config.llm_context_chars)),
+            if config.llm_analysis_mode.open_for(AnalysisEngine::Openai) {
+                Arc::new(LlmEngine::new(client, rules, config.llm_context_chars))
+            } else {
+                Arc::new(GuidedEngine::new(client, rules, config.llm_context_chars))
             }
         }
     };

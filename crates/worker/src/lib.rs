@@ -336,7 +336,7 @@ impl Worker {
             time_zone: project.time_zone,
             categories: categories
                 .into_iter()
-                .map(|c| CategoryInfo { id: c.id.to_string(), parent: c.parent_id.map(|p| p.to_string()), name: c.name, description: c.description })
+                .map(|c| CategoryInfo { id: c.id, parent: c.parent_id, name: c.name, description: c.description })
                 .collect(),
             template: template.map(|t| TemplateSpec {
                 name: t.name,

@@ -60,7 +60,8 @@ async fn completions(State(seen): State<Seen>, Json(body): Json<Value>) -> Json<
 }
 
 async fn text_sent_to_an_external_llm_is_masked_and_its_analysis_stored(backend: Backend) {
-    let (app, seen) = app_with_endpoint(backend, completions, Some(LlmAnalysisMode::Open)).await;
+    // No mode set: an `openai` endpoint runs the open mode by default.
+    let (app, seen) = app_with_endpoint(backend, completions, None).await;
     let project = app.create_project("Plain").await;
     let project_id = project["id"].as_str().unwrap();
     let call = spoken_call(
@@ -106,7 +107,7 @@ async fn choices(State(seen): State<Seen>, Json(body): Json<Value>) -> Json<Valu
 }
 
 async fn the_guided_mode_asks_the_endpoint_for_closed_choices_only(backend: Backend) {
-    let (app, seen) = app_with_endpoint(backend, choices, None).await;
+    let (app, seen) = app_with_endpoint(backend, choices, Some(LlmAnalysisMode::Guided)).await;
     let project = app.create_project("Guided").await;
     let project_id = project["id"].as_str().unwrap();
     let call = spoken_call(
