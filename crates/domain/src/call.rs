@@ -3,7 +3,7 @@
 
 use crate::{
     ActionItem, CallId, CategoryId, Classification, Language, PiiSpan, PiiStatistics, SentimentLevel, SpeakerStats, StoredSummary, TemplateAnalysis,
-    TimedWord, Timestamp, Turn,
+    TimedWord, Timestamp, TranscriptQuality, Turn,
 };
 
 /// A call's stored analysis with its action items.
@@ -38,6 +38,9 @@ pub struct CallTranscript {
     pub pii_statistics: PiiStatistics,
     /// Where the personal data was.
     pub pii_spans: Vec<PiiSpan>,
+    /// How far the transcript can be trusted (`None` for calls transcribed before it was
+    /// judged).
+    pub quality: Option<TranscriptQuality>,
 }
 
 /// A call's transcript without its timed words: what the call detail and a re-analysis read
@@ -52,6 +55,8 @@ pub struct CallText {
     pub speakers: Vec<SpeakerStats>,
     /// Personal data found, by type.
     pub pii_statistics: PiiStatistics,
+    /// How far the transcript can be trusted.
+    pub quality: Option<TranscriptQuality>,
 }
 
 /// A call as lists show it (decisions §4's call summary), plus when it last changed and where

@@ -49,6 +49,66 @@ pub struct TimedWord {
     pub end_ms: i64,
     /// Speaker label.
     pub speaker: usize,
+    /// How sure the recogniser was of it (the mean probability of its tokens, 0–1); `None`
+    /// for words kept before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<f32>,
+}
+
+/// How far a transcript can be trusted, from the recogniser's confidence in its words: a call
+/// whose speech the model could not make out (a weak model on Polish phone audio, noise, a
+/// language other than the one set) reads as text all the same, and its title, summary and
+/// personal data would look as sound as any other's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct TranscriptQuality {
+    /// False when the transcript is too poor to act on: its analysis and personal data are
+    /// likely wrong.
+    pub reliable: bool,
+    /// Mean confidence of the words (0–1).
+    pub mean_word_confidence: f32,
+    /// Share of the words the recogniser was unsure of (confidence under 0.5).
+    pub unsure_word_share: f32,
+    /// The speech model that made the transcript.
+    pub speech_model: Option<String>,
+    /// A speech model that would likely do better, when the one used is a small one.
+    pub better_model: Option<String>,
+}
+
+impl TranscriptQuality {
+    /// A word under this confidence is one the recogniser was unsure of.
+    pub const UNSURE: f32 = 0.5;
+    /// A transcript whose words average under this is not reliable.
+    pub const MEAN_NEEDED: f32 = 0.6;
+    /// Nor is one with more than this share of unsure words.
+    pub const UNSURE_ALLOWED: f32 = 0.3;
+    /// What a team should pull when a small model was not enough (README, Choosing models).
+    pub const BETTER_MODEL: &'static str = "deepdml/faster-whisper-large-v3-turbo-ct2";
+
+    /// The quality of `words` made by `speech_model`; `None` when no word carries a confidence
+    /// (nothing to judge by).
+    pub fn assess(words: &[TimedWord], speech_model: Option<&str>) -> Option<Self> {
+        let confidences: Vec<f32> = words.iter().filter_map(|w| w.confidence).collect();
+        if confidences.is_empty() {
+            return None;
+        }
+        let n = confidences.len() as f32;
+        let mean = confidences.iter().sum::<f32>() / n;
+        let unsure = confidences.iter().filter(|c| **c < Self::UNSURE).count() as f32 / n;
+        let reliable = mean >= Self::MEAN_NEEDED && unsure <= Self::UNSURE_ALLOWED;
+        let small = speech_model.is_some_and(|m| {
+            let m = m.to_ascii_lowercase();
+            ["tiny", "base", "small"].iter().any(|size| m.contains(size))
+        });
+        Some(TranscriptQuality {
+            reliable,
+            mean_word_confidence: (mean * 100.0).round() / 100.0,
+            unsure_word_share: (unsure * 100.0).round() / 100.0,
+            speech_model: speech_model.map(str::to_owned),
+            better_model: (!reliable && small).then(|| Self::BETTER_MODEL.to_owned()),
+        })
+    }
 }
 
 /// The id of the speaker with 0-based label `label`.
@@ -108,7 +168,7 @@ mod tests {
     use super::*;
 
     fn w(text: &str, start_ms: i64, end_ms: i64, speaker: usize) -> TimedWord {
-        TimedWord { text: text.into(), start_ms, end_ms, speaker }
+        TimedWord { text: text.into(), start_ms, end_ms, speaker, confidence: None }
     }
 
     #[test]
@@ -145,5 +205,24 @@ mod tests {
         assert_eq!(speaker_name(1, None, Some(&preset)), "Speaker 2");
         assert_eq!(speaker_name(0, Some(&["bot".to_string()]), Some(&preset)), "bot");
         assert_eq!(speaker_name(2, None, None), "Speaker 3");
+    }
+
+    #[test]
+    fn a_transcript_the_recogniser_was_unsure_of_is_not_reliable_and_a_bigger_model_is_named() {
+        let sure = |c: f32| TimedWord { confidence: Some(c), ..w("słowo", 0, 100, 0) };
+        let clear: Vec<TimedWord> = [0.9, 0.95, 0.8, 0.45, 0.9].into_iter().map(sure).collect();
+        let q = TranscriptQuality::assess(&clear, Some("whisper-base")).unwrap();
+        assert!(q.reliable && q.better_model.is_none(), "{q:?}");
+        assert_eq!((q.mean_word_confidence, q.unsure_word_share), (0.8, 0.2));
+        // Near-gibberish: low on average, and many words the model all but guessed.
+        let garbled: Vec<TimedWord> = [0.3, 0.55, 0.2, 0.7, 0.4, 0.6].into_iter().map(sure).collect();
+        let q = TranscriptQuality::assess(&garbled, Some("whisper-base")).unwrap();
+        assert!(!q.reliable, "{q:?}");
+        assert_eq!(q.better_model.as_deref(), Some(TranscriptQuality::BETTER_MODEL));
+        // A big model that still failed: nothing bigger to name.
+        let q = TranscriptQuality::assess(&garbled, Some("deepdml--faster-whisper-large-v3-turbo-ct2")).unwrap();
+        assert!(!q.reliable && q.better_model.is_none());
+        // Words kept before confidences were: nothing to judge by.
+        assert_eq!(TranscriptQuality::assess(&[w("a", 0, 1, 0)], Some("whisper-base")), None);
     }
 }

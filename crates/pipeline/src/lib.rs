@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use callscope_audio::{AudioError, DecodedAudio};
-use callscope_domain::{Job, JobStage, Language, PiiRedaction, PiiSpan, PiiStatistics, SpeakerStats, TimedWord, Turn};
+use callscope_domain::{Job, JobStage, Language, PiiRedaction, PiiSpan, PiiStatistics, SpeakerStats, TimedWord, TranscriptQuality, Turn};
 
 mod isolated;
 mod pii;
@@ -163,6 +163,11 @@ impl std::ops::Deref for CallResult {
 }
 
 impl Heard {
+    /// How far the transcript can be trusted, from the recogniser's confidence in its words.
+    pub fn quality(&self) -> Option<TranscriptQuality> {
+        TranscriptQuality::assess(&self.words, Some(&self.speech_model))
+    }
+
     /// As a job keeps it: everything but the signals.
     pub fn checkpoint(&self) -> serde_json::Value {
         let info = &self.audio.info;
@@ -355,6 +360,7 @@ impl Pipeline {
                 start_ms: (f64::from(w.start_s) * 1000.0).round() as i64,
                 end_ms: (f64::from(w.end_s) * 1000.0).round() as i64,
                 speaker: w.speaker,
+                confidence: Some((w.probability * 1000.0).round() / 1000.0),
             })
             .collect();
         let roles = job.channel_roles.as_deref();
@@ -387,20 +393,22 @@ impl Pipeline {
     /// The analysis engine failing (retryable).
     pub async fn conclude(&self, heard: Heard, job: &Job, context: &CallContext, progress: Arc<dyn Progress>) -> Result<CallResult, StageError> {
         progress.report(JobStage::Analyzing, 0.0);
-        let analysis = self.analyze(&heard.turns, &heard.speakers, job.language, context).await?;
+        let analysis = self.analyze(&heard.turns, &heard.speakers, job.language, context, heard.quality().as_ref()).await?;
         progress.report(JobStage::Analyzing, 1.0);
         Ok(CallResult { heard, analysis })
     }
 }
 
 impl Pipeline {
-    /// Analyses a transcript: each turn under its speaker's name.
+    /// Analyses a transcript: each turn under its speaker's name; the analysis of one too poor
+    /// to act on says so ([`CallAnalysis::doubted`]).
     async fn analyze(
         &self,
         turns: &[Turn],
         speakers: &[SpeakerStats],
         language: Language,
         context: &CallContext,
+        quality: Option<&TranscriptQuality>,
     ) -> Result<CallAnalysis, StageError> {
         let names: std::collections::HashMap<&str, &str> = speakers.iter().map(|s| (s.speaker_id.as_str(), s.name.as_str())).collect();
         let input = AnalysisInput {
@@ -412,6 +420,7 @@ impl Pipeline {
             template: context.template.clone(),
         };
         let analysis = self.stages.analyzer.analyze(&input).await.map_err(|e| StageError::Retryable(e.to_string()))?;
+        let analysis = if quality.is_some_and(|q| !q.reliable) { analysis.doubted(language) } else { analysis };
         Ok(analysis.without_non_answers().bounded())
     }
 
@@ -426,10 +435,11 @@ impl Pipeline {
         speakers: &[SpeakerStats],
         language: Language,
         context: &CallContext,
+        quality: Option<&TranscriptQuality>,
         progress: Arc<dyn Progress>,
     ) -> Result<CallAnalysis, StageError> {
         progress.report(JobStage::Analyzing, 0.0);
-        let analysis = self.analyze(turns, speakers, language, context).await?;
+        let analysis = self.analyze(turns, speakers, language, context, quality).await?;
         progress.report(JobStage::Analyzing, 1.0);
         Ok(analysis)
     }
@@ -481,8 +491,8 @@ mod tests {
     #[test]
     fn what_was_heard_comes_back_from_its_checkpoint_whole() {
         let words = vec![
-            TimedWord { text: "Dzień".into(), start_ms: 0, end_ms: 400, speaker: 0 },
-            TimedWord { text: "dobry.".into(), start_ms: 400, end_ms: 900, speaker: 1 },
+            TimedWord { text: "Dzień".into(), start_ms: 0, end_ms: 400, speaker: 0, confidence: None },
+            TimedWord { text: "dobry.".into(), start_ms: 400, end_ms: 900, speaker: 1, confidence: None },
         ];
         let (full_text, turns, speakers) = callscope_domain::build_transcript(&words, |label| format!("speaker {label}"));
         let heard = Heard {

@@ -143,7 +143,7 @@ mod tests {
     use super::*;
 
     fn word(text: &str, start_ms: i64, speaker: usize) -> TimedWord {
-        TimedWord { text: text.into(), start_ms, end_ms: start_ms + 300, speaker }
+        TimedWord { text: text.into(), start_ms, end_ms: start_ms + 300, speaker, confidence: None }
     }
 
     #[test]

@@ -39,7 +39,7 @@ async fn main() -> anyhow::Result<()> {
     let timed: Vec<TimedWord> = (0..words)
         .map(|i| {
             let start_ms = i64::try_from(i).unwrap_or(0) * 400;
-            TimedWord { text: SAID[i % SAID.len()].into(), start_ms, end_ms: start_ms + 350, speaker: (i / 20) % 2 }
+            TimedWord { text: SAID[i % SAID.len()].into(), start_ms, end_ms: start_ms + 350, speaker: (i / 20) % 2, confidence: None }
         })
         .collect();
     let turns: Vec<Turn> = timed

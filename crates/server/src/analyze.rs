@@ -141,6 +141,7 @@ pub async fn run(config: &Config, file: &Path, language: &str, options: &Options
                 "evidence": a.evidence,
             })).collect::<Vec<_>>(),
             "speechModel": result.speech_model,
+            "transcriptQuality": result.quality(),
             "processingS": (elapsed * 1000.0).round() / 1000.0,
         });
         println!("{}", serde_json::to_string_pretty(&call)?);
@@ -160,6 +161,16 @@ pub async fn run(config: &Config, file: &Path, language: &str, options: &Options
                 s.turn_count,
                 s.word_count,
                 s.total_duration_s
+            )?;
+        }
+        if let Some(q) = result.quality() {
+            let verdict = if q.reliable { "reliable" } else { "UNRELIABLE" };
+            let better = q.better_model.map(|m| format!("; try {m}")).unwrap_or_default();
+            writeln!(
+                out,
+                "transcript: {verdict} (mean word confidence {:.2}, unsure words {:.0} %{better})",
+                q.mean_word_confidence,
+                q.unsure_word_share * 100.0
             )?;
         }
         let analysis = &result.analysis;

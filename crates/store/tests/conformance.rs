@@ -199,10 +199,20 @@ fn new_call() -> callscope_store::NewCall {
                 word_count: 2,
                 total_duration_s: 0.9,
             }],
-            words: vec![callscope_domain::TimedWord { text: "Dzień".into(), start_ms: 0, end_ms: 400, speaker: 0 }],
+            words: vec![
+                callscope_domain::TimedWord { text: "Dzień".into(), start_ms: 0, end_ms: 400, speaker: 0, confidence: Some(0.875) },
+                callscope_domain::TimedWord { text: "dobry.".into(), start_ms: 400, end_ms: 900, speaker: 0, confidence: None },
+            ],
             speech_model: Some("whisper-base".into()),
             pii_statistics: callscope_domain::PiiStatistics::of(&pii_spans),
             pii_spans,
+            quality: Some(callscope_domain::TranscriptQuality {
+                reliable: false,
+                mean_word_confidence: 0.41,
+                unsure_word_share: 0.5,
+                speech_model: Some("whisper-base".into()),
+                better_model: Some(callscope_domain::TranscriptQuality::BETTER_MODEL.into()),
+            }),
         },
         analysis: Some(callscope_store::CallAnalysisRecord {
             title: Some("Zwrot za czajnik".into()),
@@ -295,6 +305,7 @@ async fn a_job_whose_worker_stopped_is_taken_over_and_completes_once(backend: Ba
             turns: written.turns.clone(),
             speakers: written.speakers.clone(),
             pii_statistics: written.pii_statistics.clone(),
+            quality: written.quality.clone(),
         },
         "the text alone reads back as written"
     );

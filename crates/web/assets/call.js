@@ -29,6 +29,7 @@ export async function callPage(main, project, callId, query, go, fresh = () => t
     main,
     h("p", {}, h("a", { href: `#/p/${project.id}/calls` }, `← ${t("back")}`)),
     h("h1", { id: "call-title" }, call.title),
+    qualityNotice(call.transcriptQuality),
     h(
       "p",
       { class: "facts" },
@@ -70,4 +71,25 @@ export async function callPage(main, project, callId, query, go, fresh = () => t
     const ms = words.momentOf(item.evidence);
     if (ms !== null) recording.seek(ms, false);
   }
+}
+
+/** The warning a call whose transcript cannot be trusted carries above everything drawn from
+ *  it, naming the speech model that would do better when a small one made it. */
+function qualityNotice(quality) {
+  if (!quality || quality.reliable) return null;
+  const percent = (share) => `${Math.round(share * 100)}%`;
+  const said = t("unreliableTranscript")
+    .replace("{mean}", percent(quality.meanWordConfidence))
+    .replace("{unsure}", percent(quality.unsureWordShare));
+  const better =
+    quality.betterModel &&
+    t("betterSpeechModel")
+      .replace("{model}", quality.speechModel || "")
+      .replace("{better}", quality.betterModel);
+  return h(
+    "div",
+    { class: "notice", id: "transcript-quality", role: "alert" },
+    h("p", {}, said),
+    better && h("p", {}, better),
+  );
 }

@@ -15,6 +15,16 @@ const ROWS = [
   ],
   ["duplicate", "Uploaded before:", "Wgrane wcześniej:"],
   [
+    "unreliableTranscript",
+    "The recognizer was unsure of much of this recording (mean word confidence {mean}, unsure words {unsure}): the transcript, summary, categories and personal data below may be wrong. Check them against the audio.",
+    "Model rozpoznawania mowy nie był pewny dużej części nagrania (średnia pewność słów {mean}, niepewne słowa {unsure}): transkrypcja, podsumowanie, kategorie i dane osobowe poniżej mogą być błędne. Sprawdź je z nagraniem.",
+  ],
+  [
+    "betterSpeechModel",
+    "{model} would likely do better: callscope models pull {better}, then set speech_model to it.",
+    "Lepiej poradzi sobie zapewne większy model niż {model}: callscope models pull {better}, a potem ustaw go w speech_model.",
+  ],
+  [
     "copyFailed",
     "The browser did not allow copying: select the secret and copy it.",
     "Przeglądarka nie pozwoliła skopiować: zaznacz sekret i skopiuj go.",

@@ -64,7 +64,9 @@ export function transcript(call, timeline, speakers, seek) {
   const spans = words.map((w, i) => {
     const pii = timeline.piiSpans.length ? inPii(w) : null;
     const el = document.createElement("span");
-    el.className = pii ? "w pii" : "w";
+    // A word the recognizer was unsure of is underlined, so a reader knows where to listen.
+    const unsure = w.confidence != null && w.confidence < 0.5;
+    el.className = `w${pii ? " pii" : ""}${unsure ? " unsure" : ""}`;
     el.textContent = w.text;
     el.dataset.i = i;
     el.dataset.start = w.startMs;

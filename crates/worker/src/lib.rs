@@ -247,7 +247,10 @@ impl Worker {
                     })?;
                     let duration_ms = transcript.turns.iter().map(|t| t.end_ms).max().unwrap_or(0);
                     progress.call_duration(duration_ms as f64 / 1000.0);
-                    let analysis = self.pipeline.reanalyze(&transcript.turns, &transcript.speakers, job.language, &context, progress.clone()).await?;
+                    let analysis = self
+                        .pipeline
+                        .reanalyze(&transcript.turns, &transcript.speakers, job.language, &context, transcript.quality.as_ref(), progress.clone())
+                        .await?;
                     Ok(Attempt::Reanalyzed(Box::new(analysis)))
                 }
             }
@@ -399,6 +402,7 @@ impl Worker {
                 speech_model: Some(result.speech_model.clone()),
                 pii_statistics: result.pii_statistics.clone(),
                 pii_spans: result.pii_spans.clone(),
+                quality: result.quality(),
             },
             analysis: None,
         };

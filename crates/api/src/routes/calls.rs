@@ -6,7 +6,7 @@ use axum::http::StatusCode;
 use axum::Json;
 use callscope_domain::{
     CallId, CallListing, CallSummary, CallSummaryBlock, CategoryId, Classification, Job, Language, Page, PageRequest, PiiStatistics, SentimentLevel,
-    SpeakerStats, TemplateAnalysis, TemplateId, Timestamp, Turn, Validator,
+    SpeakerStats, TemplateAnalysis, TemplateId, Timestamp, TranscriptQuality, Turn, Validator,
 };
 use callscope_store::CallFilter;
 use serde::{Deserialize, Serialize};
@@ -14,7 +14,7 @@ use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use crate::error::Problem;
-use crate::extract::{ApiJson, ApiPath, ApiQuery, IdPath, OptionalApiJson, ProjectScope};
+use crate::extract::{ApiJson, ApiQuery, InProject, OptionalApiJson, ProjectPath, ProjectScope};
 use crate::views::{nullable, rfc3339, DateRangeQuery, Located, PageInfo, PageQuery};
 use crate::{ApiError, AppState};
 
@@ -99,14 +99,11 @@ impl CallListQuery {
 }
 
 /// List the project's calls, newest first.
-#[utoipa::path(get, path = "/v1/projects/{projectId}/calls", tag = "Calls",
-    params(("projectId" = Uuid, Path, description = "The project"), PageQuery, DateRangeQuery, CallListQuery),
-    responses(
-        (status = 200, description = "A page of calls", body = CallPage),
+#[utoipa::path(get, path = "/v1/projects/{projectId}/calls", tag = "Calls", params(ProjectPath, PageQuery, DateRangeQuery, CallListQuery),
+    responses((status = 200, description = "A page of calls", body = CallPage),
         (status = 400, description = "A parameter of the wrong type", body = Problem),
         (status = 404, description = "No such project", body = Problem),
-        (status = 422, description = "Page bounds, from after to, or a filter value not allowed (sentimentLevel, language, categoryId)", body = Problem),
-    ))]
+        (status = 422, description = "Page bounds, from after to, or a filter value not allowed (sentimentLevel, language, categoryId)", body = Problem)))]
 pub async fn list_calls(
     State(state): State<AppState>,
     scope: ProjectScope,
@@ -138,17 +135,10 @@ pub(crate) async fn delete_audio(state: &AppState, keys: &[String]) -> Result<()
 /// Erase a call: its audio, transcript, analysis, action items and jobs (beyond the spec; the
 /// right to erasure).
 #[utoipa::path(delete, path = "/v1/projects/{projectId}/calls/{id}", tag = "Calls",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The call")),
-    responses(
-        (status = 204, description = "Erased"),
-        (status = 404, description = "No such project or call", body = Problem),
-        (status = 503, description = "The audio could not be deleted; nothing was", body = Problem),
-    ))]
-pub async fn delete_call(
-    State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
-) -> Result<StatusCode, ApiError> {
+    params(ProjectPath, ("id" = Uuid, Path, description = "The call")),
+    responses((status = 204, description = "Erased"), (status = 404, description = "No such project or call", body = Problem),
+        (status = 503, description = "The audio could not be deleted; nothing was", body = Problem)))]
+pub async fn delete_call(State(state): State<AppState>, InProject { scope, id }: InProject<CallId>) -> Result<StatusCode, ApiError> {
     // The audio first, every copy of it: if one cannot go, the call stays whole (and findable
     // by its id) and the client can retry.
     delete_audio(&state, &state.store.call_audio_keys(scope.id(), id).await?).await?;
@@ -183,6 +173,10 @@ pub struct CallDetailView {
     pub summary: Option<CallSummaryBlock>,
     /// The template's answers; null when no template applied.
     pub template_analysis: Option<TemplateAnalysis>,
+    /// How far the transcript can be trusted, from the recogniser's confidence in its words
+    /// (beyond the spec); null for a call transcribed before it was judged. When `reliable` is
+    /// false the summary says so and every confidence is halved.
+    pub transcript_quality: Option<TranscriptQuality>,
 }
 
 async fn detail(state: &AppState, project: callscope_domain::ProjectId, id: CallId) -> Result<CallDetailView, ApiError> {
@@ -203,22 +197,16 @@ async fn detail(state: &AppState, project: callscope_domain::ProjectId, id: Call
         classification: analysis.classification,
         summary,
         template_analysis: analysis.template_analysis,
+        transcript_quality: transcript.quality,
     })
 }
 
 /// Get a call: transcript, speakers, PII statistics, classification, summary with its action
 /// items, template answers.
-#[utoipa::path(get, path = "/v1/projects/{projectId}/calls/{id}", tag = "Calls",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The call")),
-    responses(
-        (status = 200, description = "The call", body = CallDetailView),
-        (status = 404, description = "No such project or call", body = Problem),
-    ))]
-pub async fn get_call(
-    State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
-) -> Result<Json<CallDetailView>, ApiError> {
+#[utoipa::path(get, path = "/v1/projects/{projectId}/calls/{id}", tag = "Calls", params(ProjectPath, ("id" = Uuid, Path, description = "The call")),
+    responses((status = 200, description = "The call", body = CallDetailView),
+        (status = 404, description = "No such project or call", body = Problem)))]
+pub async fn get_call(State(state): State<AppState>, InProject { scope, id }: InProject<CallId>) -> Result<Json<CallDetailView>, ApiError> {
     Ok(Json(detail(&state, scope.id(), id).await?))
 }
 
@@ -234,6 +222,8 @@ pub struct TimedWordView {
     pub end_ms: i64,
     /// Who said it: a `speakerId` of the call's `speakers`.
     pub speaker_id: String,
+    /// How sure the recogniser was of it (0–1); null for words kept before it was recorded.
+    pub confidence: Option<f32>,
 }
 
 /// Where personal data was said: its type and time, never its value.
@@ -267,21 +257,21 @@ pub struct CallWordsView {
 
 /// Get a call's timed words and where its personal data was said.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/calls/{id}/words", tag = "Calls",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The call")),
-    responses(
-        (status = 200, description = "The call's words and personal data spans", body = CallWordsView),
-        (status = 404, description = "No such project or call", body = Problem),
-    ))]
-pub async fn get_call_words(
-    State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
-) -> Result<Json<CallWordsView>, ApiError> {
+    params(ProjectPath, ("id" = Uuid, Path, description = "The call")),
+    responses((status = 200, description = "The call's words and personal data spans", body = CallWordsView),
+        (status = 404, description = "No such project or call", body = Problem)))]
+pub async fn get_call_words(State(state): State<AppState>, InProject { scope, id }: InProject<CallId>) -> Result<Json<CallWordsView>, ApiError> {
     let transcript = state.store.get_call_transcript(scope.id(), id).await?;
     let mut words: Vec<TimedWordView> = transcript
         .words
         .into_iter()
-        .map(|w| TimedWordView { text: w.text, start_ms: w.start_ms, end_ms: w.end_ms, speaker_id: callscope_domain::speaker_id(w.speaker) })
+        .map(|w| TimedWordView {
+            text: w.text,
+            start_ms: w.start_ms,
+            end_ms: w.end_ms,
+            speaker_id: callscope_domain::speaker_id(w.speaker),
+            confidence: w.confidence,
+        })
         .collect();
     // Channels are transcribed one after the other; the page reads them as one timeline.
     words.sort_by_key(|w| (w.start_ms, w.end_ms));
@@ -308,17 +298,14 @@ pub struct SetCategoryRequest {
 /// Set or clear a call's category by hand. The choice replaces the primary match (`modelUsed`
 /// `manual`), is never overwritten by re-analysis, and raises `call.category_changed`.
 #[utoipa::path(patch, path = "/v1/projects/{projectId}/calls/{id}/category", tag = "Calls",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The call")),
+    params(ProjectPath, ("id" = Uuid, Path, description = "The call")),
     request_body = SetCategoryRequest,
-    responses(
-        (status = 200, description = "The call, recategorised", body = CallDetailView),
+    responses((status = 200, description = "The call, recategorised", body = CallDetailView),
         (status = 404, description = "No such project or call", body = Problem),
-        (status = 422, description = "categoryId missing, or not a category of this project", body = Problem),
-    ))]
+        (status = 422, description = "categoryId missing, or not a category of this project", body = Problem)))]
 pub async fn set_call_category(
     State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
+    InProject { scope, id }: InProject<CallId>,
     ApiJson(body): ApiJson<SetCategoryRequest>,
 ) -> Result<Json<CallDetailView>, ApiError> {
     let Some(chosen) = body.category_id else {
@@ -349,18 +336,15 @@ pub struct ReanalyzeRequest {
 /// template answers) with the current engine, categories and template. Queues a job (kind
 /// `REANALYZE`); a category set by hand is kept; the call's action items are replaced.
 #[utoipa::path(post, path = "/v1/projects/{projectId}/calls/{id}/reanalyze", tag = "Calls",
-    params(("projectId" = Uuid, Path, description = "The project"), ("id" = Uuid, Path, description = "The call")),
+    params(ProjectPath, ("id" = Uuid, Path, description = "The call")),
     request_body(content = Option<ReanalyzeRequest>, description = "Optional: the template to use",
         example = json!({"templateId": "0193a3c1-8a40-7d12-b6f1-2c9e8d7a6b5c"})),
-    responses(
-        (status = 202, description = "Queued; poll the job", body = Job),
+    responses((status = 202, description = "Queued; poll the job", body = Job),
         (status = 404, description = "No such project or call", body = Problem),
-        (status = 422, description = "templateId is not a template of this project", body = Problem),
-    ))]
+        (status = 422, description = "templateId is not a template of this project", body = Problem)))]
 pub async fn reanalyze_call(
     State(state): State<AppState>,
-    scope: ProjectScope,
-    ApiPath(IdPath { id }): ApiPath<IdPath<CallId>>,
+    InProject { scope, id }: InProject<CallId>,
     OptionalApiJson(body): OptionalApiJson<ReanalyzeRequest>,
 ) -> Result<Located<Job>, ApiError> {
     let template = body.and_then(|b| b.template_id).map(TemplateId);

@@ -781,7 +781,7 @@ fn with_words(mut call: callscope_store::NewCall) -> callscope_store::NewCall {
         .flat_map(|(turn, t)| {
             t.text.split_whitespace().enumerate().map(move |(i, w)| {
                 let at = t.start_ms + i64::try_from(i).unwrap() * 300;
-                TimedWord { text: w.into(), start_ms: at, end_ms: at + 280, speaker: turn % 2 }
+                TimedWord { text: w.into(), start_ms: at, end_ms: at + 280, speaker: turn % 2, confidence: None }
             })
         })
         .collect();
@@ -915,6 +915,27 @@ async fn the_lists_page_filter_and_mark_what_people_look_for() {
     let said = browser.script("return document.getElementById('transcript').innerText", json!([])).await;
     assert!(said.as_str().unwrap().contains("Call me on [PHONE_NUMBER] please."), "{said}");
 
+    // A transcript the recognizer was unsure of carries a warning that names a better model,
+    // in the page's language, and its unsure words are marked.
+    let mut call = with_words(text_call(Language::Pl, "Niewyraźna", "Dwa jeden ef em, tajm tajm tajm.", ""));
+    for (word, confidence) in call.transcript.words.iter_mut().zip([0.9, 0.3, 0.2, 0.35, 0.4, 0.3]) {
+        word.confidence = Some(confidence);
+    }
+    call.transcript.quality = callscope_domain::TranscriptQuality::assess(&call.transcript.words, Some("whisper-base"));
+    let garbled = store_call(app.store.as_ref(), project_id, &call).await;
+    browser.go(&app.url(&format!("/#/p/{project}/calls/{}", garbled.0))).await;
+    let notice = browser.until("document.getElementById('transcript-quality')?.innerText ?? null", |v| !v.is_null()).await;
+    let notice = notice.as_str().unwrap();
+    assert!(notice.contains("mean word confidence 41%") && notice.contains("unsure words 83%"), "{notice}");
+    assert!(notice.contains("callscope models pull deepdml/faster-whisper-large-v3-turbo-ct2"), "{notice}");
+    let unsure = browser.script("return document.querySelectorAll('#transcript .w.unsure').length", json!([])).await;
+    assert_eq!(unsure, 5);
+    browser.screenshot(&screenshots(), "9-unreliable-transcript").await;
+    browser.go(&app.url(&format!("/#/p/{project}/calls/{}", overdue.0))).await;
+    browser.wait("#transcript .w").await;
+    let none = browser.script("return document.getElementById('transcript-quality')", json!([])).await;
+    assert!(none.is_null(), "a call without a verdict carries no warning");
+
     // Deleting a category says what goes with it; refusing keeps it.
     let billing = app.post_json(&format!("/v1/projects/{project}/categories"), &json!({"name": "Billing"})).await.json::<Value>().await.unwrap();
     let billing_id = billing["id"].as_str().unwrap();
@@ -961,7 +982,7 @@ async fn bench_the_call_page_of_a_one_hour_call() {
         let said: Vec<&str> = (0..per_turn).map(|w| vocabulary[(turn * 7 + w * 3) % vocabulary.len()]).collect();
         for (w, text) in said.iter().enumerate() {
             let at = start + i64::try_from(w).unwrap() * 320;
-            words.push(callscope_domain::TimedWord { text: (*text).into(), start_ms: at, end_ms: at + 300, speaker: turn % 2 });
+            words.push(callscope_domain::TimedWord { text: (*text).into(), start_ms: at, end_ms: at + 300, speaker: turn % 2, confidence: None });
         }
         lines.push(callscope_domain::Turn {
             speaker_id: format!("speaker_{}", turn % 2 + 1),

@@ -196,16 +196,17 @@ impl CallStore for SqlStore {
             Option<String>,
             Json<PiiStatistics>,
             Json<Vec<PiiSpan>>,
+            Option<Json<TranscriptQuality>>,
         );
         let row: Option<Row> = sqlx::query_as(
-            "select full_text, turns, speakers, words, speech_model, pii_statistics, pii_spans \
+            "select full_text, turns, speakers, words, speech_model, pii_statistics, pii_spans, transcript_quality \
              from calls where id = $1 and project_id = $2",
         )
         .bind(call.0)
         .bind(project.0)
         .fetch_optional(&self.pool)
         .await?;
-        let (full_text, turns, speakers, words, speech_model, pii_statistics, pii_spans) =
+        let (full_text, turns, speakers, words, speech_model, pii_statistics, pii_spans, quality) =
             row.ok_or(StoreError::NotFound("call"))?;
         Ok(CallTranscript {
             full_text,
@@ -215,18 +216,20 @@ impl CallStore for SqlStore {
             speech_model,
             pii_statistics: pii_statistics.0,
             pii_spans: pii_spans.0,
+            quality: quality.map(|q| q.0),
         })
     }
 
     async fn get_call_text(&self, project: ProjectId, call: CallId) -> StoreResult<CallText> {
-        let row: Option<(String, Json<Vec<Turn>>, Json<Vec<SpeakerStats>>, Json<PiiStatistics>)> =
-            sqlx::query_as("select full_text, turns, speakers, pii_statistics from calls where id = $1 and project_id = $2")
+        type Row = (String, Json<Vec<Turn>>, Json<Vec<SpeakerStats>>, Json<PiiStatistics>, Option<Json<TranscriptQuality>>);
+        let row: Option<Row> =
+            sqlx::query_as("select full_text, turns, speakers, pii_statistics, transcript_quality from calls where id = $1 and project_id = $2")
                 .bind(call.0)
                 .bind(project.0)
                 .fetch_optional(&self.pool)
                 .await?;
-        let (full_text, turns, speakers, pii_statistics) = row.ok_or(StoreError::NotFound("call"))?;
-        Ok(CallText { full_text, turns: turns.0, speakers: speakers.0, pii_statistics: pii_statistics.0 })
+        let (full_text, turns, speakers, pii_statistics, quality) = row.ok_or(StoreError::NotFound("call"))?;
+        Ok(CallText { full_text, turns: turns.0, speakers: speakers.0, pii_statistics: pii_statistics.0, quality: quality.map(|q| q.0) })
     }
 
     async fn get_call_analysis(&self, project: ProjectId, call: CallId) -> StoreResult<StoredAnalysis> {

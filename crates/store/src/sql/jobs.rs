@@ -213,9 +213,9 @@ impl JobStore for SqlStore {
         sqlx::query(
             "insert into calls (id, project_id, job_id, filename, language, size_bytes, duration_s, storage_path, \
              sha256, content_type, sample_rate, channels, codec, recorded_at, created_at, updated_at, \
-             full_text, turns, speakers, words, speech_model, pii_statistics, pii_spans) \
+             full_text, turns, speakers, words, speech_model, pii_statistics, pii_spans, transcript_quality) \
              values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, \
-             $22, $23)",
+             $22, $23, $24)",
         )
         .bind(call.id.0)
         .bind(project)
@@ -241,6 +241,7 @@ impl JobStore for SqlStore {
         .bind(&call.transcript.speech_model)
         .bind(Json(&call.transcript.pii_statistics))
         .bind(Json(&call.transcript.pii_spans))
+        .bind(call.transcript.quality.as_ref().map(Json))
         .execute(&mut *tx)
         .await?;
         if let Some(analysis) = &call.analysis {

@@ -11,7 +11,7 @@ use callscope_domain::{
     insert_at, level_of, name_key, subtree_levels, would_cycle, CATEGORY_LEVELS_MAX, ActionItem, CallAudio, CallSummary, CallText, CallTranscript, StoredAnalysis, Classification, StoredSummary, TemplateAnalysis, ActionItemView, WebhookDelivery, ActionItemId, NewActionItem, CategoryChange, Event, AnalysisTemplate, ApiKey, ApiKeyId, CallId, Category, CategoryId, CategoryMove, CategoryPatch,
     Job, JobId, JobKind, JobStage, JobStatus, KeyDigest, NewCategory, NewJob, NewProject, OrgId, Organization, Page, PageRequest, PiiSpan,
     PiiStatistics, PresetInput, SentimentLevel, Principal, Project, ProjectId, ProjectPatch, SpeakerPreset, SpeakerPresetId, SpeakerStats, TemplateId,
-    TemplateInput, TimedWord, Timestamp, Turn, Webhook, WebhookDeliveryId, WebhookId,
+    TemplateInput, TimedWord, Timestamp, TranscriptQuality, Turn, Webhook, WebhookDeliveryId, WebhookId,
 };
 use sqlx::types::Json;
 use uuid::Uuid;
