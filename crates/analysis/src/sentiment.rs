@@ -209,8 +209,7 @@ pub fn call_sentiment(lexicon: &Lexicon, turns: &[(&str, &str)], language: Langu
         Overall::Neutral
     };
     // The customer's turns that carry sentiment, in order; everyone's when theirs carry none.
-    let pairs: Vec<(&str, &str)> = turns.to_vec();
-    let customer = crate::summary::Customer::of(&pairs);
+    let customer = crate::summary::Customer::of(turns);
     let theirs: Vec<f32> = per_turn.iter().zip(turns).filter(|(_, t)| customer.is(t.0)).filter_map(|(s, _)| *s).collect();
     let read: Vec<f32> = if theirs.is_empty() { per_turn.iter().filter_map(|s| *s).collect() } else { theirs };
     let part = read.len().div_ceil(4);
