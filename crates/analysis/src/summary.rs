@@ -115,7 +115,9 @@ pub fn summarise(turns: &[(&str, &str)], actions: &[ActionDraft], language: Lang
         executive.push(format!("{}: {}.", labels.next_steps, next_steps.join("; ")));
     }
     let in_summary: Vec<&str> = reason.iter().map(|r| r.1).chain(outcome.map(|o| o.text)).collect();
-    let mut order: Vec<&Sentence<'_>> = all.iter().filter(|s| s.score > 0.0 && !in_summary.contains(&s.text)).collect();
+    // The reason lost its greeting ("Hello, I have not…"): the sentence it came from is in the
+    // summary all the same.
+    let mut order: Vec<&Sentence<'_>> = all.iter().filter(|s| s.score > 0.0 && !in_summary.iter().any(|t| s.text.ends_with(t))).collect();
     order.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.turn.cmp(&b.turn)));
     let mut key_discussion_points: Vec<String> = Vec::new();
     for s in order {
@@ -422,6 +424,18 @@ mod tests {
         assert!(s.executive_summary.starts_with("Customer: I need a new contract"), "{}", s.executive_summary);
         assert!(s.key_discussion_points.iter().all(|p| !p.contains("time, time")), "{:?}", s.key_discussion_points);
         assert!(!readable("free one two, time, time, time") && readable("I have sent the new contract to your email address."));
+    }
+
+    #[test]
+    fn the_reason_is_not_repeated_as_a_key_point_for_its_greeting() {
+        let turns = [
+            ("agent", "Good morning, how can I help you today?"),
+            ("customer", "Hello, I have not received the invoice for November."),
+            ("agent", "I am sorry about the invoice. I will send you the invoice on Friday."),
+        ];
+        let s = summarise(&turns, &[], Language::En);
+        assert!(s.executive_summary.starts_with("Customer: I have not received the invoice for November."), "{}", s.executive_summary);
+        assert!(s.key_discussion_points.iter().all(|p| !p.contains("not received")), "{:?}", s.key_discussion_points);
     }
 
     #[test]
