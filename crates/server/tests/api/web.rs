@@ -931,6 +931,20 @@ async fn the_lists_page_filter_and_mark_what_people_look_for() {
     let unsure = browser.script("return document.querySelectorAll('#transcript .w.unsure').length", json!([])).await;
     assert_eq!(unsure, 5);
     browser.screenshot(&screenshots(), "9-unreliable-transcript").await;
+    // In Polish, at phone width: the warning is translated and nothing runs off the side.
+    browser.click("#language").await;
+    browser.command(reqwest::Method::POST, "/window/rect", Some(json!({"width": 390, "height": 844}))).await;
+    let notice = browser
+        .until("document.getElementById('transcript-quality')?.innerText ?? ''", |v| {
+            v.as_str().is_some_and(|s| s.contains("średnia pewność słów 41%"))
+        })
+        .await;
+    assert!(notice.as_str().unwrap().contains("callscope models pull deepdml/faster-whisper-large-v3-turbo-ct2"), "{notice}");
+    let widths = browser.script("return [document.documentElement.scrollWidth, window.innerWidth]", json!([])).await;
+    assert!(widths[0].as_u64() <= widths[1].as_u64(), "the warning is wider than the phone: {widths}");
+    browser.screenshot(&screenshots(), "9-unreliable-transcript-pl-phone").await;
+    browser.click("#language").await;
+    browser.command(reqwest::Method::POST, "/window/rect", Some(json!({"width": 1280, "height": 1000}))).await;
     browser.go(&app.url(&format!("/#/p/{project}/calls/{}", overdue.0))).await;
     browser.wait("#transcript .w").await;
     let none = browser.script("return document.getElementById('transcript-quality')", json!([])).await;
