@@ -166,7 +166,23 @@ impl Browser {
     /// buttons, form controls, the player, charts, whatever is in the tab order): the role and
     /// name that Chromium's accessibility tree computes, read through WebDriver's computed role
     /// and label. Answers the ones left without a name, with their role and markup.
+    ///
+    /// A page that is still rendering (just after a language switch) can replace an element
+    /// between the query and the label read; the replaced one is off the page and has no name.
+    /// Such a scan says nothing about the page, so it is made again once the page settles.
     async fn unnamed_in_accessibility_tree(&self) -> Vec<String> {
+        for _ in 0..10 {
+            let (unnamed, replaced) = self.scan_accessibility_tree().await;
+            if !replaced {
+                return unnamed;
+            }
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+        panic!("the page kept replacing its elements for 3 s: it never settled to be checked");
+    }
+
+    /// One scan: the unnamed elements, and whether any element was replaced during it.
+    async fn scan_accessibility_tree(&self) -> (Vec<String>, bool) {
         let reachable = self
             .script(
                 "return [...document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, audio, svg[role], [tabindex=\"0\"]')]
@@ -179,12 +195,15 @@ impl Browser {
             let id = element[ELEMENT].as_str().unwrap();
             let label = self.command(reqwest::Method::GET, &format!("/element/{id}/computedlabel"), None).await;
             if label.as_str().is_none_or(|l| l.trim().is_empty()) {
+                if self.script("return arguments[0].isConnected", json!([element])).await != json!(true) {
+                    return (unnamed, true);
+                }
                 let role = self.command(reqwest::Method::GET, &format!("/element/{id}/computedrole"), None).await;
                 let markup = self.script("return arguments[0].outerHTML.slice(0, 200)", json!([element])).await;
                 unnamed.push(format!("{role}: {markup}"));
             }
         }
-        unnamed
+        (unnamed, false)
     }
 
     async fn screenshot(&self, dir: &Path, name: &str) {
