@@ -13,6 +13,7 @@ use std::sync::Arc;
 pub mod checksum;
 pub mod corpus;
 mod cues;
+mod dialogue;
 mod gazetteer;
 mod names;
 mod numbers;
@@ -172,6 +173,7 @@ impl Detector {
         patterns::addresses(text, &tokens, &mut found);
         patterns::dates_of_birth(text, &tokens, &mut found);
         names::person_names(text, &tokens, &self.gazetteer, &mut found);
+        dialogue::answers(text, &tokens, &self.gazetteer, &mut found);
         resolve(found, self.threshold)
     }
 }

@@ -88,6 +88,11 @@ static US_ZIP: LazyLock<Regex> = LazyLock::new(|| {
 });
 static BARE_ZIP: LazyLock<Regex> = LazyLock::new(|| re(r"\b\d{5}(?:-\d{4})?\b"));
 
+/// Whether a Polish or UK postal code starts at byte `offset` ("80-309", "L2 5TF").
+pub(crate) fn postal_code_at(text: &str, offset: usize) -> bool {
+    [&*PL_POSTAL, &*UK_POSTAL].iter().any(|pattern| pattern.find_at(text, offset).is_some_and(|m| m.start() == offset))
+}
+
 pub(crate) fn postal_codes(text: &str, tokens: &[Token<'_>], out: &mut Vec<Entity>) {
     let cue = |start: usize, end: usize| near(tokens, token_at(tokens, start), token_at(tokens, end.saturating_sub(1)), 4, 0, cues::POSTAL);
     for m in PL_POSTAL.find_iter(text) {
@@ -231,6 +236,17 @@ fn is_numberish(t: &Token<'_>) -> bool {
 
 /// Dates (written or spoken) said to be a birth date.
 pub(crate) fn dates_of_birth(text: &str, tokens: &[Token<'_>], out: &mut Vec<Entity>) {
+    for (first, last) in dates(text, tokens) {
+        let birth = near(tokens, first, last, 8, 0, cues::BIRTH) || fold(&text[tokens[last].end..]).trim_start().starts_with("urodz");
+        if birth {
+            out.push(Entity { kind: PiiType::DateOfBirth, start: tokens[first].start, end: tokens[last].end, confidence: 0.9 });
+        }
+    }
+}
+
+/// Every date written ("15.03.1985") or spoken around a month's name ("the fifteenth of March
+/// nineteen eighty five"), as its first and last token.
+pub(crate) fn dates(text: &str, tokens: &[Token<'_>]) -> Vec<(usize, usize)> {
     let mut dates: Vec<(usize, usize)> = Vec::new();
     for m in NUMERIC_DATE.find_iter(text) {
         dates.push((token_at(tokens, m.start()), token_at(tokens, m.end() - 1)));
@@ -266,10 +282,5 @@ pub(crate) fn dates_of_birth(text: &str, tokens: &[Token<'_>], out: &mut Vec<Ent
         }
         dates.push((first, last));
     }
-    for (first, last) in dates {
-        let birth = near(tokens, first, last, 8, 0, cues::BIRTH) || fold(&text[tokens[last].end..]).trim_start().starts_with("urodz");
-        if birth {
-            out.push(Entity { kind: PiiType::DateOfBirth, start: tokens[first].start, end: tokens[last].end, confidence: 0.9 });
-        }
-    }
+    dates
 }

@@ -5,7 +5,7 @@ use super::*;
 fn detector() -> Detector {
     let first = "anna\njan\nannę\nannie\nkatarzyna\njohn\nsarah\nmichael\nwill\npiotr\npiotrem\nmaria";
     let last = "nowak\nkowalski\nkowalskim\nkowalska\nkowalskiej\nsmith\njohnson\nwiśniewski\ndobry\nwilk";
-    let common = "will\ndobry\nthe\nyes\nwilk";
+    let common = "will\ndobry\nthe\nyes\nwilk\ndowód\ncome";
     Detector::new(Arc::new(Gazetteer::from_lists(first, last, common)))
 }
 
@@ -103,4 +103,156 @@ fn masking_replaces_values_with_placeholders() {
     assert_eq!(mask(text, &entities), "[PERSON_NAME], telefon [PHONE_NUMBER].");
     assert_eq!(PiiType::parse("PHONE_NUMBER"), Some(PiiType::PhoneNumber));
     assert_eq!(serde_json::to_string(&PiiType::DateOfBirth).unwrap(), "\"DATE_OF_BIRTH\"");
+}
+
+/// The turns of a call as the pipeline joins them: one line each.
+fn dialogue(turns: &[&str], lang: Lang) -> Vec<(PiiType, String)> {
+    found(&turns.join("\n"), lang)
+}
+
+#[test]
+fn the_answer_to_a_request_is_that_kind_of_data_however_asr_wrote_it() {
+    // The fault: phone-quality ASR turned "three one two, nine nine nine" into words.
+    let said =
+        dialogue(&["Can I take the mobile number you're calling about?", "Yes, it's free one two, time, time, time, four five six."], Lang::En);
+    assert!(said.contains(&(PiiType::PhoneNumber, "free one two, time, time, time, four five six".into())), "{said:?}");
+    // Without the question, the same words are nothing.
+    assert!(found("Yes, it's free one two, time, time, time, four five six.", Lang::En).is_empty());
+    // A garbled name, which is in no name list.
+    let said = dialogue(&["And who am I speaking with?", "Come, Brandon."], Lang::En);
+    assert_eq!(said, [(PiiType::PersonName, "Come, Brandon".into())]);
+    // A name said before the value, and an address ended by the postcode.
+    let said = dialogue(
+        &[
+            "Can I take your name and the first line of your address, please?",
+            "It's Gereth Milz. Twenty-seven Cardigan Road, and the postcode is LS6 2QT.",
+        ],
+        Lang::En,
+    );
+    for value in [(PiiType::PersonName, "Gereth Milz"), (PiiType::Address, "Twenty-seven Cardigan Road"), (PiiType::PostalCode, "LS6 2QT")] {
+        assert!(said.contains(&(value.0, value.1.into())), "{value:?} in {said:?}");
+    }
+    // An e-mail spelled out in words, with ASR's capital.
+    let said =
+        dialogue(&["Can I get the email you registered with?", "Sure. Its see Brennan seventy four at gmail dot com. All one word."], Lang::En);
+    assert!(said.contains(&(PiiType::Email, "see Brennan seventy four at gmail dot com".into())), "{said:?}");
+    // Polish: name, then PESEL in words.
+    let said = dialogue(
+        &[
+            "Poproszę imię, nazwisko i numer PESEL.",
+            "Krzysztof Dąbrowski, dziewięćdziesiąt jeden, zero siedem, dwadzieścia pięć, dziewięćset trzy, dziewięćdziesiąt pięć.",
+        ],
+        Lang::Pl,
+    );
+    assert!(said.contains(&(PiiType::PersonName, "Krzysztof Dąbrowski".into())), "{said:?}");
+    assert!(
+        said.contains(&(PiiType::Pesel, "dziewięćdziesiąt jeden, zero siedem, dwadzieścia pięć, dziewięćset trzy, dziewięćdziesiąt pięć".into())),
+        "{said:?}"
+    );
+}
+
+#[test]
+fn check_digits_raise_the_confidence_and_the_read_back_is_the_same_data() {
+    let text = ["Can I take the card number?", "Five three five five, four oh eight five, three six six four, three four six seven.", "Thank you."]
+        .join("\n");
+    let luhn_fails = detector().detect(&text, Lang::En);
+    let text = ["Can I take the card number?", "Five three five five, four oh eight five, three six six four, three four six eight.", "Thank you."]
+        .join("\n");
+    let luhn_passes = detector().detect(&text, Lang::En);
+    assert_eq!(luhn_fails.len(), 1, "{luhn_fails:?}");
+    assert_eq!((luhn_fails[0].kind, luhn_passes[0].kind), (PiiType::PaymentCard, PiiType::PaymentCard));
+    assert!(luhn_passes[0].confidence > luhn_fails[0].confidence, "{luhn_passes:?} against {luhn_fails:?}");
+    // The agent reads a garbled number back in digits: both are the phone number.
+    let said = dialogue(
+        &["Could I have a contact number?", "Oh seven seven double oh, nine one for, free to six.", "Okay, so that's 07700 914326. Anything else?"],
+        Lang::En,
+    );
+    assert!(said.contains(&(PiiType::PhoneNumber, "Oh seven seven double oh, nine one for, free to six".into())), "{said:?}");
+    assert!(said.contains(&(PiiType::PhoneNumber, "07700 914326".into())), "{said:?}");
+}
+
+#[test]
+fn a_question_without_its_answer_marks_nothing() {
+    // Answered later, or not at all, or with something else.
+    for turns in [
+        ["Can I take the card number?", "Just a second, I need to find my wallet."],
+        ["Would you like to pay by card?", "Yes, the same one as last time, I've had it for two years."],
+        ["Czy mogę prosić o numer telefonu?", "Tak, oczywiście, proszę chwilę poczekać."],
+        ["What's your date of birth?", "Why do you need that?"],
+    ] {
+        assert!(dialogue(&turns, Lang::En).is_empty(), "{turns:?}: {:?}", dialogue(&turns, Lang::En));
+    }
+}
+
+#[test]
+fn only_a_request_is_answered_with_data() {
+    // A statement that mentions the name, then a goodbye.
+    let said = dialogue(&["If there is anything else, I can't help with the name.", "No, that's it. Bye."], Lang::En);
+    assert!(said.is_empty(), "{said:?}");
+    // A sentence about an address, answered without a house number.
+    let said = dialogue(&["You'll get a letter confirming the change of address.", "Oh, good to know, I'd have panicked."], Lang::En);
+    assert!(said.is_empty(), "{said:?}");
+    let said = dialogue(&["What's the new address?", "Oh, good to know, I'd have panicked."], Lang::En);
+    assert!(said.is_empty(), "{said:?}");
+    // Three digits are not a passport number.
+    let said = dialogue(&["Could you read me the passport number?", "Sure, it's a Polish passport. PRM and Nielo Nielo 111."], Lang::En);
+    assert!(!said.iter().any(|(kind, _)| *kind == PiiType::Passport), "{said:?}");
+}
+
+#[test]
+fn a_speakers_label_is_not_part_of_the_answer() {
+    let said = dialogue(&["[1] Agent: And who am I speaking with?", "[2] Customer: Come, Brandon."], Lang::En);
+    assert_eq!(said, [(PiiType::PersonName, "Come, Brandon".into())]);
+}
+
+#[test]
+fn what_an_answer_holds_must_look_like_the_data_asked_for() {
+    let none = |turns: &[&str], lang: Lang| {
+        let said = dialogue(turns, lang);
+        assert!(said.is_empty(), "{turns:?}: {said:?}");
+    };
+    // An e-mail has a domain with a dot.
+    none(&["Could you email us a couple of photos?", "Sure, I'll send the photos over by Sunday at the latest."], Lang::En);
+    // An everyday word opening the answer is not a name.
+    none(&["Potrzebuję numer dokumentu z nowym nazwiskiem.", "Dowód jeszcze wyrabiam."], Lang::Pl);
+    // An address has a street's name, not only a number.
+    none(&["Jaki jest nowy adres?", "Jeszcze jedno, bo moja karta kończy się w grudniu, a nowa poszłaby na stary adres."], Lang::Pl);
+    // Two numbers are not a date of birth.
+    none(&["Poproszę datę urodzenia.", "Mam dwadzieścia jeden lat."], Lang::Pl);
+    // But a name ASR garbled into an everyday word and a name is one.
+    assert_eq!(dialogue(&["And who am I speaking with?", "Come, Brandon."], Lang::En), [(PiiType::PersonName, "Come, Brandon".into())]);
+}
+
+#[test]
+fn a_document_a_date_and_an_address_read_back_are_told_apart() {
+    // A date, then a document: the number of the one does not run into the other.
+    let said = dialogue(
+        &[
+            "Poproszę imię i nazwisko, datę urodzenia i numer dowodu osobistego.",
+            "Ewa Jankowska, urodzona siedemnastego września osiemdziesiątego ósmego. Dowód D G R, trzy dziewięć dziewięć, osiem dziewięć dwa.",
+        ],
+        Lang::Pl,
+    );
+    assert!(said.contains(&(PiiType::IdCard, "D G R, trzy dziewięć dziewięć, osiem dziewięć dwa".into())), "{said:?}");
+    assert!(said.contains(&(PiiType::DateOfBirth, "siedemnastego września osiemdziesiątego ósmego".into())), "{said:?}");
+    // Asked for an identity document, the customer names the one they give.
+    let said = dialogue(
+        &[
+            "Potrzebuję numer dokumentu tożsamości z nowym nazwiskiem.",
+            "Dowód jeszcze wyrabiam, ale mam już nowy paszport. E K dziewięć cztery osiem, jeden sześć sześć zero.",
+        ],
+        Lang::Pl,
+    );
+    assert!(said.contains(&(PiiType::Passport, "E K dziewięć cztery osiem, jeden sześć sześć zero".into())), "{said:?}");
+    // The agent reads the address back.
+    let said = dialogue(
+        &[
+            "Jaki jest nowy adres?",
+            "Ulica Grunwaldzka sto dwanaście, mieszkania siedem, Gdańsk.",
+            "Czyli Grunwaldzka 112 przez 7, 80-309 Gdańsk. Zmieniłem adres.",
+        ],
+        Lang::Pl,
+    );
+    assert!(said.contains(&(PiiType::Address, "Grunwaldzka 112 przez 7".into())), "{said:?}");
+    assert!(said.contains(&(PiiType::PostalCode, "80-309".into())), "{said:?}");
 }
