@@ -91,8 +91,15 @@ pub trait Transcriber: Send + Sync {
     /// The model's name, as `modelUsed`-style fields show it.
     fn model_name(&self) -> String;
 
-    /// Transcribes one 16 kHz channel in `language`; `progress` gets the fraction done.
-    async fn transcribe(&self, signal: Signal, language: Language, progress: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError>;
+    /// Transcribes one 16 kHz channel in `language`, told to expect what `hint` says (see
+    /// [`speech_hint`]); `progress` gets the fraction done.
+    async fn transcribe(
+        &self,
+        signal: Signal,
+        language: Language,
+        hint: Option<&str>,
+        progress: Box<dyn FnMut(f64) + Send>,
+    ) -> Result<Transcript, StageError>;
 }
 
 /// Tells speakers apart in a signal that holds all of them.
@@ -245,6 +252,32 @@ pub struct PipelineSettings {
     /// Keep the decoded signals in the result of a call whose project masks personal data, for
     /// the worker to silence it in the stored audio; otherwise they go once speech is done.
     pub keep_audio_for_redaction: bool,
+    /// Tell the speech model what to expect ([`speech_hint`]).
+    pub speech_hints: bool,
+}
+
+/// What the speech model is told a call of this project sounds like, as text said before it:
+/// the project's topics (its category names) and a line of the numbers callers read out,
+/// written in digits, so that they come out as digits rather than words.
+pub fn speech_hint(categories: &[CategoryInfo], language: Language) -> String {
+    let polish = language == Language::Pl;
+    let mut topics: Vec<&str> = Vec::new();
+    for category in categories {
+        let name = category.name.trim();
+        if !name.is_empty() && !topics.iter().any(|t| t.eq_ignore_ascii_case(name)) {
+            topics.push(name);
+        }
+    }
+    let numbers = if polish {
+        "Mój numer telefonu to 600 123 456, PESEL 85010212345, kod pocztowy 80-309."
+    } else {
+        "My number is 07700 914326, the postcode is LS6 2QT and the card is 5355 4085 3664 3468."
+    };
+    if topics.is_empty() {
+        return numbers.to_string();
+    }
+    let label = if polish { "Tematy" } else { "Topics" };
+    format!("{label}: {}. {numbers}", topics.join(", "))
 }
 
 /// One implementation of each stage.
@@ -320,6 +353,7 @@ impl Pipeline {
         // The signals are shared with the stages, never copied: a four-hour call is large, and
         // the service's are read from scratch files a window at a time.
         let signals = std::mem::take(&mut decoded.channels);
+        let hint = self.settings.speech_hints.then(|| speech_hint(&context.categories, job.language));
         let mut words: Vec<Word> = Vec::new();
         let source;
         progress.report(JobStage::Transcribing, 0.0);
@@ -328,7 +362,7 @@ impl Pipeline {
             for (channel, signal) in signals.iter().enumerate() {
                 let reporter = progress.clone();
                 let report = Box::new(move |f: f64| reporter.report(JobStage::Transcribing, (channel as f64 + f) / n as f64));
-                let transcript = self.stages.transcriber.transcribe(signal.clone(), job.language, report).await?;
+                let transcript = self.stages.transcriber.transcribe(signal.clone(), job.language, hint.as_deref(), report).await?;
                 words.extend(transcript.words.into_iter().map(|w| Word { speaker: channel, ..w }));
             }
             progress.report(JobStage::Diarizing, 1.0);
@@ -340,7 +374,7 @@ impl Pipeline {
             };
             let reporter = progress.clone();
             let report = Box::new(move |f: f64| reporter.report(JobStage::Transcribing, f));
-            let transcript = self.stages.transcriber.transcribe(signal.clone(), job.language, report).await?;
+            let transcript = self.stages.transcriber.transcribe(signal.clone(), job.language, hint.as_deref(), report).await?;
             progress.report(JobStage::Diarizing, 0.0);
             let reporter = progress.clone();
             let report = Box::new(move |f: f64| reporter.report(JobStage::Diarizing, f));
@@ -487,6 +521,17 @@ fn check_channel_roles(job: &Job, audio: &DecodedAudio) -> Result<(), StageError
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_speech_hint_names_the_topics_once_and_writes_numbers_in_digits_in_the_calls_language() {
+        let category = |name: &str| CategoryInfo { id: callscope_domain::CategoryId::new(), parent: None, name: name.into(), description: None };
+        let categories = [category("Billing"), category(" Refunds "), category("billing"), category("Zwroty")];
+        assert_eq!(
+            speech_hint(&categories, Language::En),
+            "Topics: Billing, Refunds, Zwroty. My number is 07700 914326, the postcode is LS6 2QT and the card is 5355 4085 3664 3468."
+        );
+        assert_eq!(speech_hint(&[], Language::Pl), "Mój numer telefonu to 600 123 456, PESEL 85010212345, kod pocztowy 80-309.");
+    }
 
     #[test]
     fn what_was_heard_comes_back_from_its_checkpoint_whole() {

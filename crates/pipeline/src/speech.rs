@@ -61,14 +61,21 @@ impl Transcriber for WhisperTranscriber {
         self.model.name().to_string()
     }
 
-    async fn transcribe(&self, signal: Signal, language: Language, mut progress: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
+    async fn transcribe(
+        &self,
+        signal: Signal,
+        language: Language,
+        hint: Option<&str>,
+        mut progress: Box<dyn FnMut(f64) + Send>,
+    ) -> Result<Transcript, StageError> {
+        let hint = hint.map(str::to_owned);
         let permit = self.permits.clone().acquire_owned().await.map_err(|_| StageError::Retryable("shutting down".into()))?;
         let model = self.model.clone();
         // The permit goes with the thread: an attempt abandoned at its limit frees its slot only
         // when its thread has stopped, so threads never outnumber the concurrency.
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            model.transcribe(&signal, language.as_str(), &mut *progress)
+            model.transcribe_hinted(&signal, language.as_str(), hint.as_deref(), &mut *progress)
         })
         .await
         .map_err(|e| stopped("transcription", &e))?

@@ -54,6 +54,8 @@ struct Spoken {
     pii_found: Mutex<HashMap<String, Values>>,
     /// Each call's transcript as recognised, by the same key (shown for calls not held out).
     transcripts: Mutex<HashMap<String, String>>,
+    /// Each call's word errors and words of script, by the same key.
+    word_errors: Mutex<HashMap<String, (usize, usize)>>,
 }
 
 /// espeak-ng's voice, pitch and speed for a party in a language.
@@ -121,6 +123,9 @@ impl Spoken {
             .collect();
         let key = input.turns.first().map(|(_, text)| text.clone()).unwrap_or_default();
         let transcript = result.turns.iter().map(|t| format!("{}: {}", t.speaker_id, t.text)).collect::<Vec<_>>().join("\n");
+        let script = wer_words(&input.turns.iter().map(|(_, text)| text.as_str()).collect::<Vec<_>>().join(" "));
+        let heard = wer_words(&result.turns.iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" "));
+        self.word_errors.lock().expect("not poisoned").insert(key.clone(), (word_errors(&script, &heard), script.len()));
         self.transcripts.lock().expect("not poisoned").insert(key.clone(), transcript);
         self.pii_found.lock().expect("not poisoned").insert(key, spans);
         Ok(result.analysis)
@@ -162,6 +167,7 @@ async fn main() -> anyhow::Result<()> {
         made: AtomicUsize::new(0),
         pii_found: Mutex::new(HashMap::new()),
         transcripts: Mutex::new(HashMap::new()),
+        word_errors: Mutex::new(HashMap::new()),
     };
     let name = format!("{} + {}", config.speech_model, spoken.model_used());
     println!("{}", table_header("speech + engine"));
@@ -180,6 +186,7 @@ async fn main() -> anyhow::Result<()> {
     }
     let found = spoken.pii_found.into_inner().expect("not poisoned");
     let transcripts = spoken.transcripts.into_inner().expect("not poisoned");
+    print_word_errors(corpus, &spoken.word_errors.into_inner().expect("not poisoned"))?;
     print_pii_scores(corpus, &found, &transcripts, mistakes)?;
     if args.iter().any(|a| a == "--transcripts") {
         let corpus: serde_json::Value = serde_json::from_str(corpus)?;
@@ -188,6 +195,70 @@ async fn main() -> anyhow::Result<()> {
                 println!("\n== {} ==\n{text}", call["id"].as_str().unwrap_or("?"));
             }
         }
+    }
+    Ok(())
+}
+
+/// The words of a text as word error rate counts them: lower case, punctuation gone, and every
+/// number as its digits, one word each ("oh seven seven" and "077" are the same three words), so
+/// that writing numbers in digits is neither an error nor a gain by itself.
+fn wer_words(text: &str) -> Vec<String> {
+    let words = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase);
+    let mut out: Vec<String> = Vec::new();
+    let mut number: Vec<String> = Vec::new();
+    let flush = |number: &mut Vec<String>, out: &mut Vec<String>| {
+        let digits = callscope_pii::spoken_digits(&number.join(" "));
+        if digits.is_empty() {
+            out.append(number);
+        } else {
+            out.extend(digits.chars().map(String::from));
+            number.clear();
+        }
+    };
+    for word in words {
+        if !callscope_pii::spoken_digits(&word).is_empty() || matches!(word.as_str(), "oh" | "double" | "triple") {
+            number.push(word);
+        } else {
+            flush(&mut number, &mut out);
+            out.push(word);
+        }
+    }
+    flush(&mut number, &mut out);
+    out
+}
+
+/// Substitutions, deletions and insertions that turn `script` into `heard`, in words.
+fn word_errors(script: &[String], heard: &[String]) -> usize {
+    let mut row: Vec<usize> = (0..=heard.len()).collect();
+    for (i, wanted) in script.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, got) in heard.iter().enumerate() {
+            let substitution = diagonal + usize::from(wanted != got);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[heard.len()]
+}
+
+/// Word error rate per language and split, over the calls that ran.
+fn print_word_errors(corpus: &str, errors: &HashMap<String, (usize, usize)>) -> anyhow::Result<()> {
+    let corpus: serde_json::Value = serde_json::from_str(corpus)?;
+    let mut parts: Vec<(PartKey, (usize, usize))> = Vec::new();
+    for call in corpus["calls"].as_array().into_iter().flatten() {
+        let Some(&(wrong, of)) = errors.get(call["turns"][0][1].as_str().unwrap_or_default()) else { continue };
+        let part = (call["language"].as_str().unwrap_or("en").to_string(), call["split"].as_str().unwrap_or(OWN).to_string());
+        match parts.iter_mut().find(|(p, _)| *p == part) {
+            Some((_, totals)) => *totals = (totals.0 + wrong, totals.1 + of),
+            None => parts.push((part, (wrong, of))),
+        }
+    }
+    parts.sort();
+    println!("\nspeech: word error rate against the scripts (numbers as digits on both sides):");
+    println!("{:<4} {:<8} {:>7} {:>7} {:>6}", "lang", "split", "words", "errors", "WER");
+    for ((language, split), (wrong, of)) in parts {
+        println!("{language:<4} {split:<8} {of:>7} {wrong:>7} {:>6.3}", wrong as f64 / of.max(1) as f64);
     }
     Ok(())
 }

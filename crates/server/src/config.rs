@@ -132,6 +132,9 @@ pub struct Config {
     pub vad_model: String,
     /// Most speakers acoustic diarization looks for in a mono recording.
     pub diarization_max_speakers: usize,
+    /// Tell the speech model what a project's calls hold: its category names and a line of
+    /// numbers written in digits, given to every window as earlier text.
+    pub speech_hints: bool,
     /// Word lists for PII detection (names, common words): a name under `models_dir` or a
     /// folder of `word<TAB>rank` files.
     pub pii_gazetteers: String,
@@ -285,6 +288,7 @@ impl Default for Config {
             speech_compute_type: "int8".into(),
             vad_model: "silero-vad".into(),
             diarization_max_speakers: 4,
+            speech_hints: false,
             pii_gazetteers: "pii-gazetteers".into(),
             pii_redact_audio: false,
             sentiment_lexicons: "sentiment-lexicons".into(),

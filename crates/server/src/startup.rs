@@ -303,7 +303,11 @@ pub async fn build_pipeline(config: &Config) -> anyhow::Result<Pipeline> {
         AcousticDiarizer::new(config.diarization_max_speakers),
         pii,
         analyzer,
-        PipelineSettings { max_duration_s: config.max_audio_duration_seconds, keep_audio_for_redaction: config.pii_redact_audio },
+        PipelineSettings {
+            max_duration_s: config.max_audio_duration_seconds,
+            keep_audio_for_redaction: config.pii_redact_audio,
+            speech_hints: config.speech_hints,
+        },
     ))
 }
 

@@ -67,10 +67,16 @@ struct PreprocessorConfig {
     feature_size: Option<usize>,
 }
 
+/// The most hint tokens given before a window: Whisper's text context is 448 tokens, and it was
+/// trained with at most half of it as earlier text.
+const MAX_HINT_TOKENS: usize = 223;
+
 /// Token ids the decoding loop needs.
 #[derive(Debug, Clone)]
 struct Tokens {
     sot: u32,
+    /// `<|startofprev|>`: what follows it, up to `sot`, is text the window is told came before.
+    previous: Option<u32>,
     eot: u32,
     transcribe: Option<u32>,
     timestamp_begin: u32,
@@ -283,7 +289,14 @@ impl WhisperModel {
                 }
             }
         }
-        let tokens = Tokens { sot, eot, transcribe: if multilingual { id("<|transcribe|>") } else { None }, timestamp_begin, languages };
+        let tokens = Tokens {
+            sot,
+            previous: id("<|startofprev|>"),
+            eot,
+            transcribe: if multilingual { id("<|transcribe|>") } else { None },
+            timestamp_begin,
+            languages,
+        };
         let name = dir.file_name().map_or_else(|| "whisper".to_string(), |n| n.to_string_lossy().into_owned());
         Ok(Self { engines, tokenizer, mel: MelExtractor::new(filters), tokens, settings, vad: Vad::Energy, name, dir: dir.to_owned() })
     }
@@ -315,8 +328,19 @@ impl WhisperModel {
         !self.tokens.languages.is_empty()
     }
 
-    fn prompt(&self, language: &str) -> Result<Vec<u32>, SpeechError> {
-        let mut prompt = vec![self.tokens.sot];
+    /// The decoder's prompt: the hint as text said before (when there is one), then the start
+    /// of the transcript in `language`.
+    fn prompt(&self, language: &str, hint: Option<&str>) -> Result<Vec<u32>, SpeechError> {
+        let mut prompt = Vec::new();
+        if let (Some(previous), Some(hint)) = (self.tokens.previous, hint.map(str::trim).filter(|h| !h.is_empty())) {
+            let encoded = self.tokenizer.encode(format!(" {hint}"), false).map_err(|e| SpeechError::Model(format!("tokenizer: {e}")))?;
+            let ids = encoded.get_ids();
+            // Whisper was trained with at most half its text context before the transcript; the
+            // end of a long hint is kept, as the end of earlier text would be.
+            prompt.push(previous);
+            prompt.extend_from_slice(&ids[ids.len().saturating_sub(MAX_HINT_TOKENS)..]);
+        }
+        prompt.push(self.tokens.sot);
         if self.is_multilingual() {
             let lang = self
                 .tokens
@@ -345,7 +369,23 @@ impl WhisperModel {
         language: &str,
         on_progress: &mut dyn FnMut(f64),
     ) -> Result<Transcript, SpeechError> {
-        let prompt = self.prompt(language)?;
+        self.transcribe_hinted(samples, language, None, on_progress)
+    }
+
+    /// [`transcribe`](Self::transcribe), with `hint` given to every window as the text said
+    /// before it: the words and the way of writing them the call is likely to hold (the
+    /// project's topics, numbers in digits).
+    ///
+    /// # Errors
+    /// An unknown language for this model, or an inference failure.
+    pub fn transcribe_hinted<S: SampleSource + ?Sized>(
+        &self,
+        samples: &S,
+        language: &str,
+        hint: Option<&str>,
+        on_progress: &mut dyn FnMut(f64),
+    ) -> Result<Transcript, SpeechError> {
+        let prompt = self.prompt(language, hint)?;
         // Whisper gets speech with room around it and short pauses kept (words are not clipped,
         // and a window's text reads on); diarization gets the speech alone (every frame it
         // models is a speaker's).
@@ -580,7 +620,9 @@ impl WhisperModel {
         if text.is_empty() {
             return Ok(());
         }
-        let start: Vec<usize> = prompt.iter().map(|&i| i as usize).collect();
+        // Alignment starts at the transcript's start: the hint before it is not in the audio.
+        let sot_at = prompt.iter().position(|&t| t == self.tokens.sot).unwrap_or(0);
+        let start: Vec<usize> = prompt[sot_at..].iter().map(|&i| i as usize).collect();
         let frames = (content_len / HOP).clamp(1, WINDOW_SAMPLES / HOP);
         let aligned = engine
             .align(encoded, &start, std::slice::from_ref(&text), &[frames], 7)

@@ -99,6 +99,40 @@ fn tiny_en_transcribes_a_librivox_utterance_with_word_timing() {
 }
 
 #[test]
+fn a_hint_tells_the_model_how_the_calls_words_are_spelled() {
+    let samples = librivox("0870");
+    let whisper = model("whisper-tiny.en");
+    let plain = text(&whisper.transcribe(&samples, "en", &mut |_| {}).unwrap().words);
+    let hinted = text(&whisper.transcribe_hinted(&samples, "en", Some("Characters: Jon Dashwode, Mister Dashwode."), &mut |_| {}).unwrap().words);
+    assert!(plain.contains("john dashwood"), "{plain}");
+    assert!(hinted.contains("jon dashwode"), "the hint's spelling: {hinted}");
+}
+
+#[test]
+fn a_hint_is_earlier_text_not_speech_and_the_timing_stays_on_the_audio() {
+    let samples = librivox("0880");
+    let whisper = model("whisper-tiny.en");
+    let plain = whisper.transcribe(&samples, "en", &mut |_| {}).unwrap();
+    let hint = "Topics: billing, refunds, broadband outages. My number is 07700 914326, the postcode is LS6 2QT.";
+    let hinted = whisper.transcribe_hinted(&samples, "en", Some(hint), &mut |_| {}).unwrap();
+    let said = text(&hinted.words);
+    for word in ["refunds", "broadband", "postcode", "914326"] {
+        assert!(!said.contains(word), "the hint was transcribed as speech: {said:?}");
+    }
+    for word in ["he", "was", "not", "young", "man"] {
+        assert!(said.split(|c: char| !c.is_alphanumeric()).any(|w| w == word), "{word:?} missing from {said:?}");
+    }
+    // Words are aligned from the transcript's start, not the hint's: the same span of audio.
+    let duration = samples.len() as f32 / 16_000.0;
+    for w in &hinted.words {
+        assert!(w.start_s >= 0.0 && w.end_s <= duration + 0.05 && w.start_s < w.end_s, "{w:?}");
+    }
+    let (first, last) = (hinted.words.first().unwrap(), hinted.words.last().unwrap());
+    let (plain_first, plain_last) = (plain.words.first().unwrap(), plain.words.last().unwrap());
+    assert!((first.start_s - plain_first.start_s).abs() < 0.5 && (last.end_s - plain_last.end_s).abs() < 0.5, "{first:?}..{last:?}");
+}
+
+#[test]
 fn silence_and_hiss_give_no_words() {
     let mut samples = vec![0.0f32; 16_000 * 8];
     let mut seed = 5u32;

@@ -46,7 +46,7 @@ impl Transcriber for Deaf {
         "none".into()
     }
 
-    async fn transcribe(&self, _: Signal, _: Language, _: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
+    async fn transcribe(&self, _: Signal, _: Language, _: Option<&str>, _: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
         Ok(Transcript::default())
     }
 }
@@ -63,7 +63,7 @@ impl Transcriber for Speaks {
         "script".into()
     }
 
-    async fn transcribe(&self, _: Signal, _: Language, _: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
+    async fn transcribe(&self, _: Signal, _: Language, _: Option<&str>, _: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
         if let Some(gate) = &self.gate {
             let _ = gate.acquire().await.unwrap();
         }
@@ -91,7 +91,7 @@ impl Transcriber for Hangs {
         "hangs".into()
     }
 
-    async fn transcribe(&self, _: Signal, _: Language, mut progress: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
+    async fn transcribe(&self, _: Signal, _: Language, _: Option<&str>, mut progress: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
         if self.hangs.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_ok() {
             std::future::pending::<()>().await;
         }
@@ -114,7 +114,7 @@ impl Transcriber for Counting {
         "counting".into()
     }
 
-    async fn transcribe(&self, _: Signal, _: Language, _: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
+    async fn transcribe(&self, _: Signal, _: Language, _: Option<&str>, _: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
         self.0.fetch_add(1, Ordering::SeqCst);
         Ok(Transcript::default())
     }
@@ -132,7 +132,7 @@ impl Transcriber for Spins {
         "spins".into()
     }
 
-    async fn transcribe(&self, _: Signal, _: Language, mut progress: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
+    async fn transcribe(&self, _: Signal, _: Language, _: Option<&str>, mut progress: Box<dyn FnMut(f64) + Send>) -> Result<Transcript, StageError> {
         struct Ended(Arc<std::sync::atomic::AtomicBool>);
         impl Drop for Ended {
             fn drop(&mut self) {
@@ -278,7 +278,7 @@ fn worker_of(setup: &Setup, stages: Varied, settings: WorkerSettings) -> Worker 
     let Varied { decoder, transcriber, diarizer, analyzer } = stages;
     let pipeline = Pipeline::new(
         Stages { decoder, transcriber, diarizer, pii, analyzer },
-        PipelineSettings { max_duration_s: 60.0, keep_audio_for_redaction: true },
+        PipelineSettings { max_duration_s: 60.0, keep_audio_for_redaction: true, speech_hints: false },
     );
     Worker::new(setup.store.clone(), storage, pipeline, Arc::new(SystemClock), settings)
 }
