@@ -167,22 +167,12 @@ impl Browser {
     /// name that Chromium's accessibility tree computes, read through WebDriver's computed role
     /// and label. Answers the ones left without a name, with their role and markup.
     ///
-    /// A page that is still rendering (just after a language switch) can replace an element
-    /// between the query and the label read; the replaced one is off the page and has no name.
-    /// Such a scan says nothing about the page, so it is made again once the page settles.
+    /// Chromium builds its accessibility tree after the DOM changes, not with it, and leaves out
+    /// what `content-visibility: auto` has not rendered (the transcript's turns off screen):
+    /// such an element has role "none" and no name until it is drawn, which a screen reader's
+    /// move to it does. An element found unnamed is therefore brought into view and read again
+    /// for up to 3 s; only one still unnamed and still on the page is reported.
     async fn unnamed_in_accessibility_tree(&self) -> Vec<String> {
-        for _ in 0..10 {
-            let (unnamed, replaced) = self.scan_accessibility_tree().await;
-            if !replaced {
-                return unnamed;
-            }
-            tokio::time::sleep(Duration::from_millis(300)).await;
-        }
-        panic!("the page kept replacing its elements for 3 s: it never settled to be checked");
-    }
-
-    /// One scan: the unnamed elements, and whether any element was replaced during it.
-    async fn scan_accessibility_tree(&self) -> (Vec<String>, bool) {
         let reachable = self
             .script(
                 "return [...document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, audio, svg[role], [tabindex=\"0\"]')]
@@ -190,20 +180,52 @@ impl Browser {
                 json!([]),
             )
             .await;
-        let mut unnamed = Vec::new();
+        let mut suspects: Vec<Value> = Vec::new();
         for element in reachable.as_array().unwrap() {
-            let id = element[ELEMENT].as_str().unwrap();
-            let label = self.command(reqwest::Method::GET, &format!("/element/{id}/computedlabel"), None).await;
-            if label.as_str().is_none_or(|l| l.trim().is_empty()) {
-                if self.script("return arguments[0].isConnected", json!([element])).await != json!(true) {
-                    return (unnamed, true);
-                }
-                let role = self.command(reqwest::Method::GET, &format!("/element/{id}/computedrole"), None).await;
-                let markup = self.script("return arguments[0].outerHTML.slice(0, 200)", json!([element])).await;
-                unnamed.push(format!("{role}: {markup}"));
+            if !self.named(element).await {
+                suspects.push(element.clone());
             }
         }
-        (unnamed, false)
+        let scrolled = !suspects.is_empty();
+        for _ in 0..10 {
+            if suspects.is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let mut left = Vec::new();
+            for element in suspects {
+                let on_page = self
+                    .script(
+                        "const e = arguments[0]; if (e.isConnected) e.scrollIntoView({ block: 'center' }); return e.isConnected",
+                        json!([element]),
+                    )
+                    .await
+                    == json!(true);
+                if on_page && !self.named(&element).await {
+                    left.push(element);
+                }
+            }
+            suspects = left;
+        }
+        if scrolled {
+            // The screenshot shows the page from its top, as it was.
+            self.script("window.scrollTo(0, 0)", json!([])).await;
+        }
+        let mut unnamed = Vec::new();
+        for element in &suspects {
+            let id = element[ELEMENT].as_str().unwrap();
+            let role = self.command(reqwest::Method::GET, &format!("/element/{id}/computedrole"), None).await;
+            let markup = self.script("return arguments[0].outerHTML.slice(0, 200)", json!([element])).await;
+            unnamed.push(format!("{role}: {markup}"));
+        }
+        unnamed
+    }
+
+    /// Whether the accessibility tree gives the element a name.
+    async fn named(&self, element: &Value) -> bool {
+        let id = element[ELEMENT].as_str().unwrap();
+        let label = self.command(reqwest::Method::GET, &format!("/element/{id}/computedlabel"), None).await;
+        label.as_str().is_some_and(|l| !l.trim().is_empty())
     }
 
     async fn screenshot(&self, dir: &Path, name: &str) {
