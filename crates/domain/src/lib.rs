@@ -10,6 +10,7 @@ mod call;
 mod category;
 mod clock;
 mod event;
+pub mod export;
 mod health;
 mod ids;
 mod job;

@@ -2,7 +2,7 @@
 // place), the template's answers, and what can be done with the call.
 
 import { api, blob } from "/app/api.js";
-import { clock, flattenTree, h, save } from "/app/dom.js";
+import { flattenTree, h, save } from "/app/dom.js";
 import { t } from "/app/i18n.js";
 import { addItemForm, itemRow } from "/app/items.js";
 
@@ -109,7 +109,7 @@ function download(label, name, content, type) {
 }
 
 /** Recategorising, re-analysis, downloads and erasure. */
-function actionsCard(project, call, base, tree, speakers, go) {
+function actionsCard(project, call, base, tree, go) {
   const classification = call.classification?.primary;
   const picker = h(
     "select",
@@ -119,9 +119,9 @@ function actionsCard(project, call, base, tree, speakers, go) {
       h("option", { value: c.id, selected: classification?.categoryId === c.id }, `${"— ".repeat(c.depth)}${c.name}`),
     ),
   );
-  const text = call.turns
-    .map((turn) => `[${clock(turn.startMs)}] ${speakers.get(turn.speakerId)?.name || turn.speakerId}: ${turn.text}`)
-    .join("\n");
+  // Files are named after the upload: "invoice call.wav" gives "invoice call.srt".
+  const stem = call.filename.replace(/\.[^.]*$/, "") || "call";
+  const file = (format) => () => blob(`${base}/transcript?format=${format}`);
   return h(
     "section",
     { class: "card", "aria-labelledby": "actions-title" },
@@ -150,7 +150,10 @@ function actionsCard(project, call, base, tree, speakers, go) {
       { class: "row" },
       h("button", { type: "button", onclick: () => save(() => api("POST", `${base}/reanalyze`, {})) }, t("reanalyse")),
       download(t("downloadAudio"), call.filename, () => blob(`${base}/audio/content`)),
-      download(t("downloadTranscript"), `${call.filename}.txt`, text, "text/plain"),
+      download(t("downloadTranscript"), `${stem}.txt`, file("txt")),
+      download(t("downloadSrt"), `${stem}.srt`, file("srt")),
+      download(t("downloadVtt"), `${stem}.vtt`, file("vtt")),
+      download(t("downloadJson"), `${stem}.json`, JSON.stringify(call, null, 2), "application/json"),
       h(
         "button",
         {
@@ -168,10 +171,10 @@ function actionsCard(project, call, base, tree, speakers, go) {
 }
 
 /**
- * The side panel of `call` (served at `base`): `tree` is the project's categories, `speakers`
- * the speakers by id, `quote(text)` a quote linked to its moment.
+ * The side panel of `call` (served at `base`): `tree` is the project's categories,
+ * `quote(text)` a quote linked to its moment.
  */
-export function callPanel({ project, call, base, tree, speakers, quote, go }) {
+export function callPanel({ project, call, base, tree, quote, go }) {
   const items = call.summary?.actionItems || [];
   return h(
     "div",
@@ -200,6 +203,6 @@ export function callPanel({ project, call, base, tree, speakers, quote, go }) {
       addItemForm(project, call.id, () => go(location.hash)),
     ),
     answersCard(call, quote),
-    actionsCard(project, call, base, tree, speakers, go),
+    actionsCard(project, call, base, tree, go),
   );
 }

@@ -59,7 +59,7 @@ export async function callPage(main, project, callId, query, go, fresh = () => t
         h("h2", { id: "transcript-title" }, t("transcript")),
         words.element,
       ),
-      callPanel({ project, call, base, tree, speakers, quote: words.quote, go }),
+      callPanel({ project, call, base, tree, quote: words.quote, go }),
     ),
   );
   recording.load();

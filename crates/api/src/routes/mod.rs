@@ -1,5 +1,5 @@
 //! The route table, and the handlers, one module per resource: `uploads` (uploads and their
-//! jobs), `calls` (stored calls), `search`, `dashboard`, `action_items`, `audio`, `projects`,
+//! jobs), `calls` (stored calls), `exports` (calls as files), `search`, `dashboard`, `action_items`, `audio`, `projects`,
 //! `categories`, `presets`, `templates`, `webhooks`, and `ops` (probes).
 
 use axum::extract::DefaultBodyLimit;
@@ -15,6 +15,7 @@ pub mod audio;
 pub mod calls;
 pub mod categories;
 pub mod dashboard;
+pub mod exports;
 pub mod ops;
 pub mod presets;
 pub mod projects;
@@ -52,6 +53,7 @@ pub(crate) fn v1_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(dashboard::sentiment_dashboard))
         .routes(routes!(calls::get_call, calls::delete_call))
         .routes(routes!(calls::get_call_words))
+        .routes(routes!(exports::get_transcript_file))
         .routes(routes!(calls::set_call_category))
         .routes(routes!(calls::reanalyze_call))
         .routes(routes!(action_items::list_action_items))

@@ -13,6 +13,7 @@ mod auth;
 mod calls;
 mod categories;
 mod errors;
+mod exports;
 mod hostile;
 mod llm;
 mod openapi;

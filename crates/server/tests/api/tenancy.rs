@@ -79,6 +79,7 @@ pub fn project_routes() -> Vec<ScopedRoute> {
         route(Method::PATCH, "/v1/projects/{projectId}/calls/{id}/category", Some(json!({"categoryId": null})), Call),
         route(Method::POST, "/v1/projects/{projectId}/calls/{id}/reanalyze", None, Call),
         route(Method::GET, "/v1/projects/{projectId}/calls/{id}/words", None, Call),
+        route(Method::GET, "/v1/projects/{projectId}/calls/{id}/transcript", None, Call),
         route(Method::GET, "/v1/projects/{projectId}/calls/{id}/audio", None, Call),
         route(Method::GET, "/v1/projects/{projectId}/calls/{id}/audio/content", None, Call),
         route(Method::POST, "/v1/projects/{projectId}/calls/{id}/audio/link", None, Call),

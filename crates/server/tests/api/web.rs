@@ -618,24 +618,38 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
     browser.until("document.getElementById('player').currentTime", |v| v.as_f64().is_some_and(|t| t > 1.0)).await;
     browser.script("document.getElementById('player').pause()", json!([])).await;
 
-    // The transcript downloads as text.
+    // The transcript downloads as text, subtitles and JSON, named after the upload; the audio
+    // keeps its file's name.
     browser
         .script(
-            "window.downloads = []; const blobUrl = URL.createObjectURL.bind(URL); URL.createObjectURL = (b) => { window.lastBlob = b; return blobUrl(b); };
+            "const blobUrl = URL.createObjectURL.bind(URL); URL.createObjectURL = (b) => { window.lastBlob = b; return blobUrl(b); };
              HTMLAnchorElement.prototype.click = function () { window.downloads.push([this.download, window.lastBlob]); };",
             json!([]),
         )
         .await;
-    browser
-        .script(
-            "[...document.querySelectorAll('main a')].find(a => a.textContent === 'Download transcript').dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }))",
-            json!([]),
-        )
-        .await;
-    let text = browser
-        .script_async("const done = arguments[0]; const [name, blob] = window.downloads[0]; blob.text().then(t => done([name, t]));", json!([]))
-        .await;
-    assert_eq!(text[0], "invoice call.wav.txt", "{text}");
+    let mut files = Vec::new();
+    for label in ["Download transcript", "Subtitles (SRT)", "Subtitles (WebVTT)", "Call as JSON"] {
+        browser
+            .script(
+                "window.downloads = []; [...document.querySelectorAll('main a')].find(a => a.textContent === arguments[0]).dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }))",
+                json!([label]),
+            )
+            .await;
+        browser.until("window.downloads.length", |v| v.as_u64() == Some(1)).await;
+        let file = browser
+            .script_async("const done = arguments[0]; const [name, blob] = window.downloads[0]; blob.text().then(t => done([name, t]));", json!([]))
+            .await;
+        files.push((file[0].as_str().unwrap().to_owned(), file[1].as_str().unwrap().to_owned()));
+    }
+    assert_eq!(files[0].0, "invoice call.txt");
+    assert!(files[0].1.contains("invoice") && files[0].1.starts_with("[00:00:0"), "{}", files[0].1);
+    assert_eq!(files[1].0, "invoice call.srt");
+    assert!(files[1].1.starts_with("1\n00:00:0") && files[1].1.contains(" --> "), "{}", files[1].1);
+    assert_eq!(files[2].0, "invoice call.vtt");
+    assert!(files[2].1.starts_with("WEBVTT\n\n1\n00:00:0") && files[2].1.contains("<v "), "{}", files[2].1);
+    assert_eq!(files[3].0, "invoice call.json");
+    let detail: Value = serde_json::from_str(&files[3].1).unwrap();
+    assert!(detail["turns"].as_array().is_some_and(|t| !t.is_empty()), "{detail}");
     browser
         .script(
             "window.downloads = []; [...document.querySelectorAll('main a')].find(a => a.textContent === 'Download audio').dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }))",
@@ -649,7 +663,6 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
         .await;
     assert_eq!(audio[0], "invoice call.wav", "the audio keeps its file's name: {audio}");
     assert!(audio[1].as_u64().unwrap() > 100_000 && audio[2].as_str().unwrap().starts_with("audio/"), "{audio}");
-    assert!(text[1].as_str().unwrap().contains("invoice") && text[1].as_str().unwrap().contains("[0:"), "{text}");
 
     // Delete, after confirming: the call with markup goes.
     browser.go(&app.url(&format!("/#/p/{project}/calls/{}", hostile_id.0))).await;
