@@ -1,7 +1,7 @@
 // The action items board: filters, sorting, paging, and each item's status, edited in place.
 
-import { api } from "/app/api.js";
-import { h, mount } from "/app/dom.js";
+import { api, blob } from "/app/api.js";
+import { download, h, mount } from "/app/dom.js";
 import { t, when } from "/app/i18n.js";
 import { PRIORITIES, statusPicker } from "/app/items.js";
 
@@ -130,6 +130,12 @@ export async function boardPage(main, project, query, go, fresh = () => true) {
       control("item-sort", t("sortBy"), sortBy),
       sortDir,
       h("button", { type: "submit", class: "primary" }, t("apply")),
+      download(t("downloadCsv"), "action-items.csv", () => {
+        const filters = new URLSearchParams(params);
+        filters.delete("page");
+        filters.delete("pageSize");
+        return blob(`/v1/projects/${project.id}/action-items/export?${filters}`);
+      }),
     ),
     items.length === 0
       ? h("p", { class: "muted" }, t("noItems"))

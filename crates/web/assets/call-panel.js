@@ -2,7 +2,7 @@
 // place), the template's answers, and what can be done with the call.
 
 import { api, blob } from "/app/api.js";
-import { flattenTree, h, save } from "/app/dom.js";
+import { download, flattenTree, h, save } from "/app/dom.js";
 import { t } from "/app/i18n.js";
 import { addItemForm, itemRow } from "/app/items.js";
 
@@ -83,28 +83,6 @@ function answersCard(call, quote) {
         ]),
       ),
     )
-  );
-}
-
-/** A link that downloads `content` (a string, or a function that fetches a Blob) as `name`. */
-function download(label, name, content, type) {
-  return h(
-    "a",
-    {
-      href: "#",
-      onclick: async (e) => {
-        e.preventDefault();
-        const data = typeof content === "function" ? await save(content) : new Blob([content], { type });
-        if (!data) return;
-        const url = URL.createObjectURL(data);
-        const link = h("a", { href: url, download: name });
-        document.body.append(link);
-        link.click();
-        link.remove();
-        setTimeout(() => URL.revokeObjectURL(url), 60_000);
-      },
-    },
-    label,
   );
 }
 

@@ -1,7 +1,7 @@
 // The calls list: filters, search with highlighted snippets, paging, and the upload queue above it.
 
-import { api } from "/app/api.js";
-import { clock, flattenTree, h, mount, snippet } from "/app/dom.js";
+import { api, blob } from "/app/api.js";
+import { clock, download, flattenTree, h, mount, snippet } from "/app/dom.js";
 import { t, when } from "/app/i18n.js";
 import { uploader } from "/app/uploads.js";
 
@@ -87,11 +87,23 @@ export async function callsPage(main, project, query, go, fresh = () => true) {
       h("label", { class: "check" }, overdue, ` ${t("hasOverdue")}`),
       h("button", { type: "submit", class: "primary" }, t("apply")),
       [...query.keys()].some((k) => k !== "page") && h("a", { href: `#/p/${project.id}/calls` }, t("clear")),
+      download(t("downloadCsv"), "calls.csv", () =>
+        blob(`/v1/projects/${project.id}/calls/export?${listFilters(query)}`),
+      ),
       h("p", { id: "search-help", class: "muted help" }, t("searchHelp"), q ? ` ${t("searchIgnoresFilters")}` : ""),
     ),
     list,
   );
   await listed;
+}
+
+/** The list's filters as the API takes them (the export file gets the same). */
+function listFilters(query) {
+  const params = new URLSearchParams();
+  for (const key of ["from", "to"]) if (query.get(key)) params.set(key, new Date(query.get(key)).toISOString());
+  for (const key of ["sentimentLevel", "language", "categoryId", "hasOverdueItems"])
+    if (query.get(key)) params.set(key, query.get(key));
+  return params;
 }
 
 /** One page of calls (or of search hits, when there is a query) into `into`. */

@@ -91,3 +91,25 @@ export function flattenTree(nodes, depth = 0, parent = null, out = []) {
   }
   return out;
 }
+
+/** A link that downloads `content` (a string, or a function that fetches a Blob) as `name`. */
+export function download(label, name, content, type) {
+  return h(
+    "a",
+    {
+      href: "#",
+      onclick: async (e) => {
+        e.preventDefault();
+        const data = typeof content === "function" ? await save(content) : new Blob([content], { type });
+        if (!data) return;
+        const url = URL.createObjectURL(data);
+        const link = h("a", { href: url, download: name });
+        document.body.append(link);
+        link.click();
+        link.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      },
+    },
+    label,
+  );
+}

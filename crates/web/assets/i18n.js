@@ -106,6 +106,7 @@ const ROWS = [
   ["downloadSrt", "Subtitles (SRT)", "Napisy (SRT)"],
   ["downloadVtt", "Subtitles (WebVTT)", "Napisy (WebVTT)"],
   ["downloadJson", "Call as JSON", "Rozmowa jako JSON"],
+  ["downloadCsv", "Download CSV", "Pobierz CSV"],
   ["status", "Status", "Status"],
   ["priority", "Priority", "Priorytet"],
   ["mergeInto", "Merge into", "Scal z"],

@@ -107,7 +107,7 @@ fn one_value<T: FromStr + Display>(v: &mut Validator, field: &str, raw: Option<S
 
 /// Reads the list's query string: repeated and comma-separated `status`/`priority`, the rest as
 /// the spec names them.
-fn parse_list_query(raw: Option<&str>) -> Result<ActionItemQuery, ApiError> {
+pub(crate) fn parse_list_query(raw: Option<&str>) -> Result<ActionItemQuery, ApiError> {
     crate::extract::refuse_nul_in_query(raw)?;
     let mut query = ActionItemQuery { descending: true, page_size: DEFAULT_PAGE_SIZE as u32, ..ActionItemQuery::default() };
     let mut v = Validator::default();

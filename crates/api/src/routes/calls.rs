@@ -56,7 +56,12 @@ pub struct CallListQuery {
 
 impl CallListQuery {
     /// The store's filter, each value checked: 422 names the parameter that is wrong.
-    async fn filter(&self, state: &AppState, project: callscope_domain::ProjectId, dates: &DateRangeQuery) -> Result<CallFilter, ApiError> {
+    pub(crate) async fn filter(
+        &self,
+        state: &AppState,
+        project: callscope_domain::ProjectId,
+        dates: &DateRangeQuery,
+    ) -> Result<CallFilter, ApiError> {
         let (from, to) = dates.bounds()?;
         let mut v = Validator::default();
         let mut sentiment = Vec::new();

@@ -55,3 +55,44 @@ async fn a_transcript_downloads_as_text_and_subtitles_with_the_speakers_names(ba
     let other = app.create_project("Other").await["id"].as_str().unwrap().to_owned();
     assert_problem(app.get(&format!("/v1/projects/{other}/calls/{id}/transcript")).await, 404, "not_found").await;
 }
+
+both_backends!(the_calls_and_their_action_items_download_as_csv_a_spreadsheet_cannot_run);
+
+async fn the_calls_and_their_action_items_download_as_csv_a_spreadsheet_cannot_run(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let project = app.create_project("Exports").await["id"].as_str().unwrap().to_owned();
+    let project_id = ProjectId(project.parse().unwrap());
+    let english = store_call(app.store.as_ref(), project_id, &text_call(Language::En, "=HYPERLINK(\"http://x\")", "Hello.", "A call.")).await;
+    let polish = store_call(app.store.as_ref(), project_id, &text_call(Language::Pl, "Zwrot, szybko", "Dzień dobry.", "Rozmowa.")).await;
+    let base = format!("/v1/projects/{project}");
+
+    let calls = app.get(&format!("{base}/calls/export")).await;
+    assert_eq!(calls.status(), 200);
+    assert_eq!(calls.headers()["content-type"], "text/csv; charset=utf-8");
+    assert_eq!(calls.headers()["content-disposition"], "attachment; filename=\"calls.csv\"");
+    let csv = calls.text().await.unwrap();
+    let rows: Vec<&str> = csv.split("\r\n").filter(|r| !r.is_empty()).collect();
+    assert_eq!(rows[0], "id,createdAt,filename,language,durationS,title,sentimentLevel,primaryCategory,actionItemsCount");
+    assert_eq!(rows.len(), 3, "{csv}");
+    assert!(rows[1].starts_with(&polish.to_string()) && rows[1].contains(",\"Zwrot, szybko\",neutral,,0"), "newest first, quoted: {csv}");
+    assert!(rows[2].starts_with(&english.to_string()) && rows[2].contains(",\"'=HYPERLINK(\"\"http://x\"\")\","), "no formula: {csv}");
+    let polish_only = app.get(&format!("{base}/calls/export?language=pl")).await.text().await.unwrap();
+    assert_eq!(polish_only.split("\r\n").filter(|r| !r.is_empty()).count(), 2, "{polish_only}");
+    assert_problem(app.get(&format!("{base}/calls/export?sentimentLevel=furious")).await, 422, "validation_failed").await;
+
+    let added = app.post_json(&format!("{base}/calls/{english}/action-items"), &serde_json::json!({"description": "=cmd|' /C calc'!A0"})).await;
+    assert_eq!(added.status(), 201);
+    let items = app.get(&format!("{base}/action-items/export")).await;
+    assert_eq!(items.headers()["content-disposition"], "attachment; filename=\"action-items.csv\"");
+    let csv = items.text().await.unwrap();
+    let rows: Vec<&str> = csv.split("\r\n").filter(|r| !r.is_empty()).collect();
+    assert!(rows[0].starts_with("id,transcriptId,callFilename,callDate,description,responsibleParty,"), "{csv}");
+    assert_eq!(rows.len(), 2, "{csv}");
+    assert!(rows[1].contains(&format!(",{english},")) && rows[1].contains(",'=cmd|' /C calc'!A0,"), "{csv}");
+    let done = app.get(&format!("{base}/action-items/export?status=DONE")).await.text().await.unwrap();
+    assert_eq!(done.split("\r\n").filter(|r| !r.is_empty()).count(), 1, "only the header: {done}");
+    assert_problem(app.get(&format!("{base}/action-items/export?status=LATE")).await, 422, "validation_failed").await;
+    let other = app.create_project("Other").await["id"].as_str().unwrap().to_owned();
+    let elsewhere = app.get(&format!("/v1/projects/{other}/calls/export")).await.text().await.unwrap();
+    assert_eq!(elsewhere.split("\r\n").filter(|r| !r.is_empty()).count(), 1, "another project's calls are not in its file");
+}

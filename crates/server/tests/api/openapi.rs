@@ -57,6 +57,8 @@ const ROUTES: &[(&str, &str)] = &[
     ("GET", "/v1/projects/{projectId}/calls/jobs/{id}"),
     ("DELETE", "/v1/projects/{projectId}/calls/jobs/{id}"),
     ("GET", "/v1/projects/{projectId}/calls"),
+    ("GET", "/v1/projects/{projectId}/calls/export"),
+    ("GET", "/v1/projects/{projectId}/action-items/export"),
     ("GET", "/v1/projects/{projectId}/calls/search"),
     ("GET", "/v1/projects/{projectId}/dashboard/sentiment"),
     ("GET", "/v1/projects/{projectId}/calls/{id}"),

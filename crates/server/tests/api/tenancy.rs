@@ -73,6 +73,8 @@ pub fn project_routes() -> Vec<ScopedRoute> {
         route(Method::POST, "/v1/projects/{projectId}/webhooks/{id}/deliveries/{deliveryId}/redeliver", None, Webhook),
         route(Method::GET, "/v1/projects/{projectId}/calls/jobs/{id}", None, Job),
         route(Method::GET, "/v1/projects/{projectId}/calls", None, Own),
+        route(Method::GET, "/v1/projects/{projectId}/calls/export", None, Own),
+        route(Method::GET, "/v1/projects/{projectId}/action-items/export", None, Own),
         route(Method::GET, "/v1/projects/{projectId}/calls/search", None, Own),
         route(Method::GET, "/v1/projects/{projectId}/dashboard/sentiment", None, Own),
         route(Method::GET, "/v1/projects/{projectId}/calls/{id}", None, Call),

@@ -910,6 +910,23 @@ async fn the_lists_page_filter_and_mark_what_people_look_for() {
     assert_eq!(rows, 7);
     let shown = browser.script("return [...document.querySelectorAll('table.calls tbody tr')].map(r => r.innerText).join('\\n')", json!([])).await;
     assert!(!shown.as_str().unwrap().contains("positive") && shown.as_str().unwrap().contains("negative"), "{shown}");
+    // The filtered list downloads as CSV: the same seven calls.
+    browser
+        .script(
+            "window.downloads = []; const blobUrl = URL.createObjectURL.bind(URL); URL.createObjectURL = (b) => { window.lastBlob = b; return blobUrl(b); };
+             HTMLAnchorElement.prototype.click = function () { window.downloads.push([this.download, window.lastBlob]); };
+             [...document.querySelectorAll('form.filters a')].find(a => a.textContent === 'Download CSV').dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));",
+            json!([]),
+        )
+        .await;
+    browser.until("window.downloads.length", |v| v.as_u64() == Some(1)).await;
+    let csv = browser
+        .script_async("const done = arguments[0]; const [name, blob] = window.downloads[0]; blob.text().then(t => done([name, t]));", json!([]))
+        .await;
+    assert_eq!(csv[0], "calls.csv");
+    let lines: Vec<&str> = csv[1].as_str().unwrap().split("\r\n").filter(|l| !l.is_empty()).collect();
+    assert_eq!(lines.len(), 8, "a header and the seven calls: {csv}");
+    assert!(lines[1..].iter().all(|l| l.contains(",en,") && l.contains(",negative,")), "{csv}");
 
     // From tomorrow on there is nothing; to today, everything (days as the browser counts them).
     browser.go(&app.url(&format!("/#/p/{project}/calls"))).await;
@@ -941,6 +958,20 @@ async fn the_lists_page_filter_and_mark_what_people_look_for() {
     browser.until("document.querySelector('[data-status=OVERDUE] .count')?.textContent", |v| v == "1").await;
     let marked = browser.script("return [...document.querySelectorAll('table.items tr.overdue')].map(r => r.innerText)", json!([])).await;
     assert!(marked[0].as_str().unwrap().contains("Send a new parcel") && marked[0].as_str().unwrap().contains("Overdue"), "{marked}");
+    // The items download as CSV, the overdue one marked so.
+    browser
+        .script(
+            "window.downloads = []; [...document.querySelectorAll('form.filters a')].find(a => a.textContent === 'Download CSV').dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));",
+            json!([]),
+        )
+        .await;
+    browser.until("window.downloads.length", |v| v.as_u64() == Some(1)).await;
+    let csv = browser
+        .script_async("const done = arguments[0]; const [name, blob] = window.downloads[0]; blob.text().then(t => done([name, t]));", json!([]))
+        .await;
+    assert_eq!(csv[0], "action-items.csv");
+    let parcel = csv[1].as_str().unwrap().split("\r\n").find(|l| l.contains("Send a new parcel")).unwrap_or_default().to_owned();
+    assert!(parcel.contains(",PENDING,") && parcel.contains(",true,"), "the overdue item's row: {csv}");
     browser.click("table.items tr.overdue td:last-child a").await;
     browser.until("location.hash", |v| v.as_str().is_some_and(|h| h.contains(&overdue.0) && h.contains(&format!("item={}", overdue.1)))).await;
     let evidence_start = browser
