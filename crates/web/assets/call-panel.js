@@ -3,7 +3,7 @@
 
 import { api, blob } from "/app/api.js";
 import { download, flattenTree, h, save } from "/app/dom.js";
-import { t } from "/app/i18n.js";
+import { count, t } from "/app/i18n.js";
 import { addItemForm, itemRow } from "/app/items.js";
 
 /** Each speaker's share of the talk, as a bar. */
@@ -28,7 +28,7 @@ function speakerBars(call) {
           h(
             "span",
             { class: "muted small" },
-            `${Math.round(s.talkRatio * 100)}% ${t("talk")} · ${s.wordCount} ${t("words")} · ${s.turnCount} ${t("turns")}`,
+            `${Math.round(s.talkRatio * 100)}% ${t("talk")} · ${count(s.wordCount, "word")} · ${count(s.turnCount, "turn")}`,
           ),
         ),
       ),
@@ -76,7 +76,9 @@ function answersCard(call, quote) {
             "dd",
             {},
             a.answered
-              ? String(Array.isArray(a.value) ? a.value.join(", ") : a.value)
+              ? typeof a.value === "boolean"
+                ? t(a.value ? "yes" : "no")
+                : String(Array.isArray(a.value) ? a.value.join(", ") : a.value)
               : h("span", { class: "muted" }, t("noAnswer")),
             (a.evidence || []).map((e) => h("div", { class: "small" }, quote(e))),
           ),

@@ -37,7 +37,7 @@ export async function callPage(main, project, callId, query, go, fresh = () => t
       " · ",
       h("span", {}, call.durationS == null ? "" : clock(call.durationS * 1000)),
       " · ",
-      h("span", {}, call.language),
+      h("span", {}, t(`language.${call.language}`)),
       " · ",
       h("span", { class: `level level-${level}` }, t(level)),
       " · ",

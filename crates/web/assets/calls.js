@@ -39,8 +39,8 @@ export async function callsPage(main, project, query, go, fresh = () => true) {
     "filter-language",
     t("language"),
     [
-      ["en", "en"],
-      ["pl", "pl"],
+      ["en", t("language.en")],
+      ["pl", t("language.pl")],
     ],
     query.get("language") || "",
   );

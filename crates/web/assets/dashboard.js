@@ -3,7 +3,7 @@
 
 import { api } from "/app/api.js";
 import { flattenTree, h, mount } from "/app/dom.js";
-import { t } from "/app/i18n.js";
+import { count, t } from "/app/i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const COLOURS = { positive: "#1d7a46", neutral: "#8d99a8", negative: "#b3261e", unknown: "#d9dee5" };
@@ -112,7 +112,7 @@ export async function dashboardPage(main, project, query, go, fresh = () => true
       h(
         "span",
         { class: "muted" },
-        `${d.total} ${t("calls").toLowerCase()} · ${t("confidence")} ${Math.round(board.averageConfidence * 100)}%`,
+        `${count(d.total, "call")} · ${t("confidence")} ${Math.round(board.averageConfidence * 100)}%`,
       ),
     ),
     h(

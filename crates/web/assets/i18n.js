@@ -136,8 +136,6 @@ const ROWS = [
   ["negative", "negative", "negatywny"],
   ["unknown", "unknown", "nieznany"],
   ["talk", "of the talk", "rozmowy"],
-  ["words", "words", "słów"],
-  ["turns", "turns", "wypowiedzi"],
   ["transcript", "Transcript", "Transkrypcja"],
   ["recording", "Recording", "Nagranie"],
   ["loading", "Loading…", "Wczytywanie…"],
@@ -208,6 +206,31 @@ const ROWS = [
   ["confidence", "mean confidence", "średnia pewność"],
   ["callsPerCategory", "Calls per category", "Rozmowy według kategorii"],
   ["trend", "Sentiment by day", "Nastrój dzień po dniu"],
+  ["yes", "yes", "tak"],
+  ["no", "no", "nie"],
+  ["stage.QUEUED", "queued", "w kolejce"],
+  ["stage.DECODING", "decoding", "dekodowanie"],
+  ["stage.TRANSCRIBING", "transcribing", "transkrypcja"],
+  ["stage.DIARIZING", "telling speakers apart", "rozpoznawanie mówców"],
+  ["stage.ANALYZING", "analysing", "analiza"],
+  ["stage.INDEXING", "indexing", "indeksowanie"],
+  ["stage.DONE", "done", "gotowe"],
+  ["answer.TEXT", "text", "tekst"],
+  ["answer.NUMBER", "number", "liczba"],
+  ["answer.BOOLEAN", "yes or no", "tak lub nie"],
+  ["answer.DATE", "date", "data"],
+  ["answer.SINGLE_CHOICE", "one of the options", "jedna z opcji"],
+  ["answer.MULTI_CHOICE", "any of the options", "dowolne z opcji"],
+  ["language.en", "English", "angielski"],
+  ["language.pl", "Polish", "polski"],
+];
+
+// [key, English singular, plural; Polish singular, few (2–4, 22–24, …), many (5–21, 25–31, …)].
+const COUNTED = [
+  ["call", "call", "calls", "rozmowa", "rozmowy", "rozmów"],
+  ["word", "word", "words", "słowo", "słowa", "słów"],
+  ["turn", "turn", "turns", "wypowiedź", "wypowiedzi", "wypowiedzi"],
+  ["item", "item", "items", "zadanie", "zadania", "zadań"],
 ];
 
 const TEXT = {
@@ -223,6 +246,19 @@ export let lang =
 /** The text for `key` in the current language. */
 export function t(key) {
   return TEXT[lang][key] ?? TEXT.en[key] ?? key;
+}
+
+/** `n` and the noun `key` in the form its number takes: "1 call", "2 calls"; in Polish "1 rozmowa",
+ *  "2 rozmowy", "5 rozmów", "22 rozmowy", "12 rozmów". */
+export function count(n, key, language = lang) {
+  const row = COUNTED.find(([k]) => k === key);
+  if (!row) return `${n} ${key}`;
+  const [, one, other, jeden, kilka, wiele] = row;
+  if (language !== "pl") return `${n} ${n === 1 ? one : other}`;
+  const tens = n % 100;
+  const units = n % 10;
+  const form = n === 1 ? jeden : units >= 2 && units <= 4 && (tens < 12 || tens > 14) ? kilka : wiele;
+  return `${n} ${form}`;
 }
 
 /** Switches between English and Polish and remembers the choice. */

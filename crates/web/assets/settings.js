@@ -4,7 +4,7 @@
 
 import { api } from "/app/api.js";
 import { flattenTree, h, mount, save, toast } from "/app/dom.js";
-import { t, when } from "/app/i18n.js";
+import { count, t, when } from "/app/i18n.js";
 
 const ANSWER_TYPES = ["TEXT", "NUMBER", "BOOLEAN", "DATE", "SINGLE_CHOICE", "MULTI_CHOICE"];
 const EVENTS = [
@@ -135,7 +135,7 @@ export async function settingsPage(main, project, fresh = () => true) {
                   },
                   t("move"),
                 ),
-                h("span", { class: "muted small" }, `${c.totalCallCount} ${t("calls").toLowerCase()}`),
+                h("span", { class: "muted small" }, count(c.totalCallCount, "call")),
                 h(
                   "button",
                   {
@@ -189,7 +189,7 @@ export async function settingsPage(main, project, fresh = () => true) {
           h(
             "select",
             { class: "type", "aria-label": t("answerType") },
-            ANSWER_TYPES.map((a) => h("option", { value: a }, a)),
+            ANSWER_TYPES.map((a) => h("option", { value: a }, t(`answer.${a}`))),
           ),
           h("input", { class: "options", placeholder: t("optionsHelp"), "aria-label": t("options") }),
         ),
@@ -201,7 +201,11 @@ export async function settingsPage(main, project, fresh = () => true) {
       listOr(list, "noTemplates", (tpl) => [
         h("strong", {}, tpl.name),
         tpl.isActive && h("span", { class: "badge active" }, t("active")),
-        h("span", { class: "muted small" }, ` ${tpl.fields.map((f) => `${f.label} (${f.answerType})`).join(", ")}`),
+        h(
+          "span",
+          { class: "muted small" },
+          ` ${tpl.fields.map((f) => `${f.label} (${t(`answer.${f.answerType}`)})`).join(", ")}`,
+        ),
         " ",
         actButton(
           tpl.isActive ? t("deactivate") : t("activate"),

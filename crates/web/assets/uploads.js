@@ -159,7 +159,7 @@ async function poll() {
       try {
         const job = await api("GET", `/v1/projects/${f.project.id}/calls/jobs/${jobId}`);
         f.bar.value = job.progress;
-        f.state.textContent = `${job.status === "PENDING" ? t("queued") : job.stage} ${Math.round(job.progress * 100)}%`;
+        f.state.textContent = `${job.status === "PENDING" ? t("queued") : t(`stage.${job.stage}`)} ${Math.round(job.progress * 100)}%`;
         if (job.status === "COMPLETED" || job.status === "FAILED") {
           followed.delete(jobId);
           f.row.classList.add(job.status === "COMPLETED" ? "completed" : "failed");

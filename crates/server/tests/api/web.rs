@@ -1025,6 +1025,26 @@ async fn the_lists_page_filter_and_mark_what_people_look_for() {
         })
         .await;
     assert!(notice.as_str().unwrap().contains("callscope models pull deepdml/faster-whisper-large-v3-turbo-ct2"), "{notice}");
+    // No English left on the page in Polish: the language is named, not coded.
+    let facts = browser.script("return document.querySelector('.facts').innerText", json!([])).await;
+    assert!(
+        facts.as_str().is_some_and(|f| (f.contains("angielski") || f.contains("polski")) && !f.contains(" en ") && !f.contains(" pl ")),
+        "{facts}"
+    );
+    // Counted nouns take the form their number asks for, in Polish three of them.
+    let counted = browser
+    .script_async(
+        "const done = arguments[0]; import('/app/i18n.js').then(m => done([1, 2, 5, 12, 22, 25, 101, 112].map(n => m.count(n, 'call', 'pl')).concat([m.count(1, 'call', 'en'), m.count(3, 'word', 'en'), m.count(4, 'turn', 'pl')])))",
+        json!([]),
+    )
+    .await;
+    assert_eq!(
+        counted,
+        json!([
+            "1 rozmowa", "2 rozmowy", "5 rozmów", "12 rozmów", "22 rozmowy", "25 rozmów", "101 rozmów", "112 rozmów", "1 call", "3 words",
+            "4 wypowiedzi"
+        ])
+    );
     let widths = browser.script("return [document.documentElement.scrollWidth, window.innerWidth]", json!([])).await;
     assert!(widths[0].as_u64() <= widths[1].as_u64(), "the warning is wider than the phone: {widths}");
     browser.screenshot(&screenshots(), "9-unreliable-transcript-pl-phone").await;
