@@ -280,6 +280,7 @@ impl CallAnalysis {
                 sentiment_progression: self.sentiment.progression.clone(),
                 confidence: round2(self.sentiment.confidence),
                 evidence: self.sentiment.evidence.clone(),
+                turn_scores: self.sentiment.turns.iter().map(|s| s.map(round2)).collect(),
             },
             sentiment_level: self.sentiment.overall.level(),
             model_used: self.model_used.clone(),
@@ -377,6 +378,11 @@ mod tests {
         assert_eq!(block.model_used, "rules");
         assert!(block.summary.follow_up_required);
         assert_eq!(block.sentiment_level, a.sentiment.overall.level());
+        // Every turn's score is kept, in the turns' order, for the sentiment over the call.
+        assert_eq!(block.sentiment.turn_scores.len(), input.turns.len());
+        assert_eq!(block.sentiment.turn_scores, a.sentiment.turns.iter().map(|s| s.map(round2)).collect::<Vec<_>>());
+        let scores = &block.sentiment.turn_scores;
+        assert!(scores[1].is_some_and(|s| s < 0.0) && scores[3].is_some_and(|s| s > 0.0), "angry, then pleased: {scores:?}");
         let template = serde_json::to_value(a.template_record(input.call_date).unwrap()).unwrap();
         assert_eq!(template["results"][0]["value"], "router");
         assert_eq!(template["analyzedAt"], "2026-11-18T09:00:00.000Z");

@@ -194,6 +194,59 @@ pub struct SentimentReading {
     pub overall_sentiment: OverallSentiment,
     /// How it moved through the call, in a sentence.
     pub sentiment_progression: String,
+    /// Each turn's score, −1 (negative) to 1 (positive), in the order of the call's `turns`;
+    /// null for a turn that says nothing either way (beyond the spec; empty for calls analysed
+    /// before turns were scored).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Option<f64>>))]
+    pub turn_scores: Vec<Option<f64>>,
+}
+
+/// One speaker's sentiment in each quarter of the call (beyond the spec).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct SpeakerSentimentQuarters {
+    /// A `speakerId` of the call's `speakers`.
+    pub speaker_id: String,
+    /// The mean score (−1…1) of the speaker's scored turns that start in each quarter of the
+    /// call's time, in order; null for a quarter where they said nothing either way.
+    #[cfg_attr(feature = "openapi", schema(min_items = 4, max_items = 4))]
+    pub quarters: [Option<f64>; 4],
+}
+
+/// Each speaker's sentiment per quarter of the call, from the turns' scores and start times
+/// (`duration_ms`: the call's length; the last turn's end when unknown). Empty when the scores
+/// do not match the turns (an analysis of an older transcript).
+pub fn sentiment_by_quarter(turns: &[crate::Turn], scores: &[Option<f64>], duration_ms: Option<i64>) -> Vec<SpeakerSentimentQuarters> {
+    if scores.len() != turns.len() || turns.is_empty() {
+        return Vec::new();
+    }
+    let length = duration_ms.filter(|d| *d > 0).unwrap_or_else(|| turns.iter().map(|t| t.end_ms).max().unwrap_or(0)).max(1);
+    let mut out: Vec<(SpeakerSentimentQuarters, [(f64, u32); 4])> = Vec::new();
+    for (turn, score) in turns.iter().zip(scores) {
+        let at = match out.iter().position(|(s, _)| s.speaker_id == turn.speaker_id) {
+            Some(at) => at,
+            None => {
+                out.push((SpeakerSentimentQuarters { speaker_id: turn.speaker_id.clone(), quarters: [None; 4] }, [(0.0, 0); 4]));
+                out.len() - 1
+            }
+        };
+        if let Some(score) = score {
+            let quarter = usize::try_from(turn.start_ms.clamp(0, length - 1) * 4 / length).unwrap_or(0).min(3);
+            let (sum, n) = &mut out[at].1[quarter];
+            *sum += score;
+            *n += 1;
+        }
+    }
+    out.into_iter()
+        .map(|(mut speaker, sums)| {
+            for (quarter, (sum, n)) in speaker.quarters.iter_mut().zip(sums) {
+                *quarter = (n > 0).then(|| (sum / f64::from(n) * 100.0).round() / 100.0);
+            }
+            speaker
+        })
+        .collect()
 }
 
 /// `summary`, as it is stored: everything but the action items, which are records of their own
@@ -389,6 +442,21 @@ impl ActionItemView {
 mod tests {
     use super::*;
     use crate::{ProjectId, TaxonomyId};
+
+    #[test]
+    fn sentiment_by_quarter_averages_each_speakers_turns_by_when_they_start() {
+        let turn = |speaker: &str, start_ms: i64| crate::Turn { speaker_id: speaker.into(), text: String::new(), start_ms, end_ms: start_ms + 1_000 };
+        let turns = [turn("speaker_1", 0), turn("speaker_2", 1_000), turn("speaker_2", 2_000), turn("speaker_1", 5_000), turn("speaker_2", 9_500)];
+        let scores = [Some(0.5), Some(-0.6), Some(-0.2), None, Some(0.3)];
+        let quarters = sentiment_by_quarter(&turns, &scores, Some(10_000));
+        assert_eq!(quarters.len(), 2);
+        assert_eq!(quarters[0], SpeakerSentimentQuarters { speaker_id: "speaker_1".into(), quarters: [Some(0.5), None, None, None] });
+        assert_eq!(quarters[1], SpeakerSentimentQuarters { speaker_id: "speaker_2".into(), quarters: [Some(-0.4), None, None, Some(0.3)] });
+        // Without a duration the last turn's end is the call's length; scores that do not match
+        // the turns give nothing rather than a wrong picture.
+        assert_eq!(sentiment_by_quarter(&turns, &scores, None)[1].quarters, [Some(-0.4), None, None, Some(0.3)]);
+        assert!(sentiment_by_quarter(&turns, &scores[..4], Some(10_000)).is_empty());
+    }
 
     fn category(name: &str, parent: Option<&Category>) -> Category {
         Category {

@@ -26,8 +26,8 @@ mod webhook;
 
 pub use action_item::{ActionItem, ActionItemPriority, ActionItemStatus, NewActionItem};
 pub use analysis::{
-    two_decimals, ActionItemView, AnswerConfidence, AnswerValue, CallSummaryBlock, CategoryMatch, Classification, OverallSentiment, SentimentReading,
-    StoredSummary, SummaryText, TemplateAnalysis, TemplateResult,
+    sentiment_by_quarter, two_decimals, ActionItemView, AnswerConfidence, AnswerValue, CallSummaryBlock, CategoryMatch, Classification,
+    OverallSentiment, SentimentReading, SpeakerSentimentQuarters, StoredSummary, SummaryText, TemplateAnalysis, TemplateResult,
 };
 pub use call::{display_title, CallAudio, CallListing, CallSummary, CallText, CallTranscript, StoredAnalysis};
 pub use category::{

@@ -148,6 +148,7 @@ pub fn summary_saying(executive_summary: &str) -> callscope_domain::StoredSummar
             sentiment_progression: String::new(),
             confidence: 0.5,
             evidence: String::new(),
+            turn_scores: Vec::new(),
         },
         sentiment_level: callscope_domain::SentimentLevel::Neutral,
         model_used: "rules".into(),

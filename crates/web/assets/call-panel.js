@@ -41,8 +41,52 @@ function speakerBars(call) {
   return stats;
 }
 
-/** The summary with its key points and the sentiment's quote. */
-function summaryCard(summary, quote) {
+/** Each speaker's sentiment in each quarter of the call, as a table of levels with their
+ *  scores (−1 to 1); nothing for a call whose turns were not scored. */
+function sentimentQuarters(call) {
+  const rows = call.sentimentByQuarter || [];
+  if (rows.length === 0) return null;
+  const name = (id) => call.speakers.find((s) => s.speakerId === id)?.name || id;
+  const level = (score) => (score >= 0.15 ? "positive" : score <= -0.15 ? "negative" : "neutral");
+  return h(
+    "table",
+    { class: "quarters", id: "sentiment-quarters" },
+    h("caption", {}, t("sentimentByQuarter")),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", { scope: "col" }, t("speaker")),
+        [1, 2, 3, 4].map((q) => h("th", { scope: "col" }, `${t("quarter")} ${q}`)),
+      ),
+    ),
+    h(
+      "tbody",
+      {},
+      rows.map((row) =>
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row" }, name(row.speakerId)),
+          row.quarters.map((score) =>
+            h(
+              "td",
+              {},
+              score === null
+                ? h("span", { class: "muted" }, "–")
+                : h("span", { class: `level level-${level(score)}` }, `${t(level(score))} ${score.toFixed(2)}`),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** The summary with its key points, the sentiment's quote and its course over the call. */
+function summaryCard(call, summary, quote) {
   return h(
     "section",
     { class: "card", "aria-labelledby": "summary-title" },
@@ -55,6 +99,7 @@ function summaryCard(summary, quote) {
         summary.summary.keyDiscussionPoints.map((p) => h("li", {}, p)),
       ),
     summary.sentiment?.evidence && h("p", { class: "small" }, `${t("sentiment")}: `, quote(summary.sentiment.evidence)),
+    sentimentQuarters(call),
   );
 }
 
@@ -160,7 +205,7 @@ export function callPanel({ project, call, base, tree, quote, go }) {
     "div",
     { class: "side" },
     speakerBars(call),
-    summaryCard(call.summary || {}, quote),
+    summaryCard(call, call.summary || {}, quote),
     h(
       "section",
       { class: "card", "aria-labelledby": "items-title" },

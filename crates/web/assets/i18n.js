@@ -21,7 +21,7 @@ const ROWS = [
   ],
   [
     "betterSpeechModel",
-    "{model} would likely do better: callscope models pull {better}, then set speech_model to it.",
+    "A larger model than {model} would likely do better: callscope models pull {better}, then set speech_model to it.",
     "Lepiej poradzi sobie zapewne większy model niż {model}: callscope models pull {better}, a potem ustaw go w speech_model.",
   ],
   [
@@ -206,6 +206,9 @@ const ROWS = [
   ["confidence", "mean confidence", "średnia pewność"],
   ["callsPerCategory", "Calls per category", "Rozmowy według kategorii"],
   ["trend", "Sentiment by day", "Nastrój dzień po dniu"],
+  ["sentimentByQuarter", "Sentiment by quarter of the call", "Nastrój w kolejnych ćwierciach rozmowy"],
+  ["quarter", "Quarter", "Ćwierć"],
+  ["speaker", "Speaker", "Rozmówca"],
   ["yes", "yes", "tak"],
   ["no", "no", "nie"],
   ["stage.QUEUED", "queued", "w kolejce"],

@@ -5,8 +5,9 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use callscope_domain::{
-    CallId, CallListing, CallSummary, CallSummaryBlock, CategoryId, Classification, Job, Language, Page, PageRequest, PiiStatistics, SentimentLevel,
-    SpeakerStats, TemplateAnalysis, TemplateId, Timestamp, TranscriptQuality, Turn, Validator,
+    sentiment_by_quarter, CallId, CallListing, CallSummary, CallSummaryBlock, CategoryId, Classification, Job, Language, Page, PageRequest,
+    PiiStatistics, SentimentLevel, SpeakerSentimentQuarters, SpeakerStats, TemplateAnalysis, TemplateId, Timestamp, TranscriptQuality, Turn,
+    Validator,
 };
 use callscope_store::CallFilter;
 use serde::{Deserialize, Serialize};
@@ -182,6 +183,9 @@ pub struct CallDetailView {
     /// (beyond the spec); null for a call transcribed before it was judged. When `reliable` is
     /// false the summary says so and every confidence is halved.
     pub transcript_quality: Option<TranscriptQuality>,
+    /// Each speaker's sentiment per quarter of the call, from `summary.sentiment.turnScores`
+    /// (beyond the spec); empty for a call analysed before turns were scored.
+    pub sentiment_by_quarter: Vec<SpeakerSentimentQuarters>,
 }
 
 async fn detail(state: &AppState, project: callscope_domain::ProjectId, id: CallId) -> Result<CallDetailView, ApiError> {
@@ -190,6 +194,9 @@ async fn detail(state: &AppState, project: callscope_domain::ProjectId, id: Call
     let transcript = state.store.get_call_text(project, id).await?;
     let analysis = state.store.get_call_analysis(project, id).await?;
     let now = state.clock.now();
+    let by_quarter = analysis.summary.as_ref().map_or_else(Vec::new, |stored| {
+        sentiment_by_quarter(&transcript.turns, &stored.sentiment.turn_scores, call.duration_s.map(|s| (s * 1000.0) as i64))
+    });
     let summary = analysis.summary.map(|stored| CallSummaryBlock::new(stored, &analysis.action_items, now));
     Ok(CallDetailView {
         call: CallListing::of(&call),
@@ -203,6 +210,7 @@ async fn detail(state: &AppState, project: callscope_domain::ProjectId, id: Call
         summary,
         template_analysis: analysis.template_analysis,
         transcript_quality: transcript.quality,
+        sentiment_by_quarter: by_quarter,
     })
 }
 

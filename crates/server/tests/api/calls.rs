@@ -12,6 +12,30 @@ use crate::helpers::{assert_problem, spawn_app, wav_bytes, TestApp};
 both_backends!(calls_are_listed_newest_first_in_pages_within_inclusive_bounds);
 both_backends!(a_deleted_call_is_gone_with_its_audio_and_jobs);
 both_backends!(the_list_filters_by_sentiment_language_category_subtree_and_overdue_items);
+both_backends!(the_detail_serves_each_speakers_sentiment_by_quarter_from_the_turns_scores);
+
+async fn the_detail_serves_each_speakers_sentiment_by_quarter_from_the_turns_scores(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let project = app.create_project("Moods").await["id"].as_str().unwrap().to_owned();
+    // Two turns, at 0 s and 5 s of a 10-second call: the first and third quarters.
+    let mut call = text_call(Language::En, "Refund", "Thanks, that's great.\nThis is terrible.", "");
+    call.analysis.as_mut().unwrap().summary.as_mut().unwrap().sentiment.turn_scores = vec![Some(0.5), Some(-0.4)];
+    let id = store_call(app.store.as_ref(), ProjectId(project.parse().unwrap()), &call).await;
+    let detail: Value = app.get(&format!("/v1/projects/{project}/calls/{id}")).await.json().await.unwrap();
+    assert_eq!(detail["summary"]["sentiment"]["turnScores"], json!([0.5, -0.4]));
+    assert_eq!(
+        detail["sentimentByQuarter"],
+        json!([
+            {"speakerId": "speaker_1", "quarters": [0.5, null, null, null]},
+            {"speakerId": "speaker_2", "quarters": [null, null, -0.4, null]}
+        ])
+    );
+    // A call analysed before turns were scored: no picture, and no field in its sentiment.
+    let older = store_call(app.store.as_ref(), ProjectId(project.parse().unwrap()), &text_call(Language::En, "Old", "Hello.", "")).await;
+    let detail: Value = app.get(&format!("/v1/projects/{project}/calls/{older}")).await.json().await.unwrap();
+    assert_eq!(detail["sentimentByQuarter"], json!([]));
+    assert!(detail["summary"]["sentiment"].get("turnScores").is_none(), "{}", detail["summary"]["sentiment"]);
+}
 
 /// Uploads and processes `count` short silent calls; returns their ids, oldest first.
 async fn processed_calls(app: &TestApp, project: &str, count: usize) -> Vec<String> {

@@ -1007,6 +1007,7 @@ async fn the_lists_page_filter_and_mark_what_people_look_for() {
         word.confidence = Some(confidence);
     }
     call.transcript.quality = callscope_domain::TranscriptQuality::assess(&call.transcript.words, Some("whisper-base"));
+    call.analysis.as_mut().unwrap().summary.as_mut().unwrap().sentiment.turn_scores = vec![Some(-0.5)];
     let garbled = store_call(app.store.as_ref(), project_id, &call).await;
     browser.go(&app.url(&format!("/#/p/{project}/calls/{}", garbled.0))).await;
     let notice = browser.until("document.getElementById('transcript-quality')?.innerText ?? null", |v| !v.is_null()).await;
@@ -1015,6 +1016,9 @@ async fn the_lists_page_filter_and_mark_what_people_look_for() {
     assert!(notice.contains("callscope models pull deepdml/faster-whisper-large-v3-turbo-ct2"), "{notice}");
     let unsure = browser.script("return document.querySelectorAll('#transcript .w.unsure').length", json!([])).await;
     assert_eq!(unsure, 5);
+    // The sentiment of each speaker over the call, quarter by quarter.
+    let quarters = browser.script("return document.getElementById('sentiment-quarters').innerText", json!([])).await;
+    assert!(quarters.as_str().is_some_and(|q| q.contains("Quarter 4") && q.contains("negative -0.50")), "{quarters}");
     browser.screenshot(&screenshots(), "9-unreliable-transcript").await;
     // In Polish, at phone width: the warning is translated and nothing runs off the side.
     browser.click("#language").await;
@@ -1025,6 +1029,8 @@ async fn the_lists_page_filter_and_mark_what_people_look_for() {
         })
         .await;
     assert!(notice.as_str().unwrap().contains("callscope models pull deepdml/faster-whisper-large-v3-turbo-ct2"), "{notice}");
+    let quarters = browser.script("return document.getElementById('sentiment-quarters').innerText", json!([])).await;
+    assert!(quarters.as_str().is_some_and(|q| q.contains("Ćwierć 4") && q.contains("negatywny -0.50")), "{quarters}");
     // No English left on the page in Polish: the language is named, not coded.
     let facts = browser.script("return document.querySelector('.facts').innerText", json!([])).await;
     assert!(
