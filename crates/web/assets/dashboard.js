@@ -18,18 +18,21 @@ function s(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** Horizontal bars: one row per [label, value, colour]. */
+/** Horizontal bars: one row per [label, value, colour, link]; a row with a link opens it (the
+ *  calls behind the bar). */
 function bars(rows, title) {
   const max = Math.max(1, ...rows.map((r) => r[1]));
   const height = rows.length * 28 + 8;
+  const linked = rows.some((r) => r[3]);
   return s(
     "svg",
-    { viewBox: `0 0 600 ${height}`, role: "img", "aria-label": title, class: "chart" },
+    // With links inside, the chart is a group a screen reader walks into, not one picture.
+    { viewBox: `0 0 600 ${height}`, role: linked ? "group" : "img", "aria-label": title, class: "chart" },
     s("title", {}, title),
-    rows.map(([label, value, colour], i) =>
+    rows.map(([label, value, colour, link], i) =>
       s(
-        "g",
-        { transform: `translate(0 ${i * 28 + 4})` },
+        link ? "a" : "g",
+        { transform: `translate(0 ${i * 28 + 4})`, ...(link ? { href: link, class: "drill" } : {}) },
         s("text", { x: 0, y: 16, class: "label" }, label),
         s("rect", {
           x: 180,
@@ -47,17 +50,39 @@ function bars(rows, title) {
   );
 }
 
-/** One stacked column per day: positive at the bottom, then neutral, then negative. */
+/** One stacked column per day: positive at the bottom, then neutral, then negative; a share
+ *  axis on the left, the day of the month under each column, and a legend above. */
 function trend(days, title) {
-  const width = Math.max(600, days.length * 28 + 40);
+  const width = Math.max(600, days.length * 28 + 60);
+  const levels = ["positive", "neutral", "negative"];
   return s(
     "svg",
-    { viewBox: `0 0 ${width} 220`, role: "img", "aria-label": title, class: "chart" },
+    { viewBox: `0 0 ${width} 240`, role: "img", "aria-label": title, class: "chart" },
     s("title", {}, title),
-    s("line", { x1: 30, y1: 190, x2: width, y2: 190, stroke: "#d9dee5" }),
+    s(
+      "g",
+      { class: "legend" },
+      levels.map((level, i) =>
+        s(
+          "g",
+          { transform: `translate(${50 + i * 130} 4)` },
+          s("rect", { width: 12, height: 12, fill: COLOURS[level], rx: 2 }),
+          s("text", { x: 18, y: 11, class: "tick" }, t(level)),
+        ),
+      ),
+    ),
+    [0, 50, 100].map((share) => {
+      const y = 210 - (share / 100) * 170;
+      return s(
+        "g",
+        { class: "axis" },
+        s("line", { x1: 40, y1: y, x2: width, y2: y, stroke: share === 0 ? "#8d99a8" : "#eceff3" }),
+        s("text", { x: 34, y: y + 4, class: "tick", "text-anchor": "end" }, `${share}%`),
+      );
+    }),
     days.map((d, i) => {
-      let y = 190;
-      const x = 36 + i * 28;
+      let y = 210;
+      const x = 50 + i * 28;
       const parts = ["positive", "neutral", "negative"].map((level) => {
         const hgt = (d[`${level}Percent`] / 100) * 170;
         y -= hgt;
@@ -71,7 +96,7 @@ function trend(days, title) {
         "g",
         { class: "day", "data-date": d.date },
         parts,
-        s("text", { x: x + 10, y: 205, class: "tick", "text-anchor": "middle" }, d.date.slice(8)),
+        s("text", { x: x + 10, y: 226, class: "tick", "text-anchor": "middle" }, d.date.slice(8)),
       );
     }),
   );
@@ -87,7 +112,13 @@ export async function dashboardPage(main, project, query, go, fresh = () => true
   ]);
   if (!fresh()) return;
   const d = board.distribution;
-  const categories = flattenTree(tree).map((c) => [`${"  ".repeat(c.depth)}${c.name}`, c.totalCallCount, "#1f5fae"]);
+  // Each category's bar opens its calls (the category with everything below it).
+  const categories = flattenTree(tree).map((c) => [
+    `${"  ".repeat(c.depth)}${c.name}`,
+    c.totalCallCount,
+    "#1f5fae",
+    `#/p/${project.id}/calls?categoryId=${c.id}`,
+  ]);
   const zones = [...new Set([zone, "UTC", "Europe/Warsaw", "Europe/London", "America/New_York"])];
   const picker = h(
     "select",

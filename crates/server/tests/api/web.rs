@@ -501,7 +501,20 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
         browser.script("return document.querySelectorAll('#main svg .day').length", json!([])).await.as_u64().unwrap() >= 1,
         "a day in the trend"
     );
+    // The trend has a share axis and a legend, in the page's language.
+    let axis = browser.script("return [...document.querySelectorAll('#trend-title ~ * svg text')].map(t => t.textContent)", json!([])).await;
+    for label in ["positive", "neutral", "negative", "0%", "50%", "100%"] {
+        assert!(axis.as_array().unwrap().iter().any(|t| t == label), "{label} in {axis}");
+    }
     browser.screenshot(&shots, "6-dashboard").await;
+    // A category's bar opens its calls: Billing's one call.
+    browser
+        .script("document.querySelector('#main svg a.drill').dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }))", json!([]))
+        .await;
+    browser.until("location.hash", |v| v.as_str().is_some_and(|h| h.contains("/calls?categoryId="))).await;
+    browser.until("document.querySelectorAll('table.calls tbody tr').length", |v| v.as_u64() == Some(1)).await;
+    browser.go(&app.url(&format!("/#/p/{project}/dashboard"))).await;
+    browser.wait("#main svg .bar-value").await;
     // Another time zone: the page asks for the days in it, and every call is still counted.
     browser
         .script("const z = document.getElementById('time-zone'); z.value = 'Europe/Warsaw'; z.dispatchEvent(new Event('change'));", json!([]))
