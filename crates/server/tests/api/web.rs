@@ -228,6 +228,35 @@ impl Browser {
         label.as_str().is_some_and(|l| !l.trim().is_empty())
     }
 
+    /// Makes downloads observable: a link's click records its file's name and blob instead of
+    /// saving it.
+    async fn catch_downloads(&self) {
+        self.script(
+            "window.downloads = []; const blobUrl = URL.createObjectURL.bind(URL); URL.createObjectURL = (b) => { window.lastBlob = b; return blobUrl(b); };
+             HTMLAnchorElement.prototype.click = function () { window.downloads.push([this.download, window.lastBlob]); };",
+            json!([]),
+        )
+        .await;
+    }
+
+    /// Clicks the link labelled `label` among `links` (a CSS selector) and answers the file it
+    /// downloads: its name and its text.
+    async fn download(&self, links: &str, label: &str) -> (String, String) {
+        self.script(
+            "window.downloads = []; [...document.querySelectorAll(arguments[0])].find(a => a.textContent === arguments[1]).dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }))",
+            json!([links, label]),
+        )
+        .await;
+        self.until("window.downloads.length", |v| v.as_u64() == Some(1)).await;
+        let file = self
+            .script_async(
+                "const done = arguments[arguments.length - 1]; const [name, blob] = window.downloads[0]; blob.text().then(t => done([name, t]));",
+                json!([]),
+            )
+            .await;
+        (file[0].as_str().unwrap().to_owned(), file[1].as_str().unwrap().to_owned())
+    }
+
     async fn screenshot(&self, dir: &Path, name: &str) {
         // Every page shown is also checked for things a screen reader could not name.
         let unnamed = self.unnamed_in_accessibility_tree().await;
@@ -633,26 +662,10 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
 
     // The transcript downloads as text, subtitles and JSON, named after the upload; the audio
     // keeps its file's name.
-    browser
-        .script(
-            "const blobUrl = URL.createObjectURL.bind(URL); URL.createObjectURL = (b) => { window.lastBlob = b; return blobUrl(b); };
-             HTMLAnchorElement.prototype.click = function () { window.downloads.push([this.download, window.lastBlob]); };",
-            json!([]),
-        )
-        .await;
+    browser.catch_downloads().await;
     let mut files = Vec::new();
     for label in ["Download transcript", "Subtitles (SRT)", "Subtitles (WebVTT)", "Call as JSON"] {
-        browser
-            .script(
-                "window.downloads = []; [...document.querySelectorAll('main a')].find(a => a.textContent === arguments[0]).dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }))",
-                json!([label]),
-            )
-            .await;
-        browser.until("window.downloads.length", |v| v.as_u64() == Some(1)).await;
-        let file = browser
-            .script_async("const done = arguments[0]; const [name, blob] = window.downloads[0]; blob.text().then(t => done([name, t]));", json!([]))
-            .await;
-        files.push((file[0].as_str().unwrap().to_owned(), file[1].as_str().unwrap().to_owned()));
+        files.push(browser.download("main a", label).await);
     }
     assert_eq!(files[0].0, "invoice call.txt");
     assert!(files[0].1.contains("invoice") && files[0].1.starts_with("[00:00:0"), "{}", files[0].1);
@@ -924,22 +937,12 @@ async fn the_lists_page_filter_and_mark_what_people_look_for() {
     let shown = browser.script("return [...document.querySelectorAll('table.calls tbody tr')].map(r => r.innerText).join('\\n')", json!([])).await;
     assert!(!shown.as_str().unwrap().contains("positive") && shown.as_str().unwrap().contains("negative"), "{shown}");
     // The filtered list downloads as CSV: the same seven calls.
-    browser
-        .script(
-            "window.downloads = []; const blobUrl = URL.createObjectURL.bind(URL); URL.createObjectURL = (b) => { window.lastBlob = b; return blobUrl(b); };
-             HTMLAnchorElement.prototype.click = function () { window.downloads.push([this.download, window.lastBlob]); };
-             [...document.querySelectorAll('form.filters a')].find(a => a.textContent === 'Download CSV').dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));",
-            json!([]),
-        )
-        .await;
-    browser.until("window.downloads.length", |v| v.as_u64() == Some(1)).await;
-    let csv = browser
-        .script_async("const done = arguments[0]; const [name, blob] = window.downloads[0]; blob.text().then(t => done([name, t]));", json!([]))
-        .await;
-    assert_eq!(csv[0], "calls.csv");
-    let lines: Vec<&str> = csv[1].as_str().unwrap().split("\r\n").filter(|l| !l.is_empty()).collect();
-    assert_eq!(lines.len(), 8, "a header and the seven calls: {csv}");
-    assert!(lines[1..].iter().all(|l| l.contains(",en,") && l.contains(",negative,")), "{csv}");
+    browser.catch_downloads().await;
+    let csv = browser.download("form.filters a", "Download CSV").await;
+    assert_eq!(csv.0, "calls.csv");
+    let lines: Vec<&str> = csv.1.split("\r\n").filter(|l| !l.is_empty()).collect();
+    assert_eq!(lines.len(), 8, "a header and the seven calls: {}", csv.1);
+    assert!(lines[1..].iter().all(|l| l.contains(",en,") && l.contains(",negative,")), "{}", csv.1);
 
     // From tomorrow on there is nothing; to today, everything (days as the browser counts them).
     browser.go(&app.url(&format!("/#/p/{project}/calls"))).await;
@@ -972,19 +975,10 @@ async fn the_lists_page_filter_and_mark_what_people_look_for() {
     let marked = browser.script("return [...document.querySelectorAll('table.items tr.overdue')].map(r => r.innerText)", json!([])).await;
     assert!(marked[0].as_str().unwrap().contains("Send a new parcel") && marked[0].as_str().unwrap().contains("Overdue"), "{marked}");
     // The items download as CSV, the overdue one marked so.
-    browser
-        .script(
-            "window.downloads = []; [...document.querySelectorAll('form.filters a')].find(a => a.textContent === 'Download CSV').dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));",
-            json!([]),
-        )
-        .await;
-    browser.until("window.downloads.length", |v| v.as_u64() == Some(1)).await;
-    let csv = browser
-        .script_async("const done = arguments[0]; const [name, blob] = window.downloads[0]; blob.text().then(t => done([name, t]));", json!([]))
-        .await;
-    assert_eq!(csv[0], "action-items.csv");
-    let parcel = csv[1].as_str().unwrap().split("\r\n").find(|l| l.contains("Send a new parcel")).unwrap_or_default().to_owned();
-    assert!(parcel.contains(",PENDING,") && parcel.contains(",true,"), "the overdue item's row: {csv}");
+    let csv = browser.download("form.filters a", "Download CSV").await;
+    assert_eq!(csv.0, "action-items.csv");
+    let parcel = csv.1.split("\r\n").find(|l| l.contains("Send a new parcel")).unwrap_or_default();
+    assert!(parcel.contains(",PENDING,") && parcel.contains(",true,"), "the overdue item's row: {}", csv.1);
     browser.click("table.items tr.overdue td:last-child a").await;
     browser.until("location.hash", |v| v.as_str().is_some_and(|h| h.contains(&overdue.0) && h.contains(&format!("item={}", overdue.1)))).await;
     let evidence_start = browser
