@@ -78,6 +78,13 @@ export function transcript(call, timeline, speakers, seek) {
     return el;
   });
   const byTurn = wordsByTurn(call.turns, words);
+  // Each turn's sentiment (−1…1), when the analysis scored it: marked beside the speaker's name.
+  const scores = call.summary?.sentiment?.turnScores || [];
+  const mood = (score) => {
+    if (score === null || score === undefined) return null;
+    const level = score >= 0.15 ? "positive" : score <= -0.15 ? "negative" : "neutral";
+    return level === "neutral" ? null : h("span", { class: `mood level-${level}` }, `${t(level)} ${score.toFixed(2)}`);
+  };
   const turns = call.turns.map((turn, index) => {
     const speaker = speakers.get(turn.speakerId) || { name: turn.speakerId, colour: 0 };
     const body = byTurn[index].length ? byTurn[index].flatMap((i) => [spans[i], " "]) : [turn.text];
@@ -95,7 +102,7 @@ export function transcript(call, timeline, speakers, seek) {
         },
         clock(turn.startMs),
       ),
-      h("span", { class: "who" }, speaker.name),
+      h("span", { class: "who" }, speaker.name, scores.length === call.turns.length && mood(scores[index])),
       h("p", { class: "said" }, body),
       piiTypes.length > 0 &&
         h(

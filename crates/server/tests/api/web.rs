@@ -1026,6 +1026,9 @@ async fn the_lists_page_filter_and_mark_what_people_look_for() {
     // The sentiment of each speaker over the call, quarter by quarter.
     let quarters = browser.script("return document.getElementById('sentiment-quarters').innerText", json!([])).await;
     assert!(quarters.as_str().is_some_and(|q| q.contains("Quarter 4") && q.contains("negative -0.50")), "{quarters}");
+    // And each turn's, beside its speaker.
+    let mood = browser.script("return document.querySelector('#transcript .turn .mood')?.innerText ?? null", json!([])).await;
+    assert_eq!(mood, "negative -0.50");
     browser.screenshot(&screenshots(), "9-unreliable-transcript").await;
     // In Polish, at phone width: the warning is translated and nothing runs off the side.
     browser.click("#language").await;
