@@ -266,6 +266,7 @@ impl From<StoreError> for ApiError {
                     ApiError::Conflict(ErrorCode::CategoryCycle, "a category cannot be moved under itself or one of its descendants".into())
                 }
                 Rejection::MergeAcrossCalls => ApiError::invalid("into", "must be another action item of the same call"),
+                Rejection::UnknownSpeaker => ApiError::invalid("names", "names a speakerId that is not a speaker of this call"),
             },
             other => ApiError::Internal(Box::new(other)),
         }

@@ -35,6 +35,16 @@ pub trait CallStore: Send + Sync {
     /// The project's calls that pass `filter`, newest first.
     async fn list_calls(&self, project: ProjectId, filter: &CallFilter, page: PageRequest) -> StoreResult<Page<CallSummary>>;
 
+    /// Gives the call's speakers new names, all at once (`names`: speaker id → name), and the
+    /// call's action items owned by a renamed speaker follow (`action_item.updated` for each),
+    /// so that swapping two names moves each item once. Answers the items that changed.
+    async fn rename_call_speakers(
+        &self,
+        project: ProjectId,
+        call: CallId,
+        names: &[(String, String)],
+    ) -> StoreResult<Vec<callscope_domain::ActionItem>>;
+
     /// Erases a call with its transcript and action items, and the jobs that made or re-analysed
     /// it (their file names are personal data too). The audio is the caller's to delete, first.
     async fn delete_call(&self, project: ProjectId, call: CallId) -> StoreResult<()>;

@@ -134,6 +134,9 @@ pub enum Rejection {
     /// Items can be merged only with another item of the same call.
     #[error("into must be another action item of the same call")]
     MergeAcrossCalls,
+    /// A `speakerId` that is not a speaker of the call.
+    #[error("speakerId is not a speaker of this call")]
+    UnknownSpeaker,
 }
 
 /// Which database a store talks to.

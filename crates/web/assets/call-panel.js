@@ -6,8 +6,52 @@ import { download, flattenTree, h, save } from "/app/dom.js";
 import { count, t } from "/app/i18n.js";
 import { addItemForm, itemRow } from "/app/items.js";
 
-/** Each speaker's share of the talk, as a bar. */
-function speakerBars(call) {
+/** The speakers' names, to correct: each renamed in place, or two swapped, all saved at once
+ *  (the call's action items follow their owner's new name). */
+function speakerNames(call, base, go) {
+  if (call.speakers.length === 0) return null;
+  const inputs = call.speakers.map((s) =>
+    h("input", {
+      class: "speaker-name",
+      value: s.name,
+      "aria-label": `${t("speakerName")} ${s.speakerId}`,
+      maxlength: 100,
+    }),
+  );
+  const send = async () => {
+    const names = Object.fromEntries(call.speakers.map((s, i) => [s.speakerId, inputs[i].value.trim()]));
+    if ((await save(() => api("PUT", `${base}/speakers`, { names }))) !== undefined) go(location.hash);
+  };
+  return h(
+    "form",
+    {
+      class: "row",
+      id: "speaker-names",
+      onsubmit: (e) => {
+        e.preventDefault();
+        send();
+      },
+    },
+    inputs,
+    inputs.length === 2 &&
+      h(
+        "button",
+        {
+          type: "button",
+          id: "swap-speakers",
+          onclick: () => {
+            [inputs[0].value, inputs[1].value] = [inputs[1].value, inputs[0].value];
+            send();
+          },
+        },
+        t("swapSpeakers"),
+      ),
+    h("button", { type: "submit" }, t("renameSpeakers")),
+  );
+}
+
+/** Each speaker's share of the talk, as a bar, and their names to correct. */
+function speakerBars(call, base, go) {
   const stats = h(
     "section",
     { class: "card", "aria-labelledby": "speakers-title" },
@@ -33,6 +77,7 @@ function speakerBars(call) {
         ),
       ),
     ),
+    speakerNames(call, base, go),
   );
   // Widths through the CSSOM: the policy forbids inline style attributes, not style properties.
   stats.querySelectorAll(".fill").forEach((f) => {
@@ -204,7 +249,7 @@ export function callPanel({ project, call, base, tree, quote, go }) {
   return h(
     "div",
     { class: "side" },
-    speakerBars(call),
+    speakerBars(call, base, go),
     summaryCard(call, call.summary || {}, quote),
     h(
       "section",

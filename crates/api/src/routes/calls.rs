@@ -335,6 +335,49 @@ pub async fn set_call_category(
     Ok(Json(detail(&state, scope.id(), id).await?))
 }
 
+/// Body of a renaming of a call's speakers.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"names": {"speaker_1": "Customer", "speaker_2": "Agent"}}))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RenameSpeakersRequest {
+    /// New names by `speakerId`: one or more speakers of the call, each name 1–100 characters.
+    pub names: std::collections::BTreeMap<String, String>,
+}
+
+/// The longest speaker name.
+const SPEAKER_NAME_MAX: usize = 100;
+
+/// Rename a call's speakers, or swap their roles, all at once (beyond the spec). The call's
+/// action items owned by a renamed speaker follow, each raising `action_item.updated`; swapping
+/// two names moves each item once. Answers the call.
+#[utoipa::path(put, path = "/v1/projects/{projectId}/calls/{id}/speakers", tag = "Calls",
+    params(ProjectPath, ("id" = Uuid, Path, description = "The call")),
+    request_body = RenameSpeakersRequest,
+    responses((status = 200, description = "The call, its speakers renamed", body = CallDetailView),
+        (status = 404, description = "No such project or call", body = Problem),
+        (status = 422, description = "No names, an empty or too long name, or a speakerId not of this call", body = Problem)))]
+pub async fn rename_speakers(
+    State(state): State<AppState>,
+    InProject { scope, id }: InProject<CallId>,
+    ApiJson(body): ApiJson<RenameSpeakersRequest>,
+) -> Result<Json<CallDetailView>, ApiError> {
+    let mut v = Validator::default();
+    if body.names.is_empty() {
+        v.error("names", "must name at least one speaker");
+    }
+    let mut names = Vec::with_capacity(body.names.len());
+    for (speaker, name) in &body.names {
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > SPEAKER_NAME_MAX || name.chars().any(char::is_control) {
+            v.error(format!("names.{speaker}"), format!("must be 1 to {SPEAKER_NAME_MAX} characters, without control characters"));
+        }
+        names.push((speaker.clone(), name.to_owned()));
+    }
+    v.finish()?;
+    state.store.rename_call_speakers(scope.id(), id, &names).await?;
+    Ok(Json(detail(&state, scope.id(), id).await?))
+}
+
 /// Body of a re-analysis (optional).
 #[derive(Debug, Deserialize, ToSchema)]
 #[schema(example = json!({"templateId": "0193a3c1-8a40-7d12-b6f1-2c9e8d7a6b5c"}))]

@@ -56,6 +56,7 @@ pub(crate) fn v1_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(calls::get_call_words))
         .routes(routes!(exports::get_transcript_file))
         .routes(routes!(calls::set_call_category))
+        .routes(routes!(calls::rename_speakers))
         .routes(routes!(calls::reanalyze_call))
         .routes(routes!(action_items::list_action_items))
         .routes(routes!(exports::export_action_items))

@@ -13,6 +13,52 @@ both_backends!(calls_are_listed_newest_first_in_pages_within_inclusive_bounds);
 both_backends!(a_deleted_call_is_gone_with_its_audio_and_jobs);
 both_backends!(the_list_filters_by_sentiment_language_category_subtree_and_overdue_items);
 both_backends!(the_detail_serves_each_speakers_sentiment_by_quarter_from_the_turns_scores);
+both_backends!(speakers_are_renamed_and_swapped_at_once_and_their_items_follow);
+
+async fn speakers_are_renamed_and_swapped_at_once_and_their_items_follow(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let project = app.create_project("Roles").await["id"].as_str().unwrap().to_owned();
+    let mut call = text_call(Language::En, "Refund", "Hello, how can I help?\nI want my money back.", "");
+    let speaker = |id: &str, name: &str| callscope_domain::SpeakerStats {
+        speaker_id: id.into(),
+        name: name.into(),
+        talk_ratio: 0.5,
+        turn_count: 1,
+        word_count: 5,
+        total_duration_s: 2.0,
+    };
+    // Diarization named them the wrong way round.
+    call.transcript.speakers = vec![speaker("speaker_1", "customer"), speaker("speaker_2", "agent")];
+    let id = store_call(app.store.as_ref(), ProjectId(project.parse().unwrap()), &call).await;
+    let base = format!("/v1/projects/{project}/calls/{id}");
+    for (description, owner) in [("Send the refund", "customer"), ("Check the bank statement", "agent")] {
+        let added = app.post_json(&format!("{base}/action-items"), &json!({"description": description, "responsibleParty": owner})).await;
+        assert_eq!(added.status(), 201);
+    }
+
+    let swapped = app.put_json(&format!("{base}/speakers"), &json!({"names": {"speaker_1": "agent", "speaker_2": "customer"}})).await;
+    assert_eq!(swapped.status(), 200);
+    let detail: Value = swapped.json().await.unwrap();
+    let names: Vec<&str> = detail["speakers"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["agent", "customer"]);
+    let items = &detail["summary"]["actionItems"];
+    let owner_of = |description: &str| {
+        items.as_array().unwrap().iter().find(|i| i["description"] == description).map(|i| i["responsibleParty"].clone()).unwrap()
+    };
+    assert_eq!(owner_of("Send the refund"), "agent", "each item moved once: {items}");
+    assert_eq!(owner_of("Check the bank statement"), "customer", "{items}");
+
+    let problem =
+        assert_problem(app.put_json(&format!("{base}/speakers"), &json!({"names": {"speaker_9": "Boss"}})).await, 422, "validation_failed").await;
+    assert_eq!(problem["errors"][0]["field"], "names", "{problem}");
+    let problem =
+        assert_problem(app.put_json(&format!("{base}/speakers"), &json!({"names": {"speaker_1": "  "}})).await, 422, "validation_failed").await;
+    assert_eq!(problem["errors"][0]["field"], "names.speaker_1", "{problem}");
+    assert_problem(app.put_json(&format!("{base}/speakers"), &json!({"names": {}})).await, 422, "validation_failed").await;
+    let other = app.create_project("Other").await["id"].as_str().unwrap().to_owned();
+    let elsewhere = app.put_json(&format!("/v1/projects/{other}/calls/{id}/speakers"), &json!({"names": {"speaker_1": "x"}})).await;
+    assert_problem(elsewhere, 404, "not_found").await;
+}
 
 async fn the_detail_serves_each_speakers_sentiment_by_quarter_from_the_turns_scores(backend: Backend) {
     let app = spawn_app(backend).await;

@@ -118,6 +118,10 @@ impl TestApp {
         self.request(Method::PATCH, path).json(body).send().await.expect("request")
     }
 
+    pub async fn put_json(&self, path: &str, body: &Value) -> Response {
+        self.request(Method::PUT, path).json(body).send().await.expect("request")
+    }
+
     /// Creates a project and returns it.
     pub async fn create_project(&self, name: &str) -> Value {
         self.create_project_as(&self.key, name).await

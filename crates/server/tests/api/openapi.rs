@@ -66,6 +66,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("GET", "/v1/projects/{projectId}/calls/{id}/words"),
     ("GET", "/v1/projects/{projectId}/calls/{id}/transcript"),
     ("PATCH", "/v1/projects/{projectId}/calls/{id}/category"),
+    ("PUT", "/v1/projects/{projectId}/calls/{id}/speakers"),
     ("POST", "/v1/projects/{projectId}/calls/{id}/reanalyze"),
     ("POST", "/v1/projects/{projectId}/calls/{id}/action-items"),
     ("POST", "/v1/projects/{projectId}/action-items/{id}/merge"),

@@ -79,6 +79,7 @@ pub fn project_routes() -> Vec<ScopedRoute> {
         route(Method::GET, "/v1/projects/{projectId}/dashboard/sentiment", None, Own),
         route(Method::GET, "/v1/projects/{projectId}/calls/{id}", None, Call),
         route(Method::PATCH, "/v1/projects/{projectId}/calls/{id}/category", Some(json!({"categoryId": null})), Call),
+        route(Method::PUT, "/v1/projects/{projectId}/calls/{id}/speakers", Some(json!({"names": {"speaker_1": "Agent"}})), Call),
         route(Method::POST, "/v1/projects/{projectId}/calls/{id}/reanalyze", None, Call),
         route(Method::GET, "/v1/projects/{projectId}/calls/{id}/words", None, Call),
         route(Method::GET, "/v1/projects/{projectId}/calls/{id}/transcript", None, Call),
@@ -128,6 +129,14 @@ async fn fixtures(app: &TestApp, project: &str) -> Fixtures {
     // A call with an action item, stored as a worker stores one (workers are off, so that the
     // job below stays queued), and its audio in the storage.
     let mut stored = callscope_store::testing::text_call(callscope_domain::Language::En, "A call", "Please call me back.", "");
+    stored.transcript.speakers = vec![callscope_domain::SpeakerStats {
+        speaker_id: "speaker_1".into(),
+        name: "Speaker 1".into(),
+        talk_ratio: 1.0,
+        turn_count: 1,
+        word_count: 4,
+        total_duration_s: 1.5,
+    }];
     let item = callscope_domain::NewActionItem {
         id: callscope_domain::ActionItemId::new(),
         description: "Call the customer back".into(),

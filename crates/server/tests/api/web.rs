@@ -687,6 +687,16 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
             !v.is_null()
         })
         .await;
+    // The speakers' names swap in one go, and the bars follow.
+    let names = || browser.script("return [...document.querySelectorAll('.bars .who')].map(w => w.textContent)", json!([]));
+    let before = names().await;
+    assert_eq!(before.as_array().map(Vec::len), Some(2), "{before}");
+    browser.click("#swap-speakers").await;
+    let swapped =
+        browser.until("[...document.querySelectorAll('.bars .who')].map(w => w.textContent)", |v| v[0] == before[1] && v[1] == before[0]).await;
+    assert_ne!(swapped, before);
+    browser.click("#swap-speakers").await;
+    browser.until("[...document.querySelectorAll('.bars .who')].map(w => w.textContent)", |v| *v == before).await;
     assert_eq!(audio[0], "invoice call.wav", "the audio keeps its file's name: {audio}");
     assert!(audio[1].as_u64().unwrap() > 100_000 && audio[2].as_str().unwrap().starts_with("audio/"), "{audio}");
 

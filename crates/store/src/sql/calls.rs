@@ -56,6 +56,48 @@ impl CallStore for SqlStore {
         Ok(previous.map(CategoryId))
     }
 
+    async fn rename_call_speakers(&self, project: ProjectId, call: CallId, names: &[(String, String)]) -> StoreResult<Vec<ActionItem>> {
+        let now = self.clock.now();
+        let mut tx = self.pool.begin().await?;
+        // A write first: it takes the row's lock (the database's, on SQLite) before the read.
+        let touched = sqlx::query("update calls set updated_at = $3 where id = $1 and project_id = $2")
+            .bind(call.0)
+            .bind(project.0)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        if touched.rows_affected() == 0 {
+            return Err(StoreError::NotFound("call"));
+        }
+        let (Json(mut speakers),): (Json<Vec<SpeakerStats>>,) =
+            sqlx::query_as("select speakers from calls where id = $1").bind(call.0).fetch_one(&mut *tx).await?;
+        // Old name → new name, read before any is changed.
+        let mut renamed: Vec<(String, String)> = Vec::new();
+        for (id, name) in names {
+            let speaker = speakers.iter_mut().find(|s| s.speaker_id == *id).ok_or(StoreError::Rejected(Rejection::UnknownSpeaker))?;
+            if speaker.name != *name {
+                renamed.push((std::mem::replace(&mut speaker.name, name.clone()), name.clone()));
+            }
+        }
+        sqlx::query("update calls set speakers = $2 where id = $1").bind(call.0).bind(Json(&speakers)).execute(&mut *tx).await?;
+        let rows: Vec<ActionItemRow> = sqlx::query_as(&format!("select {ACTION_ITEM_COLUMNS} from action_items where call_id = $1"))
+            .bind(call.0)
+            .fetch_all(&mut *tx)
+            .await?;
+        let mut changed = Vec::new();
+        for row in rows {
+            let mut item = row.into_item()?;
+            let Some((_, new)) = renamed.iter().find(|(old, _)| item.responsible_party.as_deref() == Some(old.as_str())) else { continue };
+            item.responsible_party = Some(new.clone());
+            item.updated_at = now;
+            write_item(&mut tx, &item).await?;
+            insert_event(&mut tx, project.0, &Event::ActionItemUpdated(Box::new(ActionItemView::new(&item, now))), now).await?;
+            changed.push(item);
+        }
+        tx.commit().await?;
+        Ok(changed)
+    }
+
     async fn call_sentiments(
         &self,
         project: ProjectId,
