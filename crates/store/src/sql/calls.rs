@@ -14,16 +14,7 @@ impl CallStore for SqlStore {
         let mut tx = self.pool.begin().await?;
         // The chosen category cannot be deleted between the check below and the commit.
         hold_taxonomy(&mut tx, project.0).await?;
-        // A write first: it takes the row's lock (the database's, on SQLite) before the read.
-        let touched = sqlx::query("update calls set updated_at = $3 where id = $1 and project_id = $2")
-            .bind(call.0)
-            .bind(project.0)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-        if touched.rows_affected() == 0 {
-            return Err(StoreError::NotFound("call"));
-        }
+        touch_call(&mut tx, project, call, now).await?;
         let (previous,): (Option<Uuid>,) = sqlx::query_as("select primary_category_id from calls where id = $1")
             .bind(call.0)
             .fetch_one(&mut *tx)
@@ -59,16 +50,7 @@ impl CallStore for SqlStore {
     async fn rename_call_speakers(&self, project: ProjectId, call: CallId, names: &[(String, String)]) -> StoreResult<Vec<ActionItem>> {
         let now = self.clock.now();
         let mut tx = self.pool.begin().await?;
-        // A write first: it takes the row's lock (the database's, on SQLite) before the read.
-        let touched = sqlx::query("update calls set updated_at = $3 where id = $1 and project_id = $2")
-            .bind(call.0)
-            .bind(project.0)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-        if touched.rows_affected() == 0 {
-            return Err(StoreError::NotFound("call"));
-        }
+        touch_call(&mut tx, project, call, now).await?;
         let (Json(mut speakers),): (Json<Vec<SpeakerStats>>,) =
             sqlx::query_as("select speakers from calls where id = $1").bind(call.0).fetch_one(&mut *tx).await?;
         // Old name → new name, read before any is changed.
@@ -376,4 +358,19 @@ async fn current_classification(tx: &mut Tx<'_>, project: Uuid, classification: 
     let mut current = classification.clone();
     current.remove_matches(|id| !exist.contains(&id.0));
     Ok(Some(current))
+}
+
+/// Marks the call changed at `now`, which also takes its row's lock (the database's, on SQLite)
+/// before the transaction reads it; a call not of the project is `NotFound`.
+async fn touch_call(tx: &mut Tx<'_>, project: ProjectId, call: CallId, now: Timestamp) -> StoreResult<()> {
+    let touched = sqlx::query("update calls set updated_at = $3 where id = $1 and project_id = $2")
+        .bind(call.0)
+        .bind(project.0)
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
+    if touched.rows_affected() == 0 {
+        return Err(StoreError::NotFound("call"));
+    }
+    Ok(())
 }
