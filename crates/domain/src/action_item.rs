@@ -173,7 +173,7 @@ pub(crate) mod tests {
         // The hand-written JSON the view replaced, field by field: clients see the same bytes.
         let item = item();
         let now = chrono::DateTime::parse_from_rfc3339("2026-11-25T00:00:00Z").unwrap().with_timezone(&chrono::Utc);
-        let stamp = |t: Timestamp| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        let stamp = |t: Timestamp| crate::rfc3339_millis_text(&t);
         let before = serde_json::json!({
             "id": item.id, "projectId": item.project_id, "transcriptId": item.call_id, "transcriptIndex": item.transcript_index,
             "callDate": stamp(item.call_date), "callFilename": item.call_filename, "description": item.description,

@@ -54,7 +54,12 @@ impl Clock for ManualClock {
 
 /// Serialises a timestamp as the API writes them: `2026-11-21T12:00:00.000Z`.
 pub fn rfc3339_millis<S: serde::Serializer>(t: &Timestamp, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
+    s.serialize_str(&rfc3339_millis_text(t))
+}
+
+/// A time as the API writes it: RFC 3339, milliseconds, UTC (`2026-11-26T17:00:00.000Z`).
+pub fn rfc3339_millis_text(t: &Timestamp) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
 /// Like [`rfc3339_millis`], `null` when absent.

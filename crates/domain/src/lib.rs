@@ -34,7 +34,7 @@ pub use category::{
     build_tree, insert_at, level_of, name_key, subtree, subtree_levels, would_cycle, Category, CategoryMove, CategoryNode, CategoryPatch,
     NewCategory, CATEGORY_LEVELS_MAX,
 };
-pub use clock::{rfc3339_millis, rfc3339_millis_opt, Clock, ManualClock, SystemClock, Timestamp};
+pub use clock::{rfc3339_millis, rfc3339_millis_opt, rfc3339_millis_text, Clock, ManualClock, SystemClock, Timestamp};
 pub use event::{CallCompleted, CategoryChange, Event};
 pub use health::WorkerHealth;
 pub use ids::{

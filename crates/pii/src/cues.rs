@@ -23,11 +23,15 @@ pub(crate) const PASSPORT: &[&str] = &["paszport", "passport"];
 pub(crate) const POSTAL: &[&str] = &["kod", "pocztow", "postcode", "postal", "zip"];
 pub(crate) const BIRTH: &[&str] = &["urodz", "born", "birth", "dob", "birthday", "urodzin"];
 
+/// Whether a word starts with one of `stems` (a stem of two letters or fewer must be the whole
+/// word).
+pub(crate) fn starts_with_any(t: &Token<'_>, stems: &[&str]) -> bool {
+    stems.iter().any(|s| t.folded.starts_with(s) && (s.len() > 2 || t.folded.len() == s.len()))
+}
+
 /// Whether any word in `tokens[from..to]` starts with one of `stems`.
 pub(crate) fn any(tokens: &[Token<'_>], from: usize, to: usize, stems: &[&str]) -> bool {
-    tokens[from.min(tokens.len())..to.min(tokens.len())]
-        .iter()
-        .any(|t| stems.iter().any(|s| t.folded.starts_with(s) && (s.len() > 2 || t.folded.len() == s.len())))
+    tokens[from.min(tokens.len())..to.min(tokens.len())].iter().any(|t| starts_with_any(t, stems))
 }
 
 /// Whether one of `stems` is among the `window` words before token `first` (or the `after`

@@ -7,7 +7,7 @@
 //!
 //! The lines of the text are the turns, as the pipeline joins them.
 
-use crate::cues::token_at;
+use crate::cues::{starts_with_any, token_at};
 use crate::numbers::{number_word, NumWord};
 use crate::patterns::{dates, postal_code_at};
 use crate::text::Token;
@@ -147,11 +147,6 @@ fn turns(text: &str, tokens: &[Token<'_>]) -> Vec<Turn> {
     }
     out.retain(|turn| turn.first < turn.end);
     out
-}
-
-/// Whether a token starts with one of the stems (a stem of two letters or fewer is a whole word).
-fn starts_with_any(t: &Token<'_>, stems: &[&str]) -> bool {
-    stems.iter().any(|s| t.folded.starts_with(s) && (s.len() > 2 || t.folded.len() == s.len()))
 }
 
 /// The kinds of data a turn asks for, in its sentences that ask.

@@ -3,7 +3,7 @@
 
 import { api, blob } from "/app/api.js";
 import { download, flattenTree, h, save } from "/app/dom.js";
-import { count, t } from "/app/i18n.js";
+import { count, levelOf, t } from "/app/i18n.js";
 import { addItemForm, itemRow } from "/app/items.js";
 
 /** The speakers' names, to correct: each renamed in place, or two swapped, all saved at once
@@ -92,7 +92,6 @@ function sentimentQuarters(call) {
   const rows = call.sentimentByQuarter || [];
   if (rows.length === 0) return null;
   const name = (id) => call.speakers.find((s) => s.speakerId === id)?.name || id;
-  const level = (score) => (score >= 0.15 ? "positive" : score <= -0.15 ? "negative" : "neutral");
   return h(
     "table",
     { class: "quarters", id: "sentiment-quarters" },
@@ -121,7 +120,7 @@ function sentimentQuarters(call) {
               {},
               score === null
                 ? h("span", { class: "muted" }, "–")
-                : h("span", { class: `level level-${level(score)}` }, `${t(level(score))} ${score.toFixed(2)}`),
+                : h("span", { class: `level level-${levelOf(score)}` }, `${t(levelOf(score))} ${score.toFixed(2)}`),
             ),
           ),
         ),

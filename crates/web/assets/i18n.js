@@ -267,6 +267,9 @@ export function count(n, key, language = lang) {
   return `${n} ${form}`;
 }
 
+/** The level a sentiment score (−1…1) reads as: the analysis's own thresholds. */
+export const levelOf = (score) => (score >= 0.15 ? "positive" : score <= -0.15 ? "negative" : "neutral");
+
 /** Switches between English and Polish and remembers the choice. */
 export function toggleLanguage() {
   lang = lang === "pl" ? "en" : "pl";

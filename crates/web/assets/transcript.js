@@ -3,7 +3,7 @@
 // and a quote from the analysis links to the moment it was said.
 
 import { clock, h } from "/app/dom.js";
-import { t } from "/app/i18n.js";
+import { levelOf, t } from "/app/i18n.js";
 
 /** The index of the last word starting at or before `ms` (words are in time order). */
 function wordAt(words, ms) {
@@ -82,7 +82,7 @@ export function transcript(call, timeline, speakers, seek) {
   const scores = call.summary?.sentiment?.turnScores || [];
   const mood = (score) => {
     if (score === null || score === undefined) return null;
-    const level = score >= 0.15 ? "positive" : score <= -0.15 ? "negative" : "neutral";
+    const level = levelOf(score);
     return level === "neutral" ? null : h("span", { class: `mood level-${level}` }, `${t(level)} ${score.toFixed(2)}`);
   };
   const turns = call.turns.map((turn, index) => {

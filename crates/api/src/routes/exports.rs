@@ -6,7 +6,7 @@ use axum::extract::{RawQuery, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use callscope_domain::export::{self, csv_row, TranscriptFormat};
-use callscope_domain::{ActionItemView, CallId, PageRequest, Timestamp};
+use callscope_domain::{rfc3339_millis_text, ActionItemView, CallId, PageRequest};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -66,11 +66,6 @@ const MAX_ROWS: u64 = 100_000;
 /// Rows read from the store at a time.
 const BATCH: u32 = 100;
 
-/// A time as the API writes it (RFC 3339, milliseconds, UTC).
-fn time(t: &Timestamp) -> String {
-    t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
-}
-
 fn csv_file(body: String, name: &str) -> Response {
     let disposition = format!("attachment; filename=\"{name}\"");
     ([(header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()), (header::CONTENT_DISPOSITION, disposition)], body).into_response()
@@ -107,7 +102,7 @@ pub async fn export_calls(
         for call in &batch.items {
             body.push_str(&csv_row(&[
                 call.id.to_string(),
-                time(&call.created_at),
+                rfc3339_millis_text(&call.created_at),
                 call.filename.clone(),
                 call.language.as_str().to_string(),
                 call.duration_s.map(|d| format!("{d:.1}")).unwrap_or_default(),
@@ -153,17 +148,17 @@ pub async fn export_action_items(State(state): State<AppState>, scope: ProjectSc
                 view.id.to_string(),
                 view.transcript_id.to_string(),
                 view.call_filename.clone(),
-                time(&view.call_date),
+                rfc3339_millis_text(&view.call_date),
                 view.description.clone(),
                 view.responsible_party.clone().unwrap_or_default(),
                 view.deadline_mentioned.clone().unwrap_or_default(),
-                view.due_at.as_ref().map(time).unwrap_or_default(),
+                view.due_at.as_ref().map(rfc3339_millis_text).unwrap_or_default(),
                 view.status.as_str().to_string(),
                 view.priority.as_str().to_string(),
                 view.is_overdue.to_string(),
                 view.evidence.clone().unwrap_or_default(),
                 view.notes.clone().unwrap_or_default(),
-                time(&view.created_at),
+                rfc3339_millis_text(&view.created_at),
             ]));
         }
         if batch.items.len() < BATCH as usize || u64::from(page + 1) * u64::from(BATCH) >= batch.total {
