@@ -19,7 +19,7 @@ export function uploader(project, uploaded) {
   const language = h(
     "select",
     { id: "upload-language" },
-    ["en", "pl"].map((l) => h("option", { value: l, selected: l === project.defaultLanguage }, l)),
+    ["en", "pl"].map((l) => h("option", { value: l, selected: l === project.defaultLanguage }, t(`language.${l}`))),
   );
   const roles = h("input", { id: "upload-roles", placeholder: "agent,customer", "aria-describedby": "roles-help" });
   const recorded = h("input", { id: "upload-recorded", type: "date" });

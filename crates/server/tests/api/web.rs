@@ -734,6 +734,10 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
         .until("document.querySelector('header nav').innerText", |v| v.as_str().is_some_and(|s| s.contains("Rozmowy") && s.contains("Zadania")))
         .await;
     assert_eq!(browser.script("return document.documentElement.lang", json!([])).await, "pl");
+    // The page under the header follows once its data is in: language names, not codes.
+    browser
+        .until("[...document.querySelectorAll('#upload-language option')].map(o => o.textContent)", |v| *v == json!(["angielski", "polski"]))
+        .await;
     browser.screenshot(&shots, "5-calls-pl").await;
 
     // At phone width nothing runs off the side, and a turn's time is a button the keyboard reaches.
