@@ -21,6 +21,7 @@ use symphonia::core::formats::{FormatOptions, TrackType};
 use symphonia::core::io::{MediaSource, MediaSourceStream};
 use symphonia::core::meta::MetadataOptions;
 
+pub mod acoustics;
 pub mod isolated;
 mod resample;
 mod signal;

@@ -2,8 +2,8 @@
 //! analysis and the audio's facts.
 
 use crate::{
-    ActionItem, CallId, CategoryId, Classification, Language, PiiSpan, PiiStatistics, SentimentLevel, SpeakerStats, StoredSummary, TemplateAnalysis,
-    TimedWord, Timestamp, TranscriptQuality, Turn,
+    ActionItem, CallCharacteristics, CallId, CategoryId, Classification, Language, PiiSpan, PiiStatistics, SentimentLevel, SpeakerStats,
+    StoredSummary, TemplateAnalysis, TimedWord, Timestamp, TranscriptQuality, Turn,
 };
 
 /// A call's stored analysis with its action items.
@@ -41,6 +41,9 @@ pub struct CallTranscript {
     /// How far the transcript can be trusted (`None` for calls transcribed before it was
     /// judged).
     pub quality: Option<TranscriptQuality>,
+    /// Talk and non-talk time, interruptions, speed and loudness (`None` for calls transcribed
+    /// before they were measured).
+    pub characteristics: Option<CallCharacteristics>,
 }
 
 /// A call's transcript without its timed words: what the call detail and a re-analysis read
@@ -57,6 +60,8 @@ pub struct CallText {
     pub pii_statistics: PiiStatistics,
     /// How far the transcript can be trusted.
     pub quality: Option<TranscriptQuality>,
+    /// Talk and non-talk time, interruptions, speed and loudness.
+    pub characteristics: Option<CallCharacteristics>,
 }
 
 /// A call as lists show it (decisions §4's call summary), plus when it last changed and where
@@ -78,6 +83,40 @@ pub struct CallSummary {
     pub title: Option<String>,
     /// Object-store key of the audio.
     pub storage_path: String,
+    /// The characteristics lists show and sort by; `None` for calls transcribed before they
+    /// were measured.
+    pub figures: Option<CallFigures>,
+}
+
+/// The figures of a call's characteristics that lists show, sort and filter by (beyond the
+/// spec): the rest is in the call detail's `characteristics`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct CallFigures {
+    /// Milliseconds nobody talks.
+    pub non_talk_ms: i64,
+    /// The longest stretch nobody talks in, milliseconds.
+    pub longest_non_talk_ms: i64,
+    /// Milliseconds of music or tones in the pauses (time on hold).
+    pub music_ms: Option<i64>,
+    /// Interruptions.
+    pub interruption_count: i64,
+    /// Words per minute of talk.
+    pub words_per_minute: Option<f64>,
+}
+
+impl CallFigures {
+    /// The figures of `characteristics`.
+    pub fn of(characteristics: &CallCharacteristics) -> Self {
+        Self {
+            non_talk_ms: characteristics.non_talk_ms,
+            longest_non_talk_ms: characteristics.longest_non_talk_ms,
+            music_ms: characteristics.music_ms,
+            interruption_count: i64::from(characteristics.interruption_count),
+            words_per_minute: characteristics.words_per_minute,
+        }
+    }
 }
 
 impl CallSummary {
@@ -127,6 +166,10 @@ pub struct CallListing {
     pub created_at: Timestamp,
     /// A short generated title (the file name when none could be made).
     pub title: String,
+    /// Non-talk time, interruptions and talk speed (beyond the spec); absent for calls
+    /// transcribed before they were measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub figures: Option<CallFigures>,
 }
 
 impl CallListing {
@@ -143,6 +186,7 @@ impl CallListing {
             action_items_count: call.action_items_count,
             created_at: call.created_at,
             title: call.display_title(),
+            figures: call.figures.clone(),
         }
     }
 

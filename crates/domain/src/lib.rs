@@ -8,6 +8,7 @@ mod action_item;
 mod analysis;
 mod call;
 mod category;
+mod characteristics;
 mod clock;
 mod event;
 pub mod export;
@@ -29,10 +30,14 @@ pub use analysis::{
     sentiment_by_quarter, two_decimals, ActionItemView, AnswerConfidence, AnswerValue, CallSummaryBlock, CategoryMatch, Classification,
     OverallSentiment, SentimentReading, SpeakerSentimentQuarters, StoredSummary, SummaryText, TemplateAnalysis, TemplateResult,
 };
-pub use call::{display_title, CallAudio, CallListing, CallSummary, CallText, CallTranscript, StoredAnalysis};
+pub use call::{display_title, CallAudio, CallFigures, CallListing, CallSummary, CallText, CallTranscript, StoredAnalysis};
 pub use category::{
     build_tree, insert_at, level_of, name_key, subtree, subtree_levels, would_cycle, Category, CategoryMove, CategoryNode, CategoryPatch,
     NewCategory, CATEGORY_LEVELS_MAX,
+};
+pub use characteristics::{
+    quarter_of, talk_spans, CallCharacteristics, Interruption, NonTalkStretch, PauseSound, SpeakerCharacteristics, BRIDGED_PAUSE_MS, LISTED_MAX,
+    NON_TALK_LISTED_MS,
 };
 pub use clock::{rfc3339_millis, rfc3339_millis_opt, rfc3339_millis_text, Clock, ManualClock, SystemClock, Timestamp};
 pub use event::{CallCompleted, CategoryChange, Event};

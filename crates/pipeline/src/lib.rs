@@ -12,8 +12,11 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use callscope_audio::{AudioError, DecodedAudio};
-use callscope_domain::{Job, JobStage, Language, PiiRedaction, PiiSpan, PiiStatistics, SpeakerStats, TimedWord, TranscriptQuality, Turn};
+use callscope_domain::{
+    CallCharacteristics, Job, JobStage, Language, PiiRedaction, PiiSpan, PiiStatistics, SpeakerStats, TimedWord, TranscriptQuality, Turn,
+};
 
+mod characteristics;
 mod isolated;
 mod pii;
 mod speech;
@@ -150,6 +153,9 @@ pub struct Heard {
     pub pii_spans: Vec<PiiSpan>,
     /// Whether the transcript's personal data was masked.
     pub pii_masked: bool,
+    /// Talk and non-talk time, interruptions, speed and loudness; `None` from a checkpoint kept
+    /// before they were measured.
+    pub characteristics: Option<CallCharacteristics>,
 }
 
 /// What processing found out about a call: what it heard, and what analysis made of it.
@@ -190,6 +196,7 @@ impl Heard {
             "piiStatistics": self.pii_statistics,
             "piiSpans": self.pii_spans,
             "piiMasked": self.pii_masked,
+            "characteristics": self.characteristics,
         })
     }
 
@@ -223,6 +230,7 @@ impl Heard {
             pii_statistics: field(kept, "piiStatistics")?,
             pii_spans: field(kept, "piiSpans")?,
             pii_masked: field(kept, "piiMasked")?,
+            characteristics: field(kept, "characteristics"),
         })
     }
 }
@@ -382,10 +390,6 @@ impl Pipeline {
             progress.report(JobStage::Diarizing, 1.0);
             source = SpeakerSource::Diarized;
         }
-        // Past speech, the signals are needed only to silence personal data in the stored audio;
-        // otherwise they (and their scratch files) go here.
-        let keep = self.settings.keep_audio_for_redaction && context.pii_redaction == PiiRedaction::Mask;
-        decoded.channels = if keep { signals } else { Vec::new() };
         words.sort_by(|a, b| a.start_s.total_cmp(&b.start_s).then(a.speaker.cmp(&b.speaker)));
         let timed: Vec<TimedWord> = words
             .into_iter()
@@ -397,6 +401,12 @@ impl Pipeline {
                 confidence: Some((w.probability * 1000.0).round() / 1000.0),
             })
             .collect();
+        let duration_ms = (decoded.info.duration_s * 1000.0).round() as i64;
+        let characteristics = measure_characteristics(timed.clone(), signals.clone(), per_channel, duration_ms).await?;
+        // Past this, the signals are needed only to silence personal data in the stored audio;
+        // otherwise they (and their scratch files) go here.
+        let keep = self.settings.keep_audio_for_redaction && context.pii_redaction == PiiRedaction::Mask;
+        decoded.channels = if keep { signals } else { Vec::new() };
         let roles = job.channel_roles.as_deref();
         let preset = context.preset_speakers.as_deref();
         let (mut full_text, mut turns, speakers) =
@@ -418,6 +428,7 @@ impl Pipeline {
             pii_statistics: pii.statistics,
             pii_spans: pii.spans,
             pii_masked: mask,
+            characteristics: Some(characteristics),
         })
     }
 
@@ -489,6 +500,20 @@ async fn channels_identical(audio: &DecodedAudio) -> Result<bool, StageError> {
         .map_err(|e| unreadable_audio(&e))
 }
 
+/// The call's characteristics, measured on a blocking thread (the pauses are read from the
+/// signals' files).
+async fn measure_characteristics(
+    words: Vec<TimedWord>,
+    signals: Vec<Signal>,
+    per_channel: bool,
+    duration_ms: i64,
+) -> Result<CallCharacteristics, StageError> {
+    tokio::task::spawn_blocking(move || characteristics::measure(&words, &signals, per_channel, duration_ms))
+        .await
+        .map_err(|e| speech::stopped("measuring the call's characteristics", &e))?
+        .map_err(|e| unreadable_audio(&e))
+}
+
 /// A decoded signal that could not be read back from its scratch file: worth another attempt.
 pub(crate) fn unreadable_audio(error: &std::io::Error) -> StageError {
     tracing::error!(%error, "cannot read the decoded audio");
@@ -540,6 +565,7 @@ mod tests {
             TimedWord { text: "dobry.".into(), start_ms: 400, end_ms: 900, speaker: 1, confidence: None },
         ];
         let (full_text, turns, speakers) = callscope_domain::build_transcript(&words, |label| format!("speaker {label}"));
+        let characteristics = Some(CallCharacteristics::from_words(&words, 1250));
         let heard = Heard {
             audio: DecodedAudio {
                 info: callscope_audio::AudioInfo {
@@ -560,12 +586,18 @@ mod tests {
             pii_statistics: PiiStatistics::default(),
             pii_spans: vec![PiiSpan { kind: "PERSON_NAME".into(), turn: 0, start: 0, end: 5, confidence: 0.8, start_ms: 0, end_ms: 400 }],
             pii_masked: true,
+            characteristics,
         };
         let kept = heard.checkpoint();
         let back = Heard::from_checkpoint(&kept).expect("read back");
         assert_eq!(back.checkpoint(), kept, "everything but the signals");
         assert!(back.audio.channels.is_empty(), "the signals are not kept");
         assert_eq!((back.turns, back.words, back.pii_spans), (heard.turns, heard.words, heard.pii_spans));
+        assert_eq!(back.characteristics, heard.characteristics);
+        // A checkpoint kept before characteristics were measured still serves.
+        let mut older = kept.clone();
+        older.as_object_mut().unwrap().remove("characteristics");
+        assert_eq!(Heard::from_checkpoint(&older).expect("read back").characteristics, None);
         assert!(Heard::from_checkpoint(&serde_json::json!({"audio": {}})).is_none(), "anything else is no checkpoint");
     }
 }

@@ -142,6 +142,7 @@ pub async fn run(config: &Config, file: &Path, language: &str, options: &Options
             })).collect::<Vec<_>>(),
             "speechModel": result.speech_model,
             "transcriptQuality": result.quality(),
+            "characteristics": result.characteristics,
             "processingS": (elapsed * 1000.0).round() / 1000.0,
         });
         println!("{}", serde_json::to_string_pretty(&call)?);
@@ -161,6 +162,20 @@ pub async fn run(config: &Config, file: &Path, language: &str, options: &Options
                 s.turn_count,
                 s.word_count,
                 s.total_duration_s
+            )?;
+        }
+        if let Some(c) = &result.characteristics {
+            let sounds = |ms: Option<i64>| ms.map_or("?".to_owned(), |ms| format!("{:.1}", ms as f64 / 1000.0));
+            writeln!(
+                out,
+                "non-talk: {:.1} s ({:.0} %), longest {:.1} s, on hold {} s, silence {} s; {} interruptions; {} words a minute",
+                c.non_talk_ms as f64 / 1000.0,
+                c.non_talk_share * 100.0,
+                c.longest_non_talk_ms as f64 / 1000.0,
+                sounds(c.music_ms),
+                sounds(c.silence_ms),
+                c.interruption_count,
+                c.words_per_minute.map_or("?".to_owned(), |w| format!("{w:.0}")),
             )?;
         }
         if let Some(q) = result.quality() {

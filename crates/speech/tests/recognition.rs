@@ -300,3 +300,24 @@ fn a_file_that_is_not_the_vad_network_is_refused_with_the_reason() {
     let error = SileroVad::load(&file).unwrap_err().to_string();
     assert!(error.contains("stft_conv.weight has shape [1]"), "{error}");
 }
+
+/// Recorded speech, heard as a pause would be (3 s at a time), is sound but never music: the
+/// pause classifier's steadiness threshold was set between speech and held notes.
+#[test]
+fn recorded_speech_is_not_taken_for_music_on_hold() {
+    use callscope_audio::acoustics::PauseListener;
+    let mut listener = PauseListener::default();
+    let meeting = read_wav(&artifact("pyannote-sample").join("sample.wav"));
+    let mut heard = 0;
+    for samples in [meeting, librivox("0870"), librivox("0880")] {
+        for start in (0..samples.len()).step_by(48_000) {
+            let profile = listener.profile(samples.as_slice(), start..(start + 48_000).min(samples.len()), -45.0).unwrap();
+            if profile.is_silence() {
+                continue;
+            }
+            heard += 1;
+            assert!(!profile.is_music(), "speech at {} s taken for music: {profile:?}", start / 16_000);
+        }
+    }
+    assert!(heard >= 8, "only {heard} windows of speech");
+}

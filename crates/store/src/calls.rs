@@ -3,8 +3,8 @@
 
 use async_trait::async_trait;
 use callscope_domain::{
-    CallAudio, CallId, CallSummary, CallText, CallTranscript, CategoryId, Classification, Language, Page, PageRequest, ProjectId, SentimentLevel,
-    StoredAnalysis, Timestamp,
+    CallAudio, CallFigures, CallId, CallSummary, CallText, CallTranscript, CategoryId, Classification, Language, Page, PageRequest, ProjectId,
+    SentimentLevel, StoredAnalysis, Timestamp,
 };
 
 use crate::StoreResult;
@@ -32,7 +32,16 @@ pub trait CallStore: Send + Sync {
         to: Option<Timestamp>,
     ) -> StoreResult<Vec<(Timestamp, SentimentLevel, Option<f64>)>>;
 
-    /// The project's calls that pass `filter`, newest first.
+    /// Creation time, length and figures of the project's measured calls created within the
+    /// inclusive bounds given (for the characteristics dashboard).
+    async fn call_figures(
+        &self,
+        project: ProjectId,
+        from: Option<Timestamp>,
+        to: Option<Timestamp>,
+    ) -> StoreResult<Vec<(Timestamp, f64, CallFigures)>>;
+
+    /// The project's calls that pass `filter`, in its order.
     async fn list_calls(&self, project: ProjectId, filter: &CallFilter, page: PageRequest) -> StoreResult<Page<CallSummary>>;
 
     /// Gives the call's speakers new names, all at once (`names`: speaker id → name), and the
@@ -74,8 +83,44 @@ pub trait CallStore: Send + Sync {
     async fn call_summaries(&self, project: ProjectId, ids: &[CallId]) -> StoreResult<Vec<CallSummary>>;
 }
 
-/// Which calls a list shows: decisions §4's bounds on `createdAt`, and the filters the web
-/// application offers (beyond the spec). Every filter given must hold.
+/// What the calls list is ordered by (beyond the spec). Calls without the figure (transcribed
+/// before it was measured) come last either way; ties go newest first.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum CallSort {
+    /// When the call was stored.
+    #[default]
+    CreatedAt,
+    /// The recording's length.
+    Duration,
+    /// All the time nobody talks.
+    NonTalk,
+    /// The longest stretch nobody talks in.
+    LongestNonTalk,
+    /// Time on hold: music or tones in the pauses.
+    Music,
+    /// How many interruptions.
+    Interruptions,
+    /// Words per minute.
+    TalkSpeed,
+}
+
+impl CallSort {
+    /// The column of the calls table (`c`) it orders by.
+    pub(crate) fn column(self) -> &'static str {
+        match self {
+            Self::CreatedAt => "c.created_at",
+            Self::Duration => "c.duration_s",
+            Self::NonTalk => "c.non_talk_ms",
+            Self::LongestNonTalk => "c.longest_non_talk_ms",
+            Self::Music => "c.music_ms",
+            Self::Interruptions => "c.interruption_count",
+            Self::TalkSpeed => "c.words_per_minute",
+        }
+    }
+}
+
+/// Which calls a list shows, and in what order: decisions §4's bounds on `createdAt`, and the
+/// filters the web application offers (beyond the spec). Every filter given must hold.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CallFilter {
     /// Created at or after.
@@ -90,4 +135,12 @@ pub struct CallFilter {
     pub categories: Option<Vec<CategoryId>>,
     /// Calls with an action item still open (pending or in progress) and due before this instant.
     pub overdue_at: Option<Timestamp>,
+    /// Calls with a stretch nobody talks in longer than this many milliseconds.
+    pub non_talk_over_ms: Option<i64>,
+    /// Calls with more interruptions than this.
+    pub interruptions_over: Option<i64>,
+    /// The order (newest first by default).
+    pub sort: CallSort,
+    /// Smallest first rather than largest.
+    pub ascending: bool,
 }

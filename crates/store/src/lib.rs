@@ -36,7 +36,7 @@ mod tenancy;
 mod webhooks;
 
 pub use action_items::{action_item_keys, ActionItemList, ActionItemPatch, ActionItemQuery, ActionItemSort, ActionItemStore};
-pub use calls::{CallFilter, CallStore};
+pub use calls::{CallFilter, CallSort, CallStore};
 pub use categories::CategoryStore;
 pub use jobs::{CallAnalysisRecord, JobStore, NewCall};
 pub use presets::PresetStore;

@@ -252,3 +252,26 @@ impl JobRow {
 pub(crate) const JOB_COLUMNS: &str = "id, project_id, kind, template_id, status, stage, progress, attempts, error_message, \
     original_filename, content_type, size_bytes, sha256, storage_path, language, channel_roles, recorded_at, \
     transcript_id, submitted_at, started_at, completed_at, updated_at";
+
+/// A call as lists show it: [`CallSummary`](callscope_domain::CallSummary)'s columns.
+#[derive(sqlx::FromRow)]
+pub(crate) struct CallSummaryRow {
+    pub id: Uuid,
+    pub project_id: Uuid,
+    pub filename: String,
+    pub language: String,
+    pub size_bytes: i64,
+    pub duration_s: Option<f64>,
+    pub sentiment_level: String,
+    pub primary_category: Option<String>,
+    pub action_items_count: i64,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+    pub title: Option<String>,
+    pub storage_path: String,
+    pub non_talk_ms: Option<i64>,
+    pub longest_non_talk_ms: Option<i64>,
+    pub music_ms: Option<i64>,
+    pub interruption_count: Option<i64>,
+    pub words_per_minute: Option<f64>,
+}

@@ -213,6 +213,13 @@ fn new_call() -> callscope_store::NewCall {
                 speech_model: Some("whisper-base".into()),
                 better_model: Some(callscope_domain::TranscriptQuality::BETTER_MODEL.into()),
             }),
+            characteristics: Some(callscope_domain::CallCharacteristics::from_words(
+                &[
+                    callscope_domain::TimedWord { text: "Dzień".into(), start_ms: 0, end_ms: 400, speaker: 0, confidence: None },
+                    callscope_domain::TimedWord { text: "Dobry.".into(), start_ms: 5000, end_ms: 5400, speaker: 1, confidence: None },
+                ],
+                9000,
+            )),
         },
         analysis: Some(callscope_store::CallAnalysisRecord {
             title: Some("Zwrot za czajnik".into()),
@@ -278,6 +285,7 @@ async fn a_job_whose_worker_stopped_is_taken_over_and_completes_once(backend: Ba
             action_items_count: 0,
             created_at: clock.now(),
             title: call.filename.clone(),
+            figures: None,
         },
         job_id: job.id,
     });
@@ -306,6 +314,7 @@ async fn a_job_whose_worker_stopped_is_taken_over_and_completes_once(backend: Ba
             speakers: written.speakers.clone(),
             pii_statistics: written.pii_statistics.clone(),
             quality: written.quality.clone(),
+            characteristics: written.characteristics.clone(),
         },
         "the text alone reads back as written"
     );
@@ -404,6 +413,7 @@ async fn erasing_a_call_takes_its_events_and_their_deliveries(backend: Backend) 
                 action_items_count: 1,
                 created_at: clock.now(),
                 title: "Refund for Jan Kowalski".into(),
+                figures: None,
             },
             job_id: job.id,
         });

@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 use callscope_domain::CallTranscript;
 use callscope_domain::{
-    display_title, ActionItem, ActionItemId, ActionItemView, CallCompleted, CallId, CallListing, Clock, Event, Job, JobId, JobKind, NewActionItem,
-    PiiRedaction, ProjectId, Timestamp,
+    display_title, ActionItem, ActionItemId, ActionItemView, CallCompleted, CallFigures, CallId, CallListing, Clock, Event, Job, JobId, JobKind,
+    NewActionItem, PiiRedaction, ProjectId, Timestamp,
 };
 use callscope_pipeline::{
     CallAnalysis, CallContext, CallResult, CategoryInfo, Heard, Pipeline, Progress, Question, StageError, TemplateSpec, SEE_THE_LOG,
@@ -403,6 +403,7 @@ impl Worker {
                 pii_statistics: result.pii_statistics.clone(),
                 pii_spans: result.pii_spans.clone(),
                 quality: result.quality(),
+                characteristics: result.characteristics.clone(),
             },
             analysis: None,
         };
@@ -434,6 +435,7 @@ impl Worker {
                 action_items_count: i64::try_from(action_items.len()).unwrap_or(i64::MAX),
                 created_at: now,
                 title: display_title(analysis.title.as_deref(), &call.filename),
+                figures: call.transcript.characteristics.as_ref().map(CallFigures::of),
             },
             job_id: job.id,
         });

@@ -5,11 +5,11 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use callscope_domain::{
-    sentiment_by_quarter, CallId, CallListing, CallSummary, CallSummaryBlock, CategoryId, Classification, Job, Language, Page, PageRequest,
-    PiiStatistics, SentimentLevel, SpeakerSentimentQuarters, SpeakerStats, TemplateAnalysis, TemplateId, Timestamp, TranscriptQuality, Turn,
-    Validator,
+    sentiment_by_quarter, CallCharacteristics, CallId, CallListing, CallSummary, CallSummaryBlock, CategoryId, Classification, Job, Language, Page,
+    PageRequest, PiiStatistics, SentimentLevel, SpeakerSentimentQuarters, SpeakerStats, TemplateAnalysis, TemplateId, Timestamp, TranscriptQuality,
+    Turn, Validator,
 };
-use callscope_store::CallFilter;
+use callscope_store::{CallFilter, CallSort};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
@@ -23,7 +23,7 @@ use crate::{ApiError, AppState};
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CallPage {
-    /// The calls of this page, newest first.
+    /// The calls of this page, newest first unless `sortBy` says otherwise.
     pub data: Vec<CallListing>,
     /// Where the page stands.
     #[serde(flatten)]
@@ -53,6 +53,19 @@ pub struct CallListQuery {
     /// `true`: only calls with an action item still open whose due date has passed (beyond
     /// the spec).
     pub has_overdue_items: Option<bool>,
+    /// Only calls with a stretch nobody talks in longer than this many seconds (beyond the
+    /// spec).
+    #[param(minimum = 0, example = 30)]
+    pub non_talk_over_s: Option<f64>,
+    /// Only calls with more interruptions than this (beyond the spec).
+    #[param(minimum = 0, example = 3)]
+    pub interruptions_over: Option<i64>,
+    /// The order (beyond the spec): `CREATED_AT` (default), `DURATION`, `NON_TALK`,
+    /// `LONGEST_NON_TALK`, `MUSIC` (time on hold), `INTERRUPTIONS`, `TALK_SPEED`. Calls not
+    /// measured come last.
+    pub sort_by: Option<String>,
+    /// `DESC` (default) or `ASC`.
+    pub sort_dir: Option<String>,
 }
 
 impl CallListQuery {
@@ -88,6 +101,38 @@ impl CallListQuery {
                 None
             }
         });
+        let non_talk_over_ms = match self.non_talk_over_s {
+            Some(s) if !s.is_finite() || s < 0.0 => {
+                v.error("nonTalkOverS", "must be a number of seconds, 0 or more");
+                None
+            }
+            Some(s) => Some((s * 1000.0).round() as i64),
+            None => None,
+        };
+        if self.interruptions_over.is_some_and(|n| n < 0) {
+            v.error("interruptionsOver", "must be 0 or more");
+        }
+        let sort = match self.sort_by.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_ascii_uppercase).as_deref() {
+            None | Some("CREATED_AT") => CallSort::CreatedAt,
+            Some("DURATION") => CallSort::Duration,
+            Some("NON_TALK") => CallSort::NonTalk,
+            Some("LONGEST_NON_TALK") => CallSort::LongestNonTalk,
+            Some("MUSIC") => CallSort::Music,
+            Some("INTERRUPTIONS") => CallSort::Interruptions,
+            Some("TALK_SPEED") => CallSort::TalkSpeed,
+            Some(_) => {
+                v.error("sortBy", "must be one of CREATED_AT, DURATION, NON_TALK, LONGEST_NON_TALK, MUSIC, INTERRUPTIONS, TALK_SPEED");
+                CallSort::CreatedAt
+            }
+        };
+        let ascending = match self.sort_dir.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_ascii_uppercase).as_deref() {
+            None | Some("DESC") => false,
+            Some("ASC") => true,
+            Some(_) => {
+                v.error("sortDir", "must be ASC or DESC");
+                false
+            }
+        };
         v.finish()?;
         let categories = match category {
             Some(id) => {
@@ -100,16 +145,28 @@ impl CallListQuery {
             None => None,
         };
         let overdue_at = self.has_overdue_items.unwrap_or(false).then(|| state.clock.now());
-        Ok(CallFilter { from, to, sentiment, language, categories, overdue_at })
+        Ok(CallFilter {
+            from,
+            to,
+            sentiment,
+            language,
+            categories,
+            overdue_at,
+            non_talk_over_ms,
+            interruptions_over: self.interruptions_over,
+            sort,
+            ascending,
+        })
     }
 }
 
-/// List the project's calls, newest first.
+/// List the project's calls, newest first unless sorted otherwise.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/calls", tag = "Calls", params(ProjectPath, PageQuery, DateRangeQuery, CallListQuery),
     responses((status = 200, description = "A page of calls", body = CallPage),
         (status = 400, description = "A parameter of the wrong type", body = Problem),
         (status = 404, description = "No such project", body = Problem),
-        (status = 422, description = "Page bounds, from after to, or a filter value not allowed (sentimentLevel, language, categoryId)", body = Problem)))]
+        (status = 422, description = "Page bounds, from after to, or a filter or order not allowed (sentimentLevel, language, categoryId, \
+            nonTalkOverS, interruptionsOver, sortBy, sortDir)", body = Problem)))]
 pub async fn list_calls(
     State(state): State<AppState>,
     scope: ProjectScope,
@@ -186,6 +243,10 @@ pub struct CallDetailView {
     /// Each speaker's sentiment per quarter of the call, from `summary.sentiment.turnScores`
     /// (beyond the spec); empty for a call analysed before turns were scored.
     pub sentiment_by_quarter: Vec<SpeakerSentimentQuarters>,
+    /// Talk and non-talk time (with what fills the long pauses), overlap and interruptions,
+    /// talk speed and loudness, per call and per speaker (beyond the spec); null for a call
+    /// transcribed before they were measured.
+    pub characteristics: Option<CallCharacteristics>,
 }
 
 async fn detail(state: &AppState, project: callscope_domain::ProjectId, id: CallId) -> Result<CallDetailView, ApiError> {
@@ -211,6 +272,7 @@ async fn detail(state: &AppState, project: callscope_domain::ProjectId, id: Call
         template_analysis: analysis.template_analysis,
         transcript_quality: transcript.quality,
         sentiment_by_quarter: by_quarter,
+        characteristics: transcript.characteristics,
     })
 }
 

@@ -75,8 +75,8 @@ fn too_many(total: u64) -> ApiError {
     ApiError::invalid("to", format!("{total} rows match, more than the {MAX_ROWS} one file holds: narrow from and to"))
 }
 
-/// Download the calls list as CSV (beyond the spec): every call the list's filters match, newest
-/// first, one row each. Cells a spreadsheet would run as a formula start with an apostrophe.
+/// Download the calls list as CSV (beyond the spec): every call the list's filters match, in the
+/// list's order, one row each, with its characteristics (empty for calls not measured). Cells a spreadsheet would run as a formula start with an apostrophe.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/calls/export", tag = "Calls", params(ProjectPath, DateRangeQuery, CallListQuery),
     responses((status = 200, description = "The calls as CSV (RFC 4180, a header row), as an attachment", content((String = "text/csv"))),
         (status = 400, description = "A parameter of the wrong type", body = Problem),
@@ -92,8 +92,11 @@ pub async fn export_calls(
     // Calls stored while the file is written would shift the pages under it: none after now.
     let now = state.clock.now();
     filter.to = Some(filter.to.map_or(now, |to| to.min(now)));
-    let mut body =
-        csv_row(&["id", "createdAt", "filename", "language", "durationS", "title", "sentimentLevel", "primaryCategory", "actionItemsCount"]);
+    let mut body = csv_row(&[
+        "id", "createdAt", "filename", "language", "durationS", "title", "sentimentLevel", "primaryCategory", "actionItemsCount", "nonTalkS",
+        "longestNonTalkS", "onHoldS", "interruptions", "wordsPerMinute",
+    ]);
+    let seconds = |ms: Option<i64>| ms.map(|ms| format!("{:.1}", ms as f64 / 1000.0)).unwrap_or_default();
     for page in 1.. {
         let batch = state.store.list_calls(scope.id(), &filter, PageRequest { page, page_size: BATCH }).await?;
         if batch.total > MAX_ROWS {
@@ -110,6 +113,11 @@ pub async fn export_calls(
                 call.sentiment_level.as_str().to_string(),
                 call.primary_category.clone().unwrap_or_default(),
                 call.action_items_count.to_string(),
+                seconds(call.figures.as_ref().map(|f| f.non_talk_ms)),
+                seconds(call.figures.as_ref().map(|f| f.longest_non_talk_ms)),
+                seconds(call.figures.as_ref().and_then(|f| f.music_ms)),
+                call.figures.as_ref().map(|f| f.interruption_count.to_string()).unwrap_or_default(),
+                call.figures.as_ref().and_then(|f| f.words_per_minute).map(|w| format!("{w:.1}")).unwrap_or_default(),
             ]));
         }
         if batch.items.len() < BATCH as usize || u64::from(page) * u64::from(BATCH) >= batch.total {

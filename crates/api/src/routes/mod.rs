@@ -52,6 +52,7 @@ pub(crate) fn v1_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(exports::export_calls))
         .routes(routes!(search::search_calls))
         .routes(routes!(dashboard::sentiment_dashboard))
+        .routes(routes!(dashboard::characteristics_dashboard_route))
         .routes(routes!(calls::get_call, calls::delete_call))
         .routes(routes!(calls::get_call_words))
         .routes(routes!(exports::get_transcript_file))

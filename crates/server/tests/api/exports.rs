@@ -72,7 +72,10 @@ async fn the_calls_and_their_action_items_download_as_csv_a_spreadsheet_cannot_r
     assert_eq!(calls.headers()["content-disposition"], "attachment; filename=\"calls.csv\"");
     let csv = calls.text().await.unwrap();
     let rows: Vec<&str> = csv.split("\r\n").filter(|r| !r.is_empty()).collect();
-    assert_eq!(rows[0], "id,createdAt,filename,language,durationS,title,sentimentLevel,primaryCategory,actionItemsCount");
+    assert_eq!(
+        rows[0],
+        "id,createdAt,filename,language,durationS,title,sentimentLevel,primaryCategory,actionItemsCount,nonTalkS,longestNonTalkS,onHoldS,interruptions,wordsPerMinute"
+    );
     assert_eq!(rows.len(), 3, "{csv}");
     assert!(rows[1].starts_with(&polish.to_string()) && rows[1].contains(",\"Zwrot, szybko\",neutral,,0"), "newest first, quoted: {csv}");
     assert!(rows[2].starts_with(&english.to_string()) && rows[2].contains(",\"'=HYPERLINK(\"\"http://x\"\")\","), "no formula: {csv}");

@@ -220,27 +220,62 @@ pub fn test_artifact(name: &str) -> std::path::PathBuf {
 /// A call spoken by espeak-ng: each line `(channel, voice, text)` in turn, on its channel, the
 /// other channels silent meanwhile, half a second between lines (22.05 kHz, 16-bit WAV).
 pub fn spoken_call(channels: u16, lines: &[(u16, &str, &str)]) -> Vec<u8> {
+    let pieces: Vec<Piece> = lines.iter().flat_map(|&(channel, voice, text)| [Piece::Says(channel, voice, text), Piece::Silence(0.5)]).collect();
+    generated_call(channels, &pieces)
+}
+
+/// A stretch of a generated call.
+#[derive(Debug, Clone, Copy)]
+pub enum Piece<'a> {
+    /// `(channel, voice, text)`: a line spoken by espeak-ng on the channel.
+    Says(u16, &'a str, &'a str),
+    /// Hold music on the channel for so many seconds: three-note chords, a new one every 0.4 s.
+    Music(u16, f32),
+    /// Silence on every channel for so many seconds.
+    Silence(f32),
+}
+
+/// A call of `pieces` one after another, every channel silent where a piece is not on it
+/// (22.05 kHz, 16-bit WAV).
+pub fn generated_call(channels: u16, pieces: &[Piece]) -> Vec<u8> {
+    const RATE: u32 = 22_050;
     let dir = tempfile::tempdir().unwrap();
     let mut frames: Vec<Vec<i16>> = Vec::new();
-    for (i, (channel, voice, text)) in lines.iter().enumerate() {
-        let path = dir.path().join(format!("{i}.wav"));
-        let status = std::process::Command::new("espeak-ng")
-            .args(["-v", voice, "-s", "160", "-w"])
-            .arg(&path)
-            .arg(text)
-            .status()
-            .expect("espeak-ng runs (scripts/test installs it)");
-        assert!(status.success());
-        let mut reader = hound::WavReader::open(&path).unwrap();
-        assert_eq!(reader.spec().sample_rate, 22_050);
-        for sample in reader.samples::<i16>() {
-            let mut frame = vec![0i16; usize::from(channels)];
-            frame[usize::from(*channel)] = sample.unwrap();
-            frames.push(frame);
+    let silent = vec![0i16; usize::from(channels)];
+    for (i, piece) in pieces.iter().enumerate() {
+        match *piece {
+            Piece::Says(channel, voice, text) => {
+                let path = dir.path().join(format!("{i}.wav"));
+                let status = std::process::Command::new("espeak-ng")
+                    .args(["-v", voice, "-s", "160", "-w"])
+                    .arg(&path)
+                    .arg(text)
+                    .status()
+                    .expect("espeak-ng runs (scripts/test installs it)");
+                assert!(status.success());
+                let mut reader = hound::WavReader::open(&path).unwrap();
+                assert_eq!(reader.spec().sample_rate, RATE);
+                for sample in reader.samples::<i16>() {
+                    let mut frame = silent.clone();
+                    frame[usize::from(channel)] = sample.unwrap();
+                    frames.push(frame);
+                }
+            }
+            Piece::Music(channel, seconds) => {
+                let chords = [[261.6f32, 329.6, 392.0], [293.7, 370.0, 440.0], [220.0, 277.2, 329.6]];
+                for n in 0..(seconds * RATE as f32) as usize {
+                    let t = n as f32 / RATE as f32;
+                    let chord = chords[(t / 0.4) as usize % chords.len()];
+                    let value: f32 = chord.iter().map(|f| (2.0 * std::f32::consts::PI * f * t).sin()).sum::<f32>() * 0.05;
+                    let mut frame = silent.clone();
+                    frame[usize::from(channel)] = (value * f32::from(i16::MAX)) as i16;
+                    frames.push(frame);
+                }
+            }
+            Piece::Silence(seconds) => frames.extend(std::iter::repeat_n(silent.clone(), (seconds * RATE as f32) as usize)),
         }
-        frames.extend(std::iter::repeat_n(vec![0i16; usize::from(channels)], 11_025));
     }
-    let spec = hound::WavSpec { channels, sample_rate: 22_050, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
+    let spec = hound::WavSpec { channels, sample_rate: RATE, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
     let mut cursor = std::io::Cursor::new(Vec::new());
     let mut writer = hound::WavWriter::new(&mut cursor, spec).unwrap();
     for frame in frames {

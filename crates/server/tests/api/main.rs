@@ -12,6 +12,7 @@ mod audio;
 mod auth;
 mod calls;
 mod categories;
+mod characteristics;
 mod errors;
 mod exports;
 mod hostile;

@@ -61,6 +61,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("GET", "/v1/projects/{projectId}/action-items/export"),
     ("GET", "/v1/projects/{projectId}/calls/search"),
     ("GET", "/v1/projects/{projectId}/dashboard/sentiment"),
+    ("GET", "/v1/projects/{projectId}/dashboard/characteristics"),
     ("GET", "/v1/projects/{projectId}/calls/{id}"),
     ("DELETE", "/v1/projects/{projectId}/calls/{id}"),
     ("GET", "/v1/projects/{projectId}/calls/{id}/words"),

@@ -77,6 +77,7 @@ pub fn project_routes() -> Vec<ScopedRoute> {
         route(Method::GET, "/v1/projects/{projectId}/action-items/export", None, Own),
         route(Method::GET, "/v1/projects/{projectId}/calls/search", None, Own),
         route(Method::GET, "/v1/projects/{projectId}/dashboard/sentiment", None, Own),
+        route(Method::GET, "/v1/projects/{projectId}/dashboard/characteristics", None, Own),
         route(Method::GET, "/v1/projects/{projectId}/calls/{id}", None, Call),
         route(Method::PATCH, "/v1/projects/{projectId}/calls/{id}/category", Some(json!({"categoryId": null})), Call),
         route(Method::PUT, "/v1/projects/{projectId}/calls/{id}/speakers", Some(json!({"names": {"speaker_1": "Agent"}})), Call),

@@ -98,13 +98,35 @@ impl CallStore for SqlStore {
         rows.into_iter().map(|(at, level, confidence)| Ok((at, crate::parse_stored("calls.sentiment_level", &level)?, confidence))).collect()
     }
 
+    async fn call_figures(&self, project: ProjectId, from: Option<Timestamp>, to: Option<Timestamp>) -> StoreResult<Vec<(Timestamp, f64, CallFigures)>> {
+        type Row = (Timestamp, Option<f64>, i64, i64, Option<i64>, i64, Option<f64>);
+        let rows: Vec<Row> = sqlx::query_as(
+            "select created_at, duration_s, non_talk_ms, longest_non_talk_ms, music_ms, interruption_count, words_per_minute from calls \
+             where project_id = $1 and non_talk_ms is not null and ($2 is null or created_at >= $2) and ($3 is null or created_at <= $3)",
+        )
+        .bind(project.0)
+        .bind(from)
+        .bind(to)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(at, duration_s, non_talk_ms, longest_non_talk_ms, music_ms, interruption_count, words_per_minute)| {
+                (at, duration_s.unwrap_or(0.0), CallFigures { non_talk_ms, longest_non_talk_ms, music_ms, interruption_count, words_per_minute })
+            })
+            .collect())
+    }
+
     async fn list_calls(&self, project: ProjectId, filter: &CallFilter, page: PageRequest) -> StoreResult<Page<CallSummary>> {
         let mut count = sqlx::QueryBuilder::<Db>::new("select count(*) from calls c");
         push_call_filter(&mut count, project, filter);
         let (total,): (i64,) = count.build_query_as().fetch_one(&self.pool).await?;
         let mut select = sqlx::QueryBuilder::<Db>::new(format!("select {CALL_SUMMARY_COLUMNS}"));
         push_call_filter(&mut select, project, filter);
-        select.push(" order by c.created_at desc, c.id desc limit ");
+        let direction = if filter.ascending { "asc" } else { "desc" };
+        let column = filter.sort.column();
+        // Nulls last on both backends, whichever the direction.
+        select.push(format!(" order by ({column} is null), {column} {direction}, c.created_at desc, c.id desc limit "));
         select.push_bind(i64::from(page.page_size));
         select.push(" offset ");
         select.push_bind(i64::try_from(page.offset()).unwrap_or(i64::MAX));
@@ -150,15 +172,14 @@ impl CallStore for SqlStore {
             let placeholders = (0..chunk.len()).map(|i| format!("${}", i + 1)).collect::<Vec<_>>().join(", ");
             // By primary key, keeping the project's: with `project_id = $1` in the WHERE clause,
             // SQLite would walk the project's index instead.
-            let sql = format!("select c.project_id, {CALL_SUMMARY_COLUMNS} where c.id in ({placeholders})");
-            type Row = (Uuid, Uuid, String, String, i64, Option<f64>, String, Option<String>, i64, Timestamp, Timestamp, Option<String>, String);
-            let mut query = sqlx::query_as::<_, Row>(&sql);
+            let sql = format!("select {CALL_SUMMARY_COLUMNS} where c.id in ({placeholders})");
+            let mut query = sqlx::query_as::<_, CallSummaryRow>(&sql);
             for id in chunk {
                 query = query.bind(id.0);
             }
-            for r in query.fetch_all(&self.pool).await? {
-                if r.0 == project.0 {
-                    summaries.push(call_summary((r.1, r.2, r.3, r.4, r.5, r.6, r.7, r.8, r.9, r.10, r.11, r.12))?);
+            for row in query.fetch_all(&self.pool).await? {
+                if row.project_id == project.0 {
+                    summaries.push(call_summary(row)?);
                 }
             }
         }
@@ -221,16 +242,17 @@ impl CallStore for SqlStore {
             Json<PiiStatistics>,
             Json<Vec<PiiSpan>>,
             Option<Json<TranscriptQuality>>,
+            Option<Json<CallCharacteristics>>,
         );
         let row: Option<Row> = sqlx::query_as(
-            "select full_text, turns, speakers, words, speech_model, pii_statistics, pii_spans, transcript_quality \
+            "select full_text, turns, speakers, words, speech_model, pii_statistics, pii_spans, transcript_quality, characteristics \
              from calls where id = $1 and project_id = $2",
         )
         .bind(call.0)
         .bind(project.0)
         .fetch_optional(&self.pool)
         .await?;
-        let (full_text, turns, speakers, words, speech_model, pii_statistics, pii_spans, quality) =
+        let (full_text, turns, speakers, words, speech_model, pii_statistics, pii_spans, quality, characteristics) =
             row.ok_or(StoreError::NotFound("call"))?;
         Ok(CallTranscript {
             full_text,
@@ -241,19 +263,29 @@ impl CallStore for SqlStore {
             pii_statistics: pii_statistics.0,
             pii_spans: pii_spans.0,
             quality: quality.map(|q| q.0),
+            characteristics: characteristics.map(|c| c.0),
         })
     }
 
     async fn get_call_text(&self, project: ProjectId, call: CallId) -> StoreResult<CallText> {
-        type Row = (String, Json<Vec<Turn>>, Json<Vec<SpeakerStats>>, Json<PiiStatistics>, Option<Json<TranscriptQuality>>);
-        let row: Option<Row> =
-            sqlx::query_as("select full_text, turns, speakers, pii_statistics, transcript_quality from calls where id = $1 and project_id = $2")
-                .bind(call.0)
-                .bind(project.0)
-                .fetch_optional(&self.pool)
-                .await?;
-        let (full_text, turns, speakers, pii_statistics, quality) = row.ok_or(StoreError::NotFound("call"))?;
-        Ok(CallText { full_text, turns: turns.0, speakers: speakers.0, pii_statistics: pii_statistics.0, quality: quality.map(|q| q.0) })
+        type Row =
+            (String, Json<Vec<Turn>>, Json<Vec<SpeakerStats>>, Json<PiiStatistics>, Option<Json<TranscriptQuality>>, Option<Json<CallCharacteristics>>);
+        let row: Option<Row> = sqlx::query_as(
+            "select full_text, turns, speakers, pii_statistics, transcript_quality, characteristics from calls where id = $1 and project_id = $2",
+        )
+        .bind(call.0)
+        .bind(project.0)
+        .fetch_optional(&self.pool)
+        .await?;
+        let (full_text, turns, speakers, pii_statistics, quality, characteristics) = row.ok_or(StoreError::NotFound("call"))?;
+        Ok(CallText {
+            full_text,
+            turns: turns.0,
+            speakers: speakers.0,
+            pii_statistics: pii_statistics.0,
+            quality: quality.map(|q| q.0),
+            characteristics: characteristics.map(|c| c.0),
+        })
     }
 
     async fn get_call_analysis(&self, project: ProjectId, call: CallId) -> StoreResult<StoredAnalysis> {
@@ -287,8 +319,10 @@ impl CallStore for SqlStore {
 }
 
 /// What the call lists read: the call, its category's name and its action item count.
-const CALL_SUMMARY_COLUMNS: &str = "c.id, c.filename, c.language, c.size_bytes, c.duration_s, c.sentiment_level, k.name, \
-     (select count(*) from action_items a where a.call_id = c.id), c.created_at, c.updated_at, c.title, c.storage_path \
+const CALL_SUMMARY_COLUMNS: &str = "c.id, c.project_id, c.filename, c.language, c.size_bytes, c.duration_s, c.sentiment_level, \
+     k.name as primary_category, (select count(*) from action_items a where a.call_id = c.id) as action_items_count, \
+     c.created_at, c.updated_at, c.title, c.storage_path, c.non_talk_ms, c.longest_non_talk_ms, c.music_ms, c.interruption_count, \
+     c.words_per_minute \
      from calls c left join categories k on k.id = c.primary_category_id";
 
 /// ` where …` for the calls of `project` that pass `filter` (the calls table is `c`).
@@ -323,6 +357,12 @@ fn push_call_filter(query: &mut sqlx::QueryBuilder<'_, Db>, project: ProjectId, 
             query.push(")");
         }
     }
+    if let Some(ms) = filter.non_talk_over_ms {
+        query.push(" and c.longest_non_talk_ms > ").push_bind(ms);
+    }
+    if let Some(count) = filter.interruptions_over {
+        query.push(" and c.interruption_count > ").push_bind(count);
+    }
     if let Some(now) = filter.overdue_at {
         query
             .push(" and exists (select 1 from action_items a where a.call_id = c.id and a.status in ('PENDING', 'IN_PROGRESS') and a.due_at < ")
@@ -331,23 +371,31 @@ fn push_call_filter(query: &mut sqlx::QueryBuilder<'_, Db>, project: ProjectId, 
     }
 }
 
-type CallSummaryRow = (Uuid, String, String, i64, Option<f64>, String, Option<String>, i64, Timestamp, Timestamp, Option<String>, String);
-
 fn call_summary(row: CallSummaryRow) -> StoreResult<CallSummary> {
-    let (id, filename, language, size_bytes, duration_s, sentiment_level, primary_category, action_items_count, created_at, updated_at, title, storage_path) = row;
+    let figures = match (row.non_talk_ms, row.longest_non_talk_ms, row.interruption_count) {
+        (Some(non_talk_ms), Some(longest_non_talk_ms), Some(interruptions)) => Some(CallFigures {
+            non_talk_ms,
+            longest_non_talk_ms,
+            music_ms: row.music_ms,
+            interruption_count: interruptions,
+            words_per_minute: row.words_per_minute,
+        }),
+        _ => None,
+    };
     Ok(CallSummary {
-        id: CallId(id),
-        filename,
-        language: crate::parse_stored("calls.language", &language)?,
-        size_bytes,
-        duration_s,
-        sentiment_level: crate::parse_stored("calls.sentiment_level", &sentiment_level)?,
-        primary_category,
-        action_items_count,
-        created_at,
-        updated_at,
-        title,
-        storage_path,
+        id: CallId(row.id),
+        filename: row.filename,
+        language: crate::parse_stored("calls.language", &row.language)?,
+        size_bytes: row.size_bytes,
+        duration_s: row.duration_s,
+        sentiment_level: crate::parse_stored("calls.sentiment_level", &row.sentiment_level)?,
+        primary_category: row.primary_category,
+        action_items_count: row.action_items_count,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+        title: row.title,
+        storage_path: row.storage_path,
+        figures,
     })
 }
 

@@ -210,12 +210,14 @@ impl JobStore for SqlStore {
         let Some((project,)) = row else {
             return Ok(false);
         };
+        let traits = call.transcript.characteristics.as_ref();
         sqlx::query(
             "insert into calls (id, project_id, job_id, filename, language, size_bytes, duration_s, storage_path, \
              sha256, content_type, sample_rate, channels, codec, recorded_at, created_at, updated_at, \
-             full_text, turns, speakers, words, speech_model, pii_statistics, pii_spans, transcript_quality) \
+             full_text, turns, speakers, words, speech_model, pii_statistics, pii_spans, transcript_quality, \
+             characteristics, non_talk_ms, longest_non_talk_ms, music_ms, interruption_count, words_per_minute) \
              values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, \
-             $22, $23, $24)",
+             $22, $23, $24, $25, $26, $27, $28, $29, $30)",
         )
         .bind(call.id.0)
         .bind(project)
@@ -242,6 +244,12 @@ impl JobStore for SqlStore {
         .bind(Json(&call.transcript.pii_statistics))
         .bind(Json(&call.transcript.pii_spans))
         .bind(call.transcript.quality.as_ref().map(Json))
+        .bind(traits.map(Json))
+        .bind(traits.map(|c| c.non_talk_ms))
+        .bind(traits.map(|c| c.longest_non_talk_ms))
+        .bind(traits.and_then(|c| c.music_ms))
+        .bind(traits.map(|c| i64::from(c.interruption_count)))
+        .bind(traits.and_then(|c| c.words_per_minute))
         .execute(&mut *tx)
         .await?;
         if let Some(analysis) = &call.analysis {

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use async_trait::async_trait;
 use callscope_domain::{
-    insert_at, level_of, name_key, subtree_levels, would_cycle, CATEGORY_LEVELS_MAX, ActionItem, CallAudio, CallSummary, CallText, CallTranscript, StoredAnalysis, Classification, StoredSummary, TemplateAnalysis, ActionItemView, WebhookDelivery, ActionItemId, NewActionItem, CategoryChange, Event, AnalysisTemplate, ApiKey, ApiKeyId, CallId, Category, CategoryId, CategoryMove, CategoryPatch,
+    insert_at, level_of, name_key, subtree_levels, would_cycle, CATEGORY_LEVELS_MAX, ActionItem, CallAudio, CallCharacteristics, CallFigures, CallSummary, CallText, CallTranscript, StoredAnalysis, Classification, StoredSummary, TemplateAnalysis, ActionItemView, WebhookDelivery, ActionItemId, NewActionItem, CategoryChange, Event, AnalysisTemplate, ApiKey, ApiKeyId, CallId, Category, CategoryId, CategoryMove, CategoryPatch,
     Job, JobId, JobKind, JobStage, JobStatus, KeyDigest, NewCategory, NewJob, NewProject, OrgId, Organization, Page, PageRequest, PiiSpan,
     PiiStatistics, PresetInput, SentimentLevel, Principal, Project, ProjectId, ProjectPatch, SpeakerPreset, SpeakerPresetId, SpeakerStats, TemplateId,
     TemplateInput, TimedWord, Timestamp, TranscriptQuality, Turn, Webhook, WebhookDeliveryId, WebhookId,
@@ -17,7 +17,7 @@ use sqlx::types::Json;
 use uuid::Uuid;
 
 use crate::rows::{
-    ApiKeyRow, CategoryRow, JobRow, OrganizationRow, PresetRow, PrincipalRow, ProjectRow, TemplateRow, WebhookRow, CATEGORY_COLUMNS, JOB_COLUMNS,
+    ApiKeyRow, CallSummaryRow, CategoryRow, JobRow, OrganizationRow, PresetRow, PrincipalRow, ProjectRow, TemplateRow, WebhookRow, CATEGORY_COLUMNS, JOB_COLUMNS,
     PRESET_COLUMNS, PROJECT_COLUMNS, TEMPLATE_COLUMNS, WEBHOOK_COLUMNS,
 };
 use crate::{
