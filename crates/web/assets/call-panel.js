@@ -241,14 +241,15 @@ function actionsCard(project, call, base, tree, go) {
 
 /**
  * The side panel of `call` (served at `base`): `tree` is the project's categories,
- * `quote(text)` a quote linked to its moment.
+ * `quote(text)` a quote linked to its moment, `extra` a card shown under the speakers.
  */
-export function callPanel({ project, call, base, tree, quote, go }) {
+export function callPanel({ project, call, base, tree, quote, go, extra }) {
   const items = call.summary?.actionItems || [];
   return h(
     "div",
     { class: "side" },
     speakerBars(call, base, go),
+    extra,
     summaryCard(call, call.summary || {}, quote),
     h(
       "section",

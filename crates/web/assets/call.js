@@ -4,6 +4,7 @@
 
 import { api } from "/app/api.js";
 import { callPanel } from "/app/call-panel.js";
+import { callTimeline, characteristicsCard } from "/app/characteristics.js";
 import { clock, h, mount } from "/app/dom.js";
 import { t, when } from "/app/i18n.js";
 import { player } from "/app/player.js";
@@ -50,6 +51,7 @@ export async function callPage(main, project, callId, query, go, fresh = () => t
       h("span", { class: "muted" }, call.filename),
     ),
     h("div", { class: "player" }, recording.element),
+    callTimeline(call, speakers, recording.seek),
     h(
       "div",
       { class: "columns" },
@@ -59,7 +61,15 @@ export async function callPage(main, project, callId, query, go, fresh = () => t
         h("h2", { id: "transcript-title" }, t("transcript")),
         words.element,
       ),
-      callPanel({ project, call, base, tree, quote: words.quote, go }),
+      callPanel({
+        project,
+        call,
+        base,
+        tree,
+        quote: words.quote,
+        go,
+        extra: characteristicsCard(call, recording.seek),
+      }),
     ),
   );
   recording.load();

@@ -50,6 +50,29 @@ export async function callsPage(main, project, query, go, fresh = () => true) {
     type: "checkbox",
     checked: query.get("hasOverdueItems") === "true",
   });
+  const pauseOver = h("input", {
+    id: "filter-pause",
+    type: "number",
+    min: 0,
+    step: 1,
+    inputmode: "numeric",
+    value: query.get("nonTalkOverS") || "",
+  });
+  const interruptionsOver = h("input", {
+    id: "filter-interruptions",
+    type: "number",
+    min: 0,
+    step: 1,
+    inputmode: "numeric",
+    value: query.get("interruptionsOver") || "",
+  });
+  const sort = h(
+    "select",
+    { id: "sort-by" },
+    SORTS.map((key) =>
+      h("option", { value: key, selected: key === (query.get("sortBy") || "CREATED_AT") }, t(`sort.${key}`)),
+    ),
+  );
   const searchBox = h("input", { id: "search", type: "search", value: q, "aria-describedby": "search-help" });
   const from = h("input", { id: "from", type: "date", value: (query.get("from") || "").slice(0, 10) });
   const to = h("input", { id: "to", type: "date", value: (query.get("to") || "").slice(0, 10) });
@@ -63,6 +86,9 @@ export async function callsPage(main, project, query, go, fresh = () => true) {
     if (language.value) next.set("language", language.value);
     if (category.value) next.set("categoryId", category.value);
     if (overdue.checked) next.set("hasOverdueItems", "true");
+    if (pauseOver.value !== "") next.set("nonTalkOverS", pauseOver.value);
+    if (interruptionsOver.value !== "") next.set("interruptionsOver", interruptionsOver.value);
+    if (sort.value !== "CREATED_AT") next.set("sortBy", sort.value);
     go(`#/p/${project.id}/calls?${next}`);
   };
   mount(
@@ -84,6 +110,12 @@ export async function callsPage(main, project, query, go, fresh = () => true) {
       language,
       categoryLabel,
       category,
+      h("label", { for: "filter-pause" }, t("pauseOverS")),
+      pauseOver,
+      h("label", { for: "filter-interruptions" }, t("interruptionsOver")),
+      interruptionsOver,
+      h("label", { for: "sort-by" }, t("sortBy")),
+      sort,
       h("label", { class: "check" }, overdue, ` ${t("hasOverdue")}`),
       h("button", { type: "submit", class: "primary" }, t("apply")),
       [...query.keys()].some((k) => k !== "page") && h("a", { href: `#/p/${project.id}/calls` }, t("clear")),
@@ -97,13 +129,46 @@ export async function callsPage(main, project, query, go, fresh = () => true) {
   await listed;
 }
 
+/** The orders the list offers; each but the first by a characteristic, largest first. */
+const SORTS = ["CREATED_AT", "DURATION", "NON_TALK", "LONGEST_NON_TALK", "MUSIC", "INTERRUPTIONS", "TALK_SPEED"];
+
+/** The filters and order a list without a search takes from the page's query. */
+const LIST_KEYS = [
+  "sentimentLevel",
+  "language",
+  "categoryId",
+  "hasOverdueItems",
+  "nonTalkOverS",
+  "interruptionsOver",
+  "sortBy",
+];
+
 /** The list's filters as the API takes them (the export file gets the same). */
 function listFilters(query) {
   const params = new URLSearchParams();
   for (const key of ["from", "to"]) if (query.get(key)) params.set(key, new Date(query.get(key)).toISOString());
-  for (const key of ["sentimentLevel", "language", "categoryId", "hasOverdueItems"])
-    if (query.get(key)) params.set(key, query.get(key));
+  for (const key of LIST_KEYS) if (query.get(key)) params.set(key, query.get(key));
   return params;
+}
+
+/** The figure a list sorted by a characteristic shows in its own column: [heading, value]. */
+function sortedFigure(sortBy, call) {
+  const f = call.figures;
+  const secs = (ms) => (ms == null ? "–" : clock(ms));
+  switch (sortBy) {
+    case "NON_TALK":
+      return [t("nonTalk"), secs(f?.nonTalkMs)];
+    case "LONGEST_NON_TALK":
+      return [t("longestPause"), secs(f?.longestNonTalkMs)];
+    case "MUSIC":
+      return [t("onHold"), secs(f?.musicMs)];
+    case "INTERRUPTIONS":
+      return [t("interruptions"), f ? f.interruptionCount : "–"];
+    case "TALK_SPEED":
+      return [t("wordsPerMinute"), f?.wordsPerMinute == null ? "–" : Math.round(f.wordsPerMinute)];
+    default:
+      return null;
+  }
 }
 
 /** One page of calls (or of search hits, when there is a query) into `into`. */
@@ -113,8 +178,9 @@ async function callList(project, query, into) {
   const q = query.get("q") || "";
   const params = new URLSearchParams({ page, pageSize: 25 });
   for (const key of ["from", "to"]) if (query.get(key)) params.set(key, new Date(query.get(key)).toISOString());
-  for (const key of ["sentimentLevel", "language", "categoryId", "hasOverdueItems"])
-    if (!q && query.get(key)) params.set(key, query.get(key));
+  for (const key of LIST_KEYS) if (!q && query.get(key)) params.set(key, query.get(key));
+  const sortBy = q ? null : query.get("sortBy");
+  const figureHeading = sortBy && sortedFigure(sortBy, {})?.[0];
   if (q) params.set("q", q);
   const {
     data: rows,
@@ -139,9 +205,9 @@ async function callList(project, query, into) {
             h(
               "tr",
               {},
-              [t("title"), t("date"), t("duration"), t("sentiment"), t("category"), t("items")].map((c) =>
-                h("th", { scope: "col" }, c),
-              ),
+              [t("title"), t("date"), t("duration"), t("sentiment"), t("category"), t("items"), figureHeading]
+                .filter(Boolean)
+                .map((c) => h("th", { scope: "col" }, c)),
             ),
           ),
           h(
@@ -163,6 +229,7 @@ async function callList(project, query, into) {
                 h("td", {}, h("span", { class: levelClass(c.sentimentLevel) }, t(c.sentimentLevel))),
                 h("td", {}, c.primaryCategory || h("span", { class: "muted" }, t("uncategorized"))),
                 h("td", { class: "number" }, c.actionItemsCount),
+                figureHeading && h("td", { class: "number figure" }, sortedFigure(sortBy, c)[1]),
               ),
             ),
           ),

@@ -1,5 +1,6 @@
-// The dashboard: how customers felt (the distribution and the daily trend) and what the calls
-// were about (calls per category), drawn as SVG by the page itself.
+// The dashboard: how customers felt (the distribution and the daily trend), what the calls
+// were about (calls per category) and how they went (call characteristics by day), drawn as SVG
+// by the page itself.
 
 import { api } from "/app/api.js";
 import { flattenTree, h, mount } from "/app/dom.js";
@@ -102,13 +103,116 @@ function trend(days, title) {
   );
 }
 
+/** One column per day of the share of the calls nobody talks in, with a share axis and the day
+ *  of the month under each column. */
+function nonTalkColumns(days, title) {
+  const width = Math.max(600, days.length * 28 + 60);
+  return s(
+    "svg",
+    { viewBox: `0 0 ${width} 220`, role: "img", "aria-label": title, class: "chart" },
+    s("title", {}, title),
+    s(
+      "g",
+      { class: "legend" },
+      s(
+        "g",
+        { transform: "translate(50 4)" },
+        s("rect", { width: 12, height: 12, fill: "#8d99a8", rx: 2 }),
+        s("text", { x: 18, y: 11, class: "tick" }, t("nonTalkShare")),
+      ),
+    ),
+    [0, 50, 100].map((share) => {
+      const y = 190 - (share / 100) * 150;
+      return s(
+        "g",
+        { class: "axis" },
+        s("line", { x1: 40, y1: y, x2: width, y2: y, stroke: share === 0 ? "#8d99a8" : "#eceff3" }),
+        s("text", { x: 34, y: y + 4, class: "tick", "text-anchor": "end" }, `${share}%`),
+      );
+    }),
+    days.map((d, i) => {
+      const x = 50 + i * 28;
+      const hgt = d.nonTalkShare * 150;
+      return s(
+        "g",
+        { class: "day", "data-date": d.date },
+        s(
+          "rect",
+          { x, y: 190 - hgt, width: 20, height: hgt, fill: "#8d99a8" },
+          s("title", {}, `${d.date}: ${Math.round(d.nonTalkShare * 100)}%`),
+        ),
+        s("text", { x: x + 10, y: 206, class: "tick", "text-anchor": "middle" }, d.date.slice(8)),
+      );
+    }),
+  );
+}
+
+/** The characteristics dashboard's card: a chart of the non-talk share by day and a table of
+ *  every daily average, with the range's average last. */
+function characteristicsCard(board) {
+  const row = (label, a) =>
+    h(
+      "tr",
+      {},
+      h("th", { scope: "row" }, label),
+      h("td", { class: "number" }, a.calls),
+      h("td", { class: "number" }, `${Math.round(a.nonTalkShare * 100)}%`),
+      h("td", { class: "number" }, `${a.longestNonTalkS.toFixed(1)} s`),
+      h("td", { class: "number" }, `${a.onHoldS.toFixed(1)} s`),
+      h("td", { class: "number" }, a.interruptions.toFixed(1)),
+      h("td", { class: "number" }, a.wordsPerMinute == null ? "–" : Math.round(a.wordsPerMinute)),
+    );
+  return h(
+    "section",
+    { class: "card", "aria-labelledby": "daily-characteristics-title", id: "daily-characteristics" },
+    h("h2", { id: "daily-characteristics-title" }, t("dailyCharacteristics")),
+    board.days.length === 0
+      ? h("p", { class: "muted" }, t("noCalls"))
+      : [
+          h("div", { class: "chart-scroll" }, nonTalkColumns(board.days, t("nonTalkShare"))),
+          h(
+            "div",
+            { class: "table-scroll" },
+            h(
+              "table",
+              { class: "quarters" },
+              h(
+                "thead",
+                {},
+                h(
+                  "tr",
+                  {},
+                  [
+                    t("date"),
+                    t("calls"),
+                    t("nonTalkShare"),
+                    t("longestPause"),
+                    t("onHold"),
+                    t("interruptions"),
+                    t("wordsPerMinute"),
+                  ].map((label) => h("th", { scope: "col" }, label)),
+                ),
+              ),
+              h(
+                "tbody",
+                {},
+                board.days.map((d) => row(d.date, d)),
+                row(t("average"), board.overall),
+              ),
+            ),
+          ),
+        ],
+  );
+}
+
 export async function dashboardPage(main, project, query, go, fresh = () => true) {
   const zone = query.get("tz") || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
   const params = new URLSearchParams({ tz: zone });
   for (const key of ["from", "to"]) if (query.get(key)) params.set(key, new Date(query.get(key)).toISOString());
-  const [board, tree] = await Promise.all([
+  const [board, tree, shape] = await Promise.all([
     api("GET", `/v1/projects/${project.id}/dashboard/sentiment?${params}`),
     api("GET", `/v1/projects/${project.id}/categories`),
+    api("GET", `/v1/projects/${project.id}/dashboard/characteristics?${params}`),
   ]);
   if (!fresh()) return;
   const d = board.distribution;
@@ -178,5 +282,6 @@ export async function dashboardPage(main, project, query, go, fresh = () => true
         ? h("div", { class: "chart-scroll" }, trend(board.trend, t("trend")))
         : h("p", { class: "muted" }, t("noCalls")),
     ),
+    characteristicsCard(shape),
   );
 }

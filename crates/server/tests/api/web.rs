@@ -17,7 +17,7 @@ use callscope_store::testing::{store_call, text_call};
 use callscope_store::Backend;
 use serde_json::{json, Value};
 
-use crate::helpers::{spawn_app_with, spoken_call, wav_bytes, TestApp};
+use crate::helpers::{generated_call, spawn_app_with, spoken_call, wav_bytes, Piece, TestApp};
 
 /// The key WebDriver puts an element's reference under.
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
@@ -100,6 +100,9 @@ impl Browser {
 
     async fn click(&self, css: &str) {
         let id = self.wait(css).await;
+        // To the middle of the window, as a person scrolls to what they click: WebDriver's own
+        // scrolling leaves it at an edge, where the sticky player can cover it.
+        self.script("document.querySelector(arguments[0]).scrollIntoView({ block: 'center' })", json!([css])).await;
         let answer = self.command(reqwest::Method::POST, &format!("/element/{id}/click"), Some(json!({}))).await;
         assert!(answer.get("error").is_none(), "clicking {css}: {answer}");
     }
@@ -299,13 +302,19 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
     let invoice = files.path().join("invoice call.wav");
     std::fs::write(
         &invoice,
-        spoken_call(
+        generated_call(
             2,
             &[
-                (0, "en-us", "Good morning, this is Anna from billing. How can I help you today?"),
-                (1, "en-gb", "Hello. I have not received the invoice for November."),
-                (0, "en-us", "I am sorry about that. I will send you the invoice by Friday."),
-                (1, "en-gb", "Thank you very much, that is great."),
+                Piece::Says(0, "en-us", "Good morning, this is Anna from billing. How can I help you today?"),
+                Piece::Silence(0.5),
+                Piece::Says(1, "en-gb", "Hello. I have not received the invoice for November."),
+                Piece::Silence(0.5),
+                Piece::Says(0, "en-us", "Let me look. Please hold."),
+                Piece::Music(0, 5.0),
+                Piece::Says(0, "en-us", "I am sorry about that. I will send you the invoice by Friday."),
+                Piece::Silence(0.5),
+                Piece::Says(1, "en-gb", "Thank you very much, that is great."),
+                Piece::Silence(0.5),
             ],
         ),
     )
@@ -358,6 +367,15 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
     assert!(listed.as_str().unwrap().contains("<svg onload=\"window.pwned = 3\">.wav"), "{listed}");
     assert_eq!(browser.script("return document.querySelectorAll('table.calls img, table.calls svg, table.calls b').length", json!([])).await, 0);
     browser.screenshot(&shots, "2-calls").await;
+    // Ordered by the longest pause: the call put on hold first, the one never measured last, and
+    // the figure in a column of its own.
+    browser.go(&app.url(&format!("/#/p/{project}/calls?sortBy=LONGEST_NON_TALK"))).await;
+    let first = browser
+        .until("document.querySelector('main').dataset.shows === location.hash && document.querySelector('table.calls td.figure') ? [...document.querySelectorAll('table.calls tbody tr')].map(r => r.innerText) : null", |v| !v.is_null())
+        .await;
+    let rows: Vec<&str> = first.as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
+    assert!(rows[0].contains("invoice call.wav") && rows[2].contains("<svg onload"), "{rows:?}");
+    assert_eq!(browser.script("return document.getElementById('sort-by').value", json!([])).await, "LONGEST_NON_TALK");
     browser.go(&app.url(&format!("/#/p/{project}/calls/{}", hostile_id.0))).await;
     browser.wait("#transcript").await;
     let said = browser.script("return document.getElementById('transcript').innerText", json!([])).await;
@@ -395,7 +413,21 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
     assert_eq!(streamed[1], false, "no key in the player's URL: {streamed}");
     assert_eq!(streamed[2], 206, "{streamed}");
     assert!(streamed[3].as_str().unwrap().starts_with("bytes 0-99/"), "{streamed}");
+    // The timeline under the player: a lane per speaker and one of the pauses, where the hold
+    // music shows; the characteristics card plays a pause from its start.
+    assert_eq!(browser.script("return document.querySelectorAll('#timeline .lane').length", json!([])).await, 3);
+    assert_eq!(browser.script("return document.querySelectorAll('#timeline .seg.pause-music').length", json!([])).await, 1);
+    let card = browser.script("return document.getElementById('characteristics').innerText", json!([])).await;
+    assert!(card.as_str().unwrap().contains("On hold (music or tones)"), "{card}");
     browser.screenshot(&shots, "3-call").await;
+    let pause_start = browser.script("return document.querySelector('#pauses button').textContent", json!([])).await;
+    browser.click("#pauses button").await;
+    let [minutes, secs] = pause_start.as_str().unwrap().split(':').map(|p| p.parse::<f64>().unwrap()).collect::<Vec<_>>()[..] else {
+        panic!("a clock: {pause_start}")
+    };
+    browser.until("document.getElementById('player').currentTime", |v| v.as_f64().is_some_and(|t| (t - (minutes * 60.0 + secs)).abs() < 1.5)).await;
+    browser.script("document.getElementById('player').pause()", json!([])).await;
+    browser.screenshot(&shots, "3-call-characteristics").await;
 
     // A click on a word plays from it.
     let word = browser.script("const w = document.querySelectorAll('#transcript .w')[8]; return [w.dataset.start, w.dataset.i]", json!([])).await;
@@ -534,6 +566,13 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
     let axis = browser.script("return [...document.querySelectorAll('#trend-title ~ * svg text')].map(t => t.textContent)", json!([])).await;
     for label in ["positive", "neutral", "negative", "0%", "50%", "100%"] {
         assert!(axis.as_array().unwrap().iter().any(|t| t == label), "{label} in {axis}");
+    }
+    // The daily characteristics: the one measured day and the average.
+    browser.wait("#daily-characteristics table").await;
+    assert_eq!(browser.script("return document.querySelectorAll('#daily-characteristics tbody tr').length", json!([])).await, 2);
+    let columns = browser.script("return [...document.querySelectorAll('#daily-characteristics svg text')].map(t => t.textContent)", json!([])).await;
+    for label in ["Share nobody talks", "0%", "100%"] {
+        assert!(columns.as_array().unwrap().iter().any(|t| t == label), "{label} in {columns}");
     }
     browser.screenshot(&shots, "6-dashboard").await;
     // A category's bar opens its calls: Billing's one call.
