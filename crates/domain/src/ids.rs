@@ -100,6 +100,10 @@ id_type!(
     /// A call (its transcript and analysis); the spec also calls it `transcriptId`.
     CallId
 );
+id_type!(
+    /// A project's rule that files calls under a label.
+    RuleId
+);
 
 #[cfg(test)]
 mod tests {

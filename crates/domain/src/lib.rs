@@ -19,6 +19,7 @@ mod keys;
 mod pii;
 mod preset;
 mod project;
+mod rules;
 mod sentiment;
 mod template;
 mod transcript;
@@ -43,14 +44,18 @@ pub use clock::{rfc3339_millis, rfc3339_millis_opt, rfc3339_millis_text, Clock, 
 pub use event::{CallCompleted, CategoryChange, Event};
 pub use health::WorkerHealth;
 pub use ids::{
-    ActionItemId, ApiKeyId, CallId, CategoryId, JobId, OrgId, ProjectId, SpeakerPresetId, TaxonomyId, TemplateFieldId, TemplateId, WebhookDeliveryId,
-    WebhookId,
+    ActionItemId, ApiKeyId, CallId, CategoryId, JobId, OrgId, ProjectId, RuleId, SpeakerPresetId, TaxonomyId, TemplateFieldId, TemplateId,
+    WebhookDeliveryId, WebhookId,
 };
 pub use job::{parse_channel_roles, Job, JobKind, JobStage, JobStatus, NewJob};
 pub use keys::{random_secret_hex, ApiKey, ApiKeySecret, KeyDigest, Principal};
 pub use pii::{PiiSpan, PiiStatistics};
 pub use preset::{PresetInput, SpeakerPreset};
 pub use project::{time_zone, Language, NewProject, Organization, PiiRedaction, Project, ProjectPatch, PROJECT_DESCRIPTION_MAX, PROJECT_NAME_MAX};
+pub use rules::{
+    Party, Require, Rule, RuleCondition, RuleEvidence, RuleInput, RuleMatch, RuleSubject, SentimentSpan, TimeWindow, WindowEdge,
+    RULES_PER_PROJECT_MAX, RULE_CONDITIONS_MAX, RULE_DESCRIPTION_MAX, RULE_NAME_MAX, RULE_PHRASES_MAX, RULE_PHRASE_MAX,
+};
 pub use sentiment::SentimentLevel;
 pub use template::{AnalysisTemplate, AnswerType, FieldInput, TemplateField, TemplateInput};
 pub use transcript::{build_transcript, speaker_id, speaker_name, SpeakerStats, TimedWord, TranscriptQuality, Turn};
