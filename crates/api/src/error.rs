@@ -267,6 +267,10 @@ impl From<StoreError> for ApiError {
                 }
                 Rejection::MergeAcrossCalls => ApiError::invalid("into", "must be another action item of the same call"),
                 Rejection::UnknownSpeaker => ApiError::invalid("names", "names a speakerId that is not a speaker of this call"),
+                Rejection::DuplicateRule => ApiError::invalid("name", "another rule of this project has this name (compared ignoring case)"),
+                Rejection::TooManyRules => {
+                    ApiError::invalid("name", format!("the project already has {} rules, as many as it may", callscope_domain::RULES_PER_PROJECT_MAX))
+                }
             },
             other => ApiError::Internal(Box::new(other)),
         }

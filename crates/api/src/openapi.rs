@@ -30,6 +30,8 @@ per key, and by the client's address for requests without one (429 `rate_limited
         (name = "Categories", description = "The project's category tree, into which calls are classified."),
         (name = "Speaker presets", description = "Named speaker lists; the default one names the speakers of new calls."),
         (name = "Analysis templates", description = "The project's own questions, answered for every call while active."),
+        (name = "Rules", description = "The project's own filing of calls under labels, by what was said, by whom and when, pauses, \
+            interruptions, sentiment, categories and personal data (beyond the spec)."),
         (name = "Webhooks", description = "Signed event deliveries to public HTTPS endpoints."),
         (name = "Dashboard", description = "Aggregates over the project's calls."),
         (name = "Action items", description = "Tasks found in calls: filtered, sorted, edited, closed."),

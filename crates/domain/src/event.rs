@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::{ActionItemId, ActionItemView, CallId, CallListing, CategoryId, Job, JobId};
+use crate::{ActionItemId, ActionItemView, CallId, CallListing, CategoryId, Job, JobId, RuleMatch};
 
 /// A change other systems hear about through webhooks.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,6 +24,20 @@ pub enum Event {
     ActionItemDeleted(ActionItemId),
     /// `POST /webhooks/{id}/test`: the data it was sent with.
     WebhookTest(Value),
+    /// A call newly matched a rule (beyond the spec): on processing, re-analysis, or a rule
+    /// made or changed.
+    CallRuleMatched(RuleMatched),
+}
+
+/// `call.rule_matched`: the call, and the rule it matched with its evidence.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RuleMatched {
+    /// The call.
+    pub call_id: CallId,
+    /// The rule, its label and the evidence.
+    #[serde(flatten)]
+    pub matched: RuleMatch,
 }
 
 /// `call.completed`'s data: the call's summary as `GET /calls` lists it, plus the job.
@@ -56,6 +70,7 @@ impl Event {
             Self::ActionItemUpdated(_) => "action_item.updated",
             Self::ActionItemDeleted(_) => "action_item.deleted",
             Self::WebhookTest(_) => "webhook.test",
+            Self::CallRuleMatched(_) => "call.rule_matched",
         }
     }
 
@@ -68,6 +83,7 @@ impl Event {
             Self::ActionItemCreated(item) | Self::ActionItemUpdated(item) => serde_json::to_value(item),
             Self::WebhookTest(data) => Ok(data.clone()),
             Self::ActionItemDeleted(id) => Ok(json!({ "id": id })),
+            Self::CallRuleMatched(matched) => serde_json::to_value(matched),
         };
         // Every payload is plain data (strings, numbers, ids, maps with string keys), which
         // serde_json always serialises.
@@ -87,6 +103,10 @@ mod tests {
             Event::ActionItemCreated(Box::new(ActionItemView::new(&crate::action_item::tests::item(), chrono::Utc::now()))),
             Event::ActionItemUpdated(Box::new(ActionItemView::new(&crate::action_item::tests::item(), chrono::Utc::now()))),
             Event::ActionItemDeleted(ActionItemId::new()),
+            Event::CallRuleMatched(RuleMatched {
+                call_id: CallId::new(),
+                matched: RuleMatch { rule_id: crate::RuleId::new(), label: "Escalation".into(), evidence: Vec::new() },
+            }),
         ];
         for event in events {
             assert!(EVENT_TYPES.contains(&event.kind()), "{}", event.kind());

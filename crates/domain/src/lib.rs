@@ -41,7 +41,7 @@ pub use characteristics::{
     NON_TALK_LISTED_MS,
 };
 pub use clock::{rfc3339_millis, rfc3339_millis_opt, rfc3339_millis_text, Clock, ManualClock, SystemClock, Timestamp};
-pub use event::{CallCompleted, CategoryChange, Event};
+pub use event::{CallCompleted, CategoryChange, Event, RuleMatched};
 pub use health::WorkerHealth;
 pub use ids::{
     ActionItemId, ApiKeyId, CallId, CategoryId, JobId, OrgId, ProjectId, RuleId, SpeakerPresetId, TaxonomyId, TemplateFieldId, TemplateId,

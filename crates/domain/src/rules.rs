@@ -207,6 +207,10 @@ pub struct Rule {
     pub created_at: Timestamp,
     /// When it last changed.
     pub updated_at: Timestamp,
+    /// Whether the calls stored before it was made or last changed are still being filed by it.
+    pub filing_pending: bool,
+    /// How many of those calls it has been evaluated on so far.
+    pub calls_filed: i64,
 }
 
 /// The moment and words that made a rule match.
@@ -513,6 +517,8 @@ mod tests {
             input: input.validate().unwrap(),
             created_at: chrono::Utc::now(),
             updated_at: chrono::Utc::now(),
+            filing_pending: false,
+            calls_filed: 0,
         }
     }
 

@@ -14,8 +14,10 @@ use crate::{ProjectId, Timestamp, ValidationErrors, Validator, WebhookDeliveryId
 pub const WEBHOOK_URL_MAX: usize = 2048;
 
 /// The event names a webhook can subscribe to (or `*` for all).
-pub const EVENT_TYPES: [&str; 6] =
-    ["call.completed", "call.failed", "call.category_changed", "action_item.created", "action_item.updated", "action_item.deleted"];
+pub const EVENT_TYPES: [&str; 7] = [
+    "call.completed", "call.failed", "call.category_changed", "call.rule_matched", "action_item.created", "action_item.updated",
+    "action_item.deleted",
+];
 
 /// Where one event's delivery to one webhook is (decisions §9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

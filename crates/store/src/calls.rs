@@ -4,7 +4,7 @@
 use async_trait::async_trait;
 use callscope_domain::{
     CallAudio, CallFigures, CallId, CallSummary, CallText, CallTranscript, CategoryId, Classification, Language, Page, PageRequest, ProjectId,
-    SentimentLevel, StoredAnalysis, Timestamp,
+    RuleId, SentimentLevel, StoredAnalysis, Timestamp,
 };
 
 use crate::StoreResult;
@@ -139,6 +139,8 @@ pub struct CallFilter {
     pub non_talk_over_ms: Option<i64>,
     /// Calls with more interruptions than this.
     pub interruptions_over: Option<i64>,
+    /// Calls that matched this rule.
+    pub rule: Option<RuleId>,
     /// The order (newest first by default).
     pub sort: CallSort,
     /// Smallest first rather than largest.

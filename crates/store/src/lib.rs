@@ -29,6 +29,7 @@ mod migrations;
 mod postgres;
 mod presets;
 mod rows;
+mod rules;
 mod search_sync;
 mod sqlite;
 mod templates;
@@ -40,6 +41,7 @@ pub use calls::{CallFilter, CallSort, CallStore};
 pub use categories::CategoryStore;
 pub use jobs::{CallAnalysisRecord, JobStore, NewCall};
 pub use presets::PresetStore;
+pub use rules::{RuleStore, RuleSweep};
 pub use search_sync::{Erasures, SearchDocument, SearchSyncStore};
 pub use templates::TemplateStore;
 pub use tenancy::TenancyStore;
@@ -137,6 +139,12 @@ pub enum Rejection {
     /// A `speakerId` that is not a speaker of the call.
     #[error("speakerId is not a speaker of this call")]
     UnknownSpeaker,
+    /// Another rule of the project has the name, ignoring case.
+    #[error("another rule of this project has the same name")]
+    DuplicateRule,
+    /// The project has as many rules as it may.
+    #[error("the project has {} rules, as many as it may", callscope_domain::RULES_PER_PROJECT_MAX)]
+    TooManyRules,
 }
 
 /// Which database a store talks to.
@@ -200,6 +208,7 @@ pub trait Store:
     + CategoryStore
     + PresetStore
     + TemplateStore
+    + RuleStore
     + JobStore
     + CallStore
     + ActionItemStore

@@ -1022,3 +1022,82 @@ async fn deleting_a_category_takes_it_out_of_every_call_that_names_it(backend: B
     let last = store.list_events(project.id).await.unwrap().pop().unwrap();
     assert_eq!(last.1, serde_json::json!({"callId": call.id, "previousCategoryId": support.id, "categoryId": null}));
 }
+
+both_backends!(rules_are_kept_per_project_and_their_matches_raise_an_event_once);
+
+async fn rules_are_kept_per_project_and_their_matches_raise_an_event_once(backend: Backend) {
+    use callscope_domain::{Party, Require, RuleCondition, RuleEvidence, RuleInput, RuleMatch};
+    use callscope_store::testing::{store_call, text_call};
+    use callscope_store::{CallFilter, Rejection};
+    let (_db, store, _clock) = open(backend).await;
+    let org = store.create_organization("acme").await.unwrap();
+    let project = store.create_project(org.id, &new_project("p")).await.unwrap();
+    let other = store.create_project(org.id, &new_project("q")).await.unwrap();
+    let input = |name: &str| RuleInput {
+        name: name.into(),
+        description: String::new(),
+        enabled: true,
+        require: Require::All,
+        conditions: vec![RuleCondition::Phrase { phrases: vec!["manager".into()], said: true, by: Party::Any, window: None }],
+    };
+    let escalation = store.create_rule(project.id, &input("Escalation")).await.unwrap();
+    assert_eq!(store.get_rule(project.id, escalation.id).await.unwrap(), escalation);
+    assert!(matches!(store.get_rule(other.id, escalation.id).await, Err(StoreError::NotFound(_))), "another project's");
+    assert!(matches!(store.create_rule(project.id, &input(" escalation")).await, Err(StoreError::Rejected(Rejection::DuplicateRule))));
+    store.create_rule(other.id, &input("Escalation")).await.expect("the same name in another project");
+    let refund = store.create_rule(project.id, &input("Refund")).await.unwrap();
+    assert!(matches!(store.replace_rule(project.id, refund.id, &input("ESCALATION")).await, Err(StoreError::Rejected(Rejection::DuplicateRule))));
+    let renamed = store.replace_rule(project.id, refund.id, &input("Refunds")).await.unwrap();
+    assert_eq!((renamed.input.name.as_str(), renamed.created_at), ("Refunds", refund.created_at));
+    let names: Vec<String> = store.list_rules(project.id).await.unwrap().into_iter().map(|r| r.input.name).collect();
+    assert_eq!(names, ["Escalation", "Refunds"]);
+
+    let call = store_call(store.as_ref(), project.id, &text_call(Language::En, "t", "Get me your manager.", "s")).await;
+    let quiet = store_call(store.as_ref(), project.id, &text_call(Language::En, "u", "Thanks.", "s")).await;
+    let found = RuleMatch {
+        rule_id: escalation.id,
+        label: "Escalation".into(),
+        evidence: vec![RuleEvidence { at_ms: 0, text: "Get me your manager.".into() }],
+    };
+    let evaluated = [escalation.id, refund.id];
+    assert_eq!(store.set_rule_matches(project.id, call, &evaluated, std::slice::from_ref(&found)).await.unwrap(), std::slice::from_ref(&found));
+    assert_eq!(store.set_rule_matches(project.id, call, &evaluated, std::slice::from_ref(&found)).await.unwrap(), [], "matched already");
+    assert!(matches!(store.set_rule_matches(other.id, call, &evaluated, &[]).await, Err(StoreError::NotFound(_))), "another project's call");
+    let events = store.list_events(project.id).await.unwrap();
+    let matched: Vec<_> = events.iter().filter(|(kind, _)| kind == "call.rule_matched").collect();
+    assert_eq!(matched.len(), 1, "one event for the new match");
+    assert_eq!(matched[0].1["label"], "Escalation");
+    assert_eq!(matched[0].1["callId"], call.0.to_string());
+    assert_eq!(matched[0].1["evidence"][0]["text"], "Get me your manager.");
+    assert_eq!(store.call_rule_matches(project.id, call).await.unwrap(), std::slice::from_ref(&found));
+
+    let by_rule = |rule| CallFilter { rule: Some(rule), ..CallFilter::default() };
+    let listed = store.list_calls(project.id, &by_rule(escalation.id), PageRequest { page: 1, page_size: 10 }).await.unwrap();
+    assert_eq!(listed.items.iter().map(|c| c.id).collect::<Vec<_>>(), [call]);
+    assert_eq!(store.list_calls(project.id, &by_rule(refund.id), PageRequest { page: 1, page_size: 10 }).await.unwrap().total, 0);
+    assert_eq!(store.call_rule_matches(project.id, quiet).await.unwrap(), []);
+
+    // Evaluating only the other rule leaves this match; evaluating it again without a match
+    // takes it away.
+    store.set_rule_matches(project.id, call, &[refund.id], &[]).await.unwrap();
+    assert_eq!(store.call_rule_matches(project.id, call).await.unwrap().len(), 1);
+    store.set_rule_matches(project.id, call, &[escalation.id], &[]).await.unwrap();
+    assert_eq!(store.call_rule_matches(project.id, call).await.unwrap(), []);
+    // A rule deleted takes its matches with it; a match of a deleted rule is not stored.
+    store.set_rule_matches(project.id, call, &[escalation.id], std::slice::from_ref(&found)).await.unwrap();
+    store.delete_rule(project.id, escalation.id).await.unwrap();
+    assert_eq!(store.call_rule_matches(project.id, call).await.unwrap(), []);
+    assert_eq!(store.set_rule_matches(project.id, call, &[escalation.id], &[found]).await.unwrap(), []);
+    assert!(matches!(store.delete_rule(project.id, escalation.id).await, Err(StoreError::NotFound(_))));
+    // Erasing a call takes its matches.
+    let refund_match = RuleMatch { rule_id: refund.id, label: "Refunds".into(), evidence: Vec::new() };
+    store.set_rule_matches(project.id, quiet, &[refund.id], &[refund_match]).await.unwrap();
+    store.delete_call(project.id, quiet).await.unwrap();
+    assert_eq!(store.list_calls(project.id, &by_rule(refund.id), PageRequest { page: 1, page_size: 10 }).await.unwrap().total, 0);
+
+    // At most so many rules a project.
+    for i in 1..callscope_domain::RULES_PER_PROJECT_MAX {
+        store.create_rule(other.id, &input(&format!("rule {i}"))).await.unwrap();
+    }
+    assert!(matches!(store.create_rule(other.id, &input("one more")).await, Err(StoreError::Rejected(Rejection::TooManyRules))));
+}

@@ -27,6 +27,7 @@ use futures::FutureExt;
 use tokio::sync::watch;
 use watchdog::JobProgress;
 
+mod filing;
 mod redact;
 mod supervise;
 mod watchdog;
@@ -114,7 +115,12 @@ impl Worker {
         while !*shutdown.borrow() {
             match self.run_once_until(shutdown.clone()).await {
                 Ok(RunOutcome::Ran(..)) => continue,
-                Ok(RunOutcome::Idle) => {}
+                // With no job to run, the calls stored before a rule was made or changed.
+                Ok(RunOutcome::Idle) => match self.sweep_rules_once().await {
+                    Ok(true) => continue,
+                    Ok(false) => {}
+                    Err(error) => tracing::warn!(worker = %self.id, %error, "could not file calls by a changed rule"),
+                },
                 Err(error) => tracing::warn!(worker = %self.id, %error, "could not take a job"),
             }
             tokio::select! {
@@ -123,6 +129,43 @@ impl Worker {
             }
         }
         tracing::info!(worker = %self.id, "worker stopped");
+    }
+
+    /// Files one batch of the calls stored before a rule was made or changed, if a rule has
+    /// some left: whether there was one. A batch is short (a hundred calls read and evaluated),
+    /// so that jobs wait little behind it; the sweep's lease keeps two workers off the same rule,
+    /// and one whose worker stopped is taken over where it stood.
+    ///
+    /// # Errors
+    /// The database failing.
+    pub async fn sweep_rules_once(&self) -> StoreResult<bool> {
+        const BATCH: u32 = 100;
+        let Some(sweep) = self.store.claim_rule_sweep(&self.id, self.settings.lease).await? else {
+            return Ok(false);
+        };
+        let rule = sweep.rule;
+        let calls = self.store.calls_after(rule.project_id, sweep.after, BATCH).await?;
+        let (mut reached, mut filed, mut failed) = (None, 0u64, None);
+        for &(at, call) in &calls {
+            match filing::file_call(self.store.as_ref(), rule.project_id, call, std::slice::from_ref(&rule)).await {
+                // A call erased since it was listed has nothing to file.
+                Ok(_) | Err(StoreError::NotFound(_)) => {}
+                Err(error) => {
+                    failed = Some(error);
+                    break;
+                }
+            }
+            reached = Some((at, call));
+            filed += 1;
+        }
+        let finished = failed.is_none() && calls.len() < BATCH as usize;
+        if !self.store.advance_rule_sweep(rule.id, &self.id, reached, filed, finished, self.settings.lease).await? {
+            tracing::info!(rule = %rule.id, "the rule changed or went while its calls were filed: its sweep starts over or ends");
+        }
+        match failed {
+            Some(error) => Err(error),
+            None => Ok(true),
+        }
     }
 
     /// Takes one runnable job, if there is one, and processes it to an end.
@@ -361,7 +404,25 @@ impl Worker {
         };
         let call_date = job.recorded_at.unwrap_or(now);
         let events = item_events(job.project_id, call, &job.original_filename, call_date, &found.action_items, now);
-        Ok(if record(|| self.store.complete_reanalysis(job.id, &self.id, &found, &events)).await? { JobEnd::Completed } else { JobEnd::LeaseLost })
+        if !record(|| self.store.complete_reanalysis(job.id, &self.id, &found, &events)).await? {
+            return Ok(JobEnd::LeaseLost);
+        }
+        self.file(job.project_id, call).await;
+        Ok(JobEnd::Completed)
+    }
+
+    /// Files a call just stored or re-analysed by the project's rules. The job is done either
+    /// way: a call not filed now is filed again with the next change of a rule.
+    async fn file(&self, project: ProjectId, call: CallId) {
+        let filed = async {
+            let rules = self.store.list_rules(project).await?;
+            filing::file_call(self.store.as_ref(), project, call, &rules).await
+        };
+        match filed.await {
+            Ok(new) if !new.is_empty() => tracing::info!(%call, rules = new.len(), "the call matched rules"),
+            Ok(_) | Err(StoreError::NotFound(_)) => {}
+            Err(error) => tracing::warn!(%error, %call, "could not file the call by the project's rules"),
+        }
     }
 
     async fn complete(&self, job: &Job, result: Box<CallResult>) -> StoreResult<JobEnd> {
@@ -459,6 +520,7 @@ impl Worker {
             }
         }
         if completed? {
+            self.file(job.project_id, call.id).await;
             if redacted.is_some() {
                 // The call now points at the redacted copy: the original goes.
                 if let Err(error) = self.storage.delete(&job.storage_path).await {

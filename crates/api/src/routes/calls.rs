@@ -6,8 +6,8 @@ use axum::http::StatusCode;
 use axum::Json;
 use callscope_domain::{
     sentiment_by_quarter, CallCharacteristics, CallId, CallListing, CallSummary, CallSummaryBlock, CategoryId, Classification, Job, Language, Page,
-    PageRequest, PiiStatistics, SentimentLevel, SpeakerSentimentQuarters, SpeakerStats, TemplateAnalysis, TemplateId, Timestamp, TranscriptQuality,
-    Turn, Validator,
+    PageRequest, PiiStatistics, RuleId, RuleMatch, SentimentLevel, SpeakerSentimentQuarters, SpeakerStats, TemplateAnalysis, TemplateId, Timestamp,
+    TranscriptQuality, Turn, Validator,
 };
 use callscope_store::{CallFilter, CallSort};
 use serde::{Deserialize, Serialize};
@@ -66,6 +66,9 @@ pub struct CallListQuery {
     pub sort_by: Option<String>,
     /// `DESC` (default) or `ASC`.
     pub sort_dir: Option<String>,
+    /// Only calls that matched this rule (beyond the spec).
+    #[param(value_type = Option<Uuid>)]
+    pub rule_id: Option<String>,
 }
 
 impl CallListQuery {
@@ -133,7 +136,19 @@ impl CallListQuery {
                 false
             }
         };
+        let rule = self.rule_id.as_deref().map(str::trim).filter(|r| !r.is_empty()).and_then(|r| match r.parse::<Uuid>() {
+            Ok(id) => Some(RuleId(id)),
+            Err(_) => {
+                v.error("ruleId", "must be a rule id (a UUID)");
+                None
+            }
+        });
         v.finish()?;
+        if let Some(rule) = rule {
+            if matches!(state.store.get_rule(project, rule).await, Err(callscope_store::StoreError::NotFound(_))) {
+                return Err(ApiError::invalid("ruleId", "is not a rule of this project"));
+            }
+        }
         let categories = match category {
             Some(id) => {
                 let all = state.store.list_categories(project).await?;
@@ -154,6 +169,7 @@ impl CallListQuery {
             overdue_at,
             non_talk_over_ms,
             interruptions_over: self.interruptions_over,
+            rule,
             sort,
             ascending,
         })
@@ -166,7 +182,7 @@ impl CallListQuery {
         (status = 400, description = "A parameter of the wrong type", body = Problem),
         (status = 404, description = "No such project", body = Problem),
         (status = 422, description = "Page bounds, from after to, or a filter or order not allowed (sentimentLevel, language, categoryId, \
-            nonTalkOverS, interruptionsOver, sortBy, sortDir)", body = Problem)))]
+            nonTalkOverS, interruptionsOver, ruleId, sortBy, sortDir)", body = Problem)))]
 pub async fn list_calls(
     State(state): State<AppState>,
     scope: ProjectScope,
@@ -247,6 +263,9 @@ pub struct CallDetailView {
     /// talk speed and loudness, per call and per speaker (beyond the spec); null for a call
     /// transcribed before they were measured.
     pub characteristics: Option<CallCharacteristics>,
+    /// The project's rules the call matched, by label, each with its evidence (beyond the
+    /// spec).
+    pub rule_matches: Vec<RuleMatch>,
 }
 
 async fn detail(state: &AppState, project: callscope_domain::ProjectId, id: CallId) -> Result<CallDetailView, ApiError> {
@@ -273,6 +292,7 @@ async fn detail(state: &AppState, project: callscope_domain::ProjectId, id: Call
         transcript_quality: transcript.quality,
         sentiment_by_quarter: by_quarter,
         characteristics: transcript.characteristics,
+        rule_matches: state.store.call_rule_matches(project, id).await?,
     })
 }
 

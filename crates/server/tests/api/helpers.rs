@@ -352,17 +352,26 @@ impl TestApp {
         }
     }
 
-    /// Runs the next runnable job in this task with the app's pipeline; false when none is.
-    pub async fn run_one_job(&self) -> bool {
-        let worker = self
-            .worker
+    /// Files one batch of a changed rule's earlier calls with the app's own worker: whether
+    /// there was one.
+    pub async fn run_rule_sweep(&self) -> bool {
+        self.worker().await.sweep_rules_once().await.expect("the worker reaches the store")
+    }
+
+    /// The app's own worker, made on first use.
+    async fn worker(&self) -> &Worker {
+        self.worker
             .get_or_init(|| async {
                 let storage = callscope::startup::open_storage(&self.config).expect("the app's audio store opens");
                 let workers = callscope::startup::build_workers(&self.config, 1, &self.store, &storage, &self.clock).await;
                 workers.expect("the app's pipeline loads").remove(0)
             })
-            .await;
-        matches!(worker.run_once().await.expect("the worker reaches the store"), RunOutcome::Ran(..))
+            .await
+    }
+
+    /// Runs the next runnable job in this task with the app's pipeline; false when none is.
+    pub async fn run_one_job(&self) -> bool {
+        matches!(self.worker().await.run_once().await.expect("the worker reaches the store"), RunOutcome::Ran(..))
     }
 
     /// Files in the audio store.

@@ -23,6 +23,7 @@ mod pii;
 mod presets;
 mod processing;
 mod projects;
+mod rules;
 mod search;
 mod templates;
 mod tenancy;

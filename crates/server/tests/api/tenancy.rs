@@ -28,6 +28,7 @@ pub enum Fixture {
     Category,
     Preset,
     Template,
+    Rule,
     Webhook,
     Job,
     Call,
@@ -44,6 +45,7 @@ fn route(method: Method, path: &'static str, body: Option<Value>, id: Fixture) -
 pub fn project_routes() -> Vec<ScopedRoute> {
     use Fixture::*;
     let template = json!({"name": "QA", "fields": [{"label": "Ok", "prompt": "Was it ok?", "answerType": "BOOLEAN"}]});
+    let rule = json!({"name": "Escalation", "conditions": [{"type": "phrase", "phrases": ["manager"]}]});
     vec![
         route(Method::GET, "/v1/projects/{projectId}", None, Own),
         route(Method::PATCH, "/v1/projects/{projectId}", Some(json!({"name": "Renamed"})), Own),
@@ -63,6 +65,15 @@ pub fn project_routes() -> Vec<ScopedRoute> {
         route(Method::PUT, "/v1/projects/{projectId}/analysis-templates/{id}", Some(template), Template),
         route(Method::POST, "/v1/projects/{projectId}/analysis-templates/{id}/activate", None, Template),
         route(Method::POST, "/v1/projects/{projectId}/analysis-templates/{id}/deactivate", None, Template),
+        route(Method::GET, "/v1/projects/{projectId}/rules", None, Own),
+        route(Method::POST, "/v1/projects/{projectId}/rules", Some(rule.clone()), Own),
+        route(Method::GET, "/v1/projects/{projectId}/rules/{id}", None, Rule),
+        route(
+            Method::PUT,
+            "/v1/projects/{projectId}/rules/{id}",
+            Some(json!({"name": "Renamed", "conditions": [{"type": "non_talk", "overSeconds": 5}]})),
+            Rule,
+        ),
         route(Method::GET, "/v1/projects/{projectId}/webhooks", None, Own),
         route(Method::POST, "/v1/projects/{projectId}/calls/upload", None, Own),
         route(Method::POST, "/v1/projects/{projectId}/webhooks", Some(json!({"url": "https://93.184.216.34/hook", "events": ["*"]})), Own),
@@ -98,6 +109,7 @@ pub fn project_routes() -> Vec<ScopedRoute> {
         route(Method::DELETE, "/v1/projects/{projectId}/categories", None, Own),
         route(Method::DELETE, "/v1/projects/{projectId}/speaker-presets/{id}", None, Preset),
         route(Method::DELETE, "/v1/projects/{projectId}/analysis-templates/{id}", None, Template),
+        route(Method::DELETE, "/v1/projects/{projectId}/rules/{id}", None, Rule),
         route(Method::DELETE, "/v1/projects/{projectId}/webhooks/{id}", None, Webhook),
         route(Method::DELETE, "/v1/projects/{projectId}/action-items/{id}", None, ActionItem),
         route(Method::DELETE, "/v1/projects/{projectId}/calls/{id}", None, Call),
@@ -110,6 +122,7 @@ struct Fixtures {
     category: String,
     preset: String,
     template: String,
+    rule: String,
     webhook: String,
     /// A delivery of the webhook.
     delivery: String,
@@ -169,6 +182,7 @@ async fn fixtures(app: &TestApp, project: &str) -> Fixtures {
         category: create(app, format!("{base}/categories"), json!({"name": "Billing"})).await,
         preset: create(app, format!("{base}/speaker-presets"), json!({"name": "Sales", "speakers": ["Agent"]})).await,
         template: create(app, format!("{base}/analysis-templates"), json!({"name": "T", "fields": []})).await,
+        rule: create(app, format!("{base}/rules"), json!({"name": "Pauses", "conditions": [{"type": "non_talk", "overSeconds": 30}]})).await,
         webhook,
         delivery,
         // A failed job: readable, and (last of all) deletable.
@@ -186,6 +200,7 @@ async fn send(app: &TestApp, route: &ScopedRoute, project_id: &str, ids: &Fixtur
         Fixture::Category => &ids.category,
         Fixture::Preset => &ids.preset,
         Fixture::Template => &ids.template,
+        Fixture::Rule => &ids.rule,
         Fixture::Webhook => &ids.webhook,
         Fixture::Job => &ids.job,
         Fixture::Call => &ids.call,

@@ -6,6 +6,7 @@ include!("tenancy.rs");
 include!("categories.rs");
 include!("presets.rs");
 include!("templates.rs");
+include!("rules.rs");
 include!("jobs.rs");
 include!("calls.rs");
 include!("search_sync.rs");

@@ -143,6 +143,7 @@ impl CallStore for SqlStore {
         }
         // Action items go with the call (foreign key); the jobs name it by id only.
         sqlx::query("delete from action_items where call_id = $1").bind(call.0).execute(&mut *tx).await?;
+        sqlx::query("delete from rule_matches where call_id = $1").bind(call.0).execute(&mut *tx).await?;
         sqlx::query("delete from jobs where transcript_id = $1 and project_id = $2").bind(call.0).bind(project.0).execute(&mut *tx).await?;
         // The outbox's events about the call carry its title, file name, quotes and items: they
         // go, and with them (on delete cascade) their deliveries, sent or still to be sent. Each
@@ -362,6 +363,9 @@ fn push_call_filter(query: &mut sqlx::QueryBuilder<'_, Db>, project: ProjectId, 
     }
     if let Some(count) = filter.interruptions_over {
         query.push(" and c.interruption_count > ").push_bind(count);
+    }
+    if let Some(rule) = filter.rule {
+        query.push(" and exists (select 1 from rule_matches m where m.call_id = c.id and m.rule_id = ").push_bind(rule.0).push(")");
     }
     if let Some(now) = filter.overdue_at {
         query

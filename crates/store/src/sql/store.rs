@@ -11,7 +11,8 @@ use callscope_domain::{
     insert_at, level_of, name_key, subtree_levels, would_cycle, CATEGORY_LEVELS_MAX, ActionItem, CallAudio, CallCharacteristics, CallFigures, CallSummary, CallText, CallTranscript, StoredAnalysis, Classification, StoredSummary, TemplateAnalysis, ActionItemView, WebhookDelivery, ActionItemId, NewActionItem, CategoryChange, Event, AnalysisTemplate, ApiKey, ApiKeyId, CallId, Category, CategoryId, CategoryMove, CategoryPatch,
     Job, JobId, JobKind, JobStage, JobStatus, KeyDigest, NewCategory, NewJob, NewProject, OrgId, Organization, Page, PageRequest, PiiSpan,
     PiiStatistics, PresetInput, SentimentLevel, Principal, Project, ProjectId, ProjectPatch, SpeakerPreset, SpeakerPresetId, SpeakerStats, TemplateId,
-    TemplateInput, TimedWord, Timestamp, TranscriptQuality, Turn, Webhook, WebhookDeliveryId, WebhookId,
+    TemplateInput, TimedWord, Timestamp, TranscriptQuality, Turn, Webhook, WebhookDeliveryId, WebhookId, Rule, RuleEvidence, RuleId,
+    RuleInput, RuleMatch,
 };
 use sqlx::types::Json;
 use uuid::Uuid;
@@ -22,7 +23,7 @@ use crate::rows::{
 };
 use crate::{
     action_item_keys, ActionItemList, ActionItemPatch, ActionItemQuery, ActionItemStore, CallAnalysisRecord, CallFilter, CallStore,
-    JobStore, NewCall, Rejection, CategoryStore, PresetStore, TemplateStore, Erasures, SearchDocument, SearchSyncStore, Store, StoreError,
+    JobStore, NewCall, Rejection, CategoryStore, PresetStore, RuleStore, RuleSweep, TemplateStore, Erasures, SearchDocument, SearchSyncStore, Store, StoreError,
     TenancyStore, WebhookStore,
 };
 
