@@ -241,7 +241,7 @@ function actionsCard(project, call, base, tree, go) {
 
 /**
  * The side panel of `call` (served at `base`): `tree` is the project's categories,
- * `quote(text)` a quote linked to its moment, `extra` a card shown under the speakers.
+ * `quote(text)` a quote linked to its moment, `extra` cards shown under the speakers.
  */
 export function callPanel({ project, call, base, tree, quote, go, extra }) {
   const items = call.summary?.actionItems || [];

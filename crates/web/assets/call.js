@@ -8,6 +8,7 @@ import { callTimeline, characteristicsCard } from "/app/characteristics.js";
 import { clock, h, mount } from "/app/dom.js";
 import { t, when } from "/app/i18n.js";
 import { player } from "/app/player.js";
+import { ruleMatchesCard } from "/app/rules.js";
 import { transcript } from "/app/transcript.js";
 
 export async function callPage(main, project, callId, query, go, fresh = () => true) {
@@ -68,7 +69,7 @@ export async function callPage(main, project, callId, query, go, fresh = () => t
         tree,
         quote: words.quote,
         go,
-        extra: characteristicsCard(call, recording.seek),
+        extra: [ruleMatchesCard(call, recording.seek), characteristicsCard(call, recording.seek)],
       }),
     ),
   );

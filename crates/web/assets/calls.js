@@ -17,7 +17,10 @@ export async function callsPage(main, project, query, go, fresh = () => true) {
     );
   // The page of calls is asked for together with the category tree the filters need, not after it.
   const listed = refresh();
-  const tree = await api("GET", `/v1/projects/${project.id}/categories`).catch(() => []);
+  const [tree, rules] = await Promise.all([
+    api("GET", `/v1/projects/${project.id}/categories`).catch(() => []),
+    api("GET", `/v1/projects/${project.id}/rules`).catch(() => []),
+  ]);
   if (!fresh()) return;
   const categories = flattenTree(tree).map((c) => [c.id, `${"— ".repeat(c.depth)}${c.name}`]);
   const choice = (id, label, values, current) => [
@@ -45,6 +48,12 @@ export async function callsPage(main, project, query, go, fresh = () => true) {
     query.get("language") || "",
   );
   const [categoryLabel, category] = choice("filter-category", t("category"), categories, query.get("categoryId") || "");
+  const [ruleLabel, rule] = choice(
+    "filter-rule",
+    t("rule.matched"),
+    rules.map((r) => [r.id, r.name]),
+    query.get("ruleId") || "",
+  );
   const overdue = h("input", {
     id: "filter-overdue",
     type: "checkbox",
@@ -85,6 +94,7 @@ export async function callsPage(main, project, query, go, fresh = () => true) {
     if (sentiment.value) next.set("sentimentLevel", sentiment.value);
     if (language.value) next.set("language", language.value);
     if (category.value) next.set("categoryId", category.value);
+    if (rule.value) next.set("ruleId", rule.value);
     if (overdue.checked) next.set("hasOverdueItems", "true");
     if (pauseOver.value !== "") next.set("nonTalkOverS", pauseOver.value);
     if (interruptionsOver.value !== "") next.set("interruptionsOver", interruptionsOver.value);
@@ -110,6 +120,7 @@ export async function callsPage(main, project, query, go, fresh = () => true) {
       language,
       categoryLabel,
       category,
+      rules.length > 0 && [ruleLabel, rule],
       h("label", { for: "filter-pause" }, t("pauseOverS")),
       pauseOver,
       h("label", { for: "filter-interruptions" }, t("interruptionsOver")),
@@ -137,6 +148,7 @@ const LIST_KEYS = [
   "sentimentLevel",
   "language",
   "categoryId",
+  "ruleId",
   "hasOverdueItems",
   "nonTalkOverS",
   "interruptionsOver",

@@ -1,10 +1,12 @@
-// Settings of a project: its category tree, analysis templates, speaker presets and webhooks.
+// Settings of a project: its category tree, analysis templates, speaker presets, rules (rules.js)
+// and webhooks.
 // Each change goes to the API at once and the section is read again, so what is shown is what
 // is stored.
 
 import { api } from "/app/api.js";
 import { flattenTree, h, mount, save, toast } from "/app/dom.js";
 import { count, t, when } from "/app/i18n.js";
+import { rulesSection } from "/app/rules.js";
 
 const ANSWER_TYPES = ["TEXT", "NUMBER", "BOOLEAN", "DATE", "SINGLE_CHOICE", "MULTI_CHOICE"];
 const EVENTS = [
@@ -12,6 +14,7 @@ const EVENTS = [
   "call.completed",
   "call.failed",
   "call.category_changed",
+  "call.rule_matched",
   "action_item.created",
   "action_item.updated",
   "action_item.deleted",
@@ -69,6 +72,7 @@ export async function settingsPage(main, project, fresh = () => true) {
     categories: h("section", { class: "card", id: "categories" }),
     templates: h("section", { class: "card", id: "templates" }),
     presets: h("section", { class: "card", id: "presets" }),
+    rules: h("section", { class: "card", id: "rules" }),
     webhooks: h("section", { class: "card", id: "webhooks" }),
   };
   mount(main, h("h1", {}, t("settings")), Object.values(sections));
@@ -422,7 +426,7 @@ export async function settingsPage(main, project, fresh = () => true) {
   }
 
   if (!fresh()) return;
-  await Promise.all([categories(), templates(), presets(), webhooks()]);
+  await Promise.all([categories(), templates(), presets(), rulesSection(sections.rules, project), webhooks()]);
 }
 
 /** Whether category `id` is `ancestor` or below it. */

@@ -655,6 +655,17 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
             v.as_str().is_some_and(|s| s.contains("Agent, Customer") && s.contains("default"))
         })
         .await;
+    // A rule, a condition at a time: the customer saying "invoice".
+    browser.type_into("#rule-name", "Invoice").await;
+    browser.script("document.getElementById('rule-phrase-by').value = 'customer'", json!([])).await;
+    browser.type_into("#rule-phrase-phrases", "invoice").await;
+    browser.click("#rule-add-condition").await;
+    browser.click("#rule-form button[type=submit]").await;
+    browser
+        .until("document.querySelector('#rules ul.rules')?.innerText ?? ''", |v| {
+            v.as_str().is_some_and(|s| s.contains("Invoice") && s.contains("the customer says: invoice"))
+        })
+        .await;
     browser.type_into("#webhook-url", "http://127.0.0.1:9/hook").await;
     browser.click("#webhooks form button[type=submit]").await;
     let secret = browser.until("document.getElementById('webhook-secret')?.textContent ?? ''", |v| v.as_str().is_some_and(|s| !s.is_empty())).await;
@@ -693,6 +704,9 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
     }
     let answers = browser.script("return document.getElementById('answers-title').parentElement.innerText", json!([])).await;
     assert!(answers.as_str().unwrap().contains("invoice"), "{answers}");
+    // Re-analysed, the call is filed by the rule, with the customer's words as its evidence.
+    let filed = browser.script("return document.getElementById('rule-matches')?.innerText ?? ''", json!([])).await;
+    assert!(filed.as_str().unwrap().contains("Invoice") && filed.as_str().unwrap().contains("invoice for November"), "{filed}");
     browser.script("document.getElementById('player').currentTime = 0", json!([])).await;
     // (A script's click: WebDriver aims at the middle of the box, which a quote over two lines does not cover.)
     browser.script("document.querySelector('#answers-title ~ dl a.quote').click()", json!([])).await;
