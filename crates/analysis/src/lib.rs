@@ -12,6 +12,7 @@ pub mod llm_engine;
 pub mod not_tasks;
 pub mod openai;
 pub mod quality;
+pub mod roles;
 pub mod sentiment;
 pub mod summary;
 pub mod template;

@@ -58,7 +58,7 @@ pub use rules::{
 };
 pub use sentiment::SentimentLevel;
 pub use template::{AnalysisTemplate, AnswerType, FieldInput, TemplateField, TemplateInput};
-pub use transcript::{build_transcript, speaker_id, speaker_name, SpeakerStats, TimedWord, TranscriptQuality, Turn};
+pub use transcript::{build_transcript, speaker_id, speaker_name, SpeakerRole, SpeakerStats, TimedWord, TranscriptQuality, Turn};
 pub use validation::{is_non_answer, FieldError, ValidationErrors, Validator};
 pub use webhook::{generate_secret, is_public_ip, parse_events, DeliveryStatus, Webhook, WebhookDelivery, ALL_EVENTS, EVENT_TYPES, WEBHOOK_URL_MAX};
 

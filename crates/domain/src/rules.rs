@@ -4,15 +4,16 @@
 //! call matches when all of them hold (or any, as the rule says), and the match keeps its
 //! evidence: the moments and words that made it.
 //!
-//! Who is the agent and who the customer comes from the speakers' names (channel roles, the
-//! default preset, or a name set on the call page): "agent", "konsultant", … and "customer",
-//! "klient", …. A rule about a party no speaker is named for matches nothing.
+//! Who is the agent and who the customer comes from the part told from the speakers' words,
+//! else from their names (channel roles, the default preset, or a name set on the call page):
+//! "agent", "konsultant", … and "customer", "klient", …. A rule about a party no speaker is
+//! found for matches nothing.
 
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    sentiment_by_quarter, CallCharacteristics, CategoryId, ProjectId, RuleId, SentimentLevel, SpeakerStats, Timestamp, Turn, ValidationErrors,
-    Validator,
+    sentiment_by_quarter, CallCharacteristics, CategoryId, ProjectId, RuleId, SentimentLevel, SpeakerRole, SpeakerStats, Timestamp, Turn,
+    ValidationErrors, Validator,
 };
 
 /// Longest rule name (the label calls are filed under).
@@ -324,10 +325,19 @@ fn party_of(name: &str) -> Party {
     }
 }
 
+/// The party a speaker is: the part told from their words, else what their name says.
+fn party_of_speaker(speaker: &SpeakerStats) -> Party {
+    match speaker.role {
+        Some(SpeakerRole::Agent) => Party::Agent,
+        Some(SpeakerRole::Customer) => Party::Customer,
+        None => party_of(&speaker.name),
+    }
+}
+
 impl RuleSubject<'_> {
     /// Whether the speaker is of `party`.
     fn speaks_for(&self, speaker_id: &str, party: Party) -> bool {
-        party == Party::Any || self.speakers.iter().any(|s| s.speaker_id == speaker_id && party_of(&s.name) == party)
+        party == Party::Any || self.speakers.iter().any(|s| s.speaker_id == speaker_id && party_of_speaker(s) == party)
     }
 
     /// The ids of `party`'s speakers.
@@ -506,7 +516,16 @@ mod tests {
     }
 
     fn speaker(label: usize, name: &str) -> SpeakerStats {
-        SpeakerStats { speaker_id: speaker_id(label), name: name.into(), talk_ratio: 0.5, turn_count: 1, word_count: 1, total_duration_s: 1.0 }
+        SpeakerStats {
+            speaker_id: speaker_id(label),
+            name: name.into(),
+            talk_ratio: 0.5,
+            turn_count: 1,
+            word_count: 1,
+            total_duration_s: 1.0,
+            role: None,
+            role_confidence: None,
+        }
     }
 
     fn rule(require: Require, conditions: Vec<RuleCondition>) -> Rule {

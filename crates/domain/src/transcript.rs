@@ -36,6 +36,37 @@ pub struct SpeakerStats {
     pub word_count: i64,
     /// Seconds of speech.
     pub total_duration_s: f64,
+    /// The speaker's part when it was told from their words (beyond the spec): absent when the
+    /// names came from channel roles or a preset, or the call has not two speakers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<SpeakerRole>,
+    /// How sure that is, 0.5 (a coin toss) to 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(minimum = 0.5, maximum = 1))]
+    pub role_confidence: Option<f64>,
+}
+
+/// A speaker's part in a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum SpeakerRole {
+    /// The company's side.
+    Agent,
+    /// The caller, or the one called.
+    Customer,
+}
+
+impl SpeakerRole {
+    /// The name a speaker of this part is given, in the call's language.
+    pub fn name(self, language: crate::Language) -> &'static str {
+        match (self, language) {
+            (Self::Agent, crate::Language::Pl) => "Konsultant",
+            (Self::Customer, crate::Language::Pl) => "Klient",
+            (Self::Agent, crate::Language::En) => "Agent",
+            (Self::Customer, crate::Language::En) => "Customer",
+        }
+    }
 }
 
 /// A recognised word with its speaker (0-based label), as stored for later stages.
@@ -156,6 +187,8 @@ pub fn build_transcript(words: &[TimedWord], names: impl Fn(usize) -> String) ->
                 turn_count: mine.clone().count() as i64,
                 word_count: mine.map(|t| t.2).sum(),
                 total_duration_s: ms as f64 / 1000.0,
+                role: None,
+                role_confidence: None,
             }
         })
         .collect();

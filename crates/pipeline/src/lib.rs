@@ -13,7 +13,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use callscope_audio::{AudioError, DecodedAudio};
 use callscope_domain::{
-    CallCharacteristics, Job, JobStage, Language, PiiRedaction, PiiSpan, PiiStatistics, SpeakerStats, TimedWord, TranscriptQuality, Turn,
+    CallCharacteristics, Job, JobStage, Language, PiiRedaction, PiiSpan, PiiStatistics, SpeakerRole, SpeakerStats, TimedWord, TranscriptQuality, Turn,
 };
 
 mod characteristics;
@@ -409,8 +409,12 @@ impl Pipeline {
         decoded.channels = if keep { signals } else { Vec::new() };
         let roles = job.channel_roles.as_deref();
         let preset = context.preset_speakers.as_deref();
-        let (mut full_text, mut turns, speakers) =
+        let (mut full_text, mut turns, mut speakers) =
             callscope_domain::build_transcript(&timed, |label| callscope_domain::speaker_name(label, roles, preset));
+        // Speakers nobody named get their part from their words.
+        if roles.is_none() && preset.is_none() {
+            name_by_role(&turns, &mut speakers, job.language);
+        }
         let mut timed = timed;
 
         let texts: Vec<&str> = turns.iter().map(|t| t.text.as_str()).collect();
@@ -498,6 +502,19 @@ async fn channels_identical(audio: &DecodedAudio) -> Result<bool, StageError> {
         .await
         .map_err(|e| speech::stopped("comparing the channels", &e))?
         .map_err(|e| unreadable_audio(&e))
+}
+
+/// Names two speakers Agent and Customer (in the call's language) by who talks like the
+/// company's side, with how sure that is; more or fewer speakers keep their names.
+fn name_by_role(turns: &[Turn], speakers: &mut [SpeakerStats], language: Language) {
+    let said: Vec<(String, String)> = turns.iter().map(|t| (t.speaker_id.clone(), t.text.clone())).collect();
+    let Some(guess) = callscope_analysis::roles::guess_roles(&said) else { return };
+    for speaker in speakers.iter_mut() {
+        let role = if speaker.speaker_id == guess.agent { SpeakerRole::Agent } else { SpeakerRole::Customer };
+        speaker.name = role.name(language).to_owned();
+        speaker.role = Some(role);
+        speaker.role_confidence = Some(guess.confidence);
+    }
 }
 
 /// The call's characteristics, measured on a blocking thread (the pauses are read from the

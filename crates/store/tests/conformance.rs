@@ -198,6 +198,8 @@ fn new_call() -> callscope_store::NewCall {
                 turn_count: 1,
                 word_count: 2,
                 total_duration_s: 0.9,
+                role: None,
+                role_confidence: None,
             }],
             words: vec![
                 callscope_domain::TimedWord { text: "Dzień".into(), start_ms: 0, end_ms: 400, speaker: 0, confidence: Some(0.875) },

@@ -26,6 +26,8 @@ async fn speakers_are_renamed_and_swapped_at_once_and_their_items_follow(backend
         turn_count: 1,
         word_count: 5,
         total_duration_s: 2.0,
+        role: None,
+        role_confidence: None,
     };
     // Diarization named them the wrong way round.
     call.transcript.speakers = vec![speaker("speaker_1", "customer"), speaker("speaker_2", "agent")];

@@ -20,8 +20,19 @@ async fn a_transcript_downloads_as_text_and_subtitles_with_the_speakers_names(ba
             turn_count: 1,
             word_count: 6,
             total_duration_s: 2.0,
+            role: None,
+            role_confidence: None,
         },
-        SpeakerStats { speaker_id: "speaker_2".into(), name: "Klient".into(), talk_ratio: 0.5, turn_count: 1, word_count: 4, total_duration_s: 2.0 },
+        SpeakerStats {
+            speaker_id: "speaker_2".into(),
+            name: "Klient".into(),
+            talk_ratio: 0.5,
+            turn_count: 1,
+            word_count: 4,
+            total_duration_s: 2.0,
+            role: None,
+            role_confidence: None,
+        },
     ];
     let word =
         |text: &str, start_ms: i64, speaker: usize| TimedWord { text: text.into(), start_ms, end_ms: start_ms + 300, speaker, confidence: Some(0.9) };

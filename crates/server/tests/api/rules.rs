@@ -80,7 +80,7 @@ async fn a_processed_call_is_filed_by_the_rules_with_evidence(backend: Backend) 
     };
     let hold = rule(json!({"name": "Long hold", "conditions": [{"type": "non_talk", "overSeconds": 6}]})).await;
     let parcel = rule(
-        json!({"name": "Parcel", "conditions": [{"type": "phrase", "phrases": ["parcel", "paczka"], "window": {"from": "end", "seconds": 15}}]}),
+        json!({"name": "Parcel", "conditions": [{"type": "phrase", "phrases": ["parcel", "paczka"], "by": "customer", "window": {"from": "end", "seconds": 15}}]}),
     )
     .await;
     let refund = rule(json!({"name": "Refund", "conditions": [{"type": "phrase", "phrases": ["refund"]}]})).await;
@@ -95,6 +95,12 @@ async fn a_processed_call_is_filed_by_the_rules_with_evidence(backend: Backend) 
     );
     let (_, call) = app.process_call(&project, "", "hold.wav", bytes).await;
     let detail: Value = app.get(&format!("{base}/calls/{call}")).await.json().await.unwrap();
+    // Uploaded without roles: the speakers are named by their words, the one who answers and
+    // puts the caller on hold the agent.
+    let speakers = detail["speakers"].as_array().unwrap();
+    assert_eq!((speakers[0]["name"].as_str(), speakers[0]["role"].as_str()), (Some("Agent"), Some("agent")), "{speakers:?}");
+    assert_eq!((speakers[1]["name"].as_str(), speakers[1]["role"].as_str()), (Some("Customer"), Some("customer")), "{speakers:?}");
+    assert!(speakers[0]["roleConfidence"].as_f64().is_some_and(|c| c > 0.9), "{speakers:?}");
     let matches = detail["ruleMatches"].as_array().unwrap();
     let labels: Vec<&str> = matches.iter().map(|m| m["label"].as_str().unwrap()).collect();
     assert_eq!(labels, ["Long hold", "Parcel"], "{matches:?}");
@@ -148,6 +154,8 @@ async fn calls_stored_before_a_rule_are_filed_by_the_sweep(backend: Backend) {
             turn_count: 1,
             word_count: 5,
             total_duration_s: 4.5,
+            role: None,
+            role_confidence: None,
         })
         .collect();
     let angry = store_call(app.store.as_ref(), project_id, &angry).await.to_string();

@@ -150,6 +150,8 @@ async fn fixtures(app: &TestApp, project: &str) -> Fixtures {
         turn_count: 1,
         word_count: 4,
         total_duration_s: 1.5,
+        role: None,
+        role_confidence: None,
     }];
     let item = callscope_domain::NewActionItem {
         id: callscope_domain::ActionItemId::new(),

@@ -59,6 +59,10 @@ impl CallStore for SqlStore {
             let speaker = speakers.iter_mut().find(|s| s.speaker_id == *id).ok_or(StoreError::Rejected(Rejection::UnknownSpeaker))?;
             if speaker.name != *name {
                 renamed.push((std::mem::replace(&mut speaker.name, name.clone()), name.clone()));
+                // A person's name overrides the part guessed from the words: rules read the
+                // party from the name from now on.
+                speaker.role = None;
+                speaker.role_confidence = None;
             }
         }
         sqlx::query("update calls set speakers = $2 where id = $1").bind(call.0).bind(Json(&speakers)).execute(&mut *tx).await?;
