@@ -86,6 +86,8 @@ pub struct CallSummary {
     /// The characteristics lists show and sort by; `None` for calls transcribed before they
     /// were measured.
     pub figures: Option<CallFigures>,
+    /// The labels of the rules the call matched, in order.
+    pub rule_labels: Vec<String>,
 }
 
 /// The figures of a call's characteristics that lists show, sort and filter by (beyond the
@@ -170,6 +172,9 @@ pub struct CallListing {
     /// transcribed before they were measured.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub figures: Option<CallFigures>,
+    /// The labels of the project's rules the call matched (beyond the spec); absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rule_labels: Vec<String>,
 }
 
 impl CallListing {
@@ -187,6 +192,7 @@ impl CallListing {
             created_at: call.created_at,
             title: call.display_title(),
             figures: call.figures.clone(),
+            rule_labels: call.rule_labels.clone(),
         }
     }
 

@@ -21,6 +21,8 @@ const ROW_LOCK: &str = "for update";
 /// Holds a row against other writers that take it so, without blocking the inserts that only
 /// reference it (their foreign-key check takes a key-share lock).
 const NO_KEY_LOCK: &str = "for no key update";
+/// The labels of the rules a call (`c`) matched, in order, joined by the unit separator.
+const RULE_LABELS: &str = "(select string_agg(label, chr(31) order by label) from rule_matches m where m.call_id = c.id)";
 
 include!("sql/all.rs");
 

@@ -274,4 +274,6 @@ pub(crate) struct CallSummaryRow {
     pub music_ms: Option<i64>,
     pub interruption_count: Option<i64>,
     pub words_per_minute: Option<f64>,
+    /// The labels of the rules the call matched, in order, joined by `LABEL_SEPARATOR`.
+    pub rule_labels: Option<String>,
 }

@@ -22,6 +22,8 @@ const CLAIM_LOCK: &str = "";
 const ROW_LOCK: &str = "";
 /// Likewise.
 const NO_KEY_LOCK: &str = "";
+/// The labels of the rules a call (`c`) matched, in order, joined by the unit separator.
+const RULE_LABELS: &str = "(select group_concat(label, char(31)) from (select label from rule_matches m where m.call_id = c.id order by label))";
 
 include!("sql/all.rs");
 

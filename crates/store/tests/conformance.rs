@@ -288,6 +288,7 @@ async fn a_job_whose_worker_stopped_is_taken_over_and_completes_once(backend: Ba
             created_at: clock.now(),
             title: call.filename.clone(),
             figures: None,
+            rule_labels: Vec::new(),
         },
         job_id: job.id,
     });
@@ -416,6 +417,7 @@ async fn erasing_a_call_takes_its_events_and_their_deliveries(backend: Backend) 
                 created_at: clock.now(),
                 title: "Refund for Jan Kowalski".into(),
                 figures: None,
+                rule_labels: Vec::new(),
             },
             job_id: job.id,
         });
@@ -1076,6 +1078,13 @@ async fn rules_are_kept_per_project_and_their_matches_raise_an_event_once(backen
     let by_rule = |rule| CallFilter { rule: Some(rule), ..CallFilter::default() };
     let listed = store.list_calls(project.id, &by_rule(escalation.id), PageRequest { page: 1, page_size: 10 }).await.unwrap();
     assert_eq!(listed.items.iter().map(|c| c.id).collect::<Vec<_>>(), [call]);
+    assert_eq!(listed.items[0].rule_labels, ["Escalation"]);
+    let both = RuleMatch { rule_id: refund.id, label: "Refunds; more".into(), evidence: Vec::new() };
+    store.set_rule_matches(project.id, call, &[refund.id], std::slice::from_ref(&both)).await.unwrap();
+    let summary = store.get_call_summary(project.id, call).await.unwrap();
+    assert_eq!(summary.rule_labels, ["Escalation", "Refunds; more"], "in order, whatever a label holds");
+    store.set_rule_matches(project.id, call, &[refund.id], &[]).await.unwrap();
+    assert!(store.get_call_summary(project.id, quiet).await.unwrap().rule_labels.is_empty());
     assert_eq!(store.list_calls(project.id, &by_rule(refund.id), PageRequest { page: 1, page_size: 10 }).await.unwrap().total, 0);
     assert_eq!(store.call_rule_matches(project.id, quiet).await.unwrap(), []);
 

@@ -234,6 +234,12 @@ async function callList(project, query, into) {
                   {},
                   h("a", { href: `#/p/${project.id}/calls/${c.id}`, class: "call-link" }, c.title),
                   h("div", { class: "muted small" }, c.filename),
+                  c.ruleLabels?.length > 0 &&
+                    h(
+                      "div",
+                      { class: "rule-labels" },
+                      c.ruleLabels.map((label) => h("span", { class: "badge active" }, label)),
+                    ),
                   c.snippet !== undefined && h("div", { class: "small" }, snippet(c.snippet)),
                 ),
                 h("td", {}, when(c.createdAt)),

@@ -497,6 +497,8 @@ impl Worker {
                 created_at: now,
                 title: display_title(analysis.title.as_deref(), &call.filename),
                 figures: call.transcript.characteristics.as_ref().map(CallFigures::of),
+                // Filed by the rules once stored: each match raises its own call.rule_matched.
+                rule_labels: Vec::new(),
             },
             job_id: job.id,
         });

@@ -76,7 +76,8 @@ fn too_many(total: u64) -> ApiError {
 }
 
 /// Download the calls list as CSV (beyond the spec): every call the list's filters match, in the
-/// list's order, one row each, with its characteristics (empty for calls not measured). Cells a spreadsheet would run as a formula start with an apostrophe.
+/// list's order, one row each, with its characteristics (empty for calls not measured) and the
+/// labels of the rules it matched. Cells a spreadsheet would run as a formula start with an apostrophe.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/calls/export", tag = "Calls", params(ProjectPath, DateRangeQuery, CallListQuery),
     responses((status = 200, description = "The calls as CSV (RFC 4180, a header row), as an attachment", content((String = "text/csv"))),
         (status = 400, description = "A parameter of the wrong type", body = Problem),
@@ -94,7 +95,7 @@ pub async fn export_calls(
     filter.to = Some(filter.to.map_or(now, |to| to.min(now)));
     let mut body = csv_row(&[
         "id", "createdAt", "filename", "language", "durationS", "title", "sentimentLevel", "primaryCategory", "actionItemsCount", "nonTalkS",
-        "longestNonTalkS", "onHoldS", "interruptions", "wordsPerMinute",
+        "longestNonTalkS", "onHoldS", "interruptions", "wordsPerMinute", "rules",
     ]);
     let seconds = |ms: Option<i64>| ms.map(|ms| format!("{:.1}", ms as f64 / 1000.0)).unwrap_or_default();
     for page in 1.. {
@@ -118,6 +119,7 @@ pub async fn export_calls(
                 seconds(call.figures.as_ref().and_then(|f| f.music_ms)),
                 call.figures.as_ref().map(|f| f.interruption_count.to_string()).unwrap_or_default(),
                 call.figures.as_ref().and_then(|f| f.words_per_minute).map(|w| format!("{w:.1}")).unwrap_or_default(),
+                call.rule_labels.join("; "),
             ]));
         }
         if batch.items.len() < BATCH as usize || u64::from(page) * u64::from(BATCH) >= batch.total {

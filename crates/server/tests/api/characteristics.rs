@@ -96,9 +96,9 @@ async fn a_call_with_hold_music_and_silence_is_measured_and_listed_by_it(backend
     // The export carries the figures; the unmeasured call's cells are empty.
     let csv = app.get(&format!("/v1/projects/{project}/calls/export?sortBy=LONGEST_NON_TALK")).await.text().await.unwrap();
     let rows: Vec<&str> = csv.lines().collect();
-    assert!(rows[0].ends_with("nonTalkS,longestNonTalkS,onHoldS,interruptions,wordsPerMinute"), "{}", rows[0]);
+    assert!(rows[0].ends_with("nonTalkS,longestNonTalkS,onHoldS,interruptions,wordsPerMinute,rules"), "{}", rows[0]);
     assert!(rows[1].starts_with(&id), "{csv}");
     let longest = format!("{:.1}", c["longestNonTalkMs"].as_f64().unwrap() / 1000.0);
     assert!(rows[1].contains(&format!(",{longest},")), "{csv}");
-    assert!(rows[2].starts_with(&older) && rows[2].ends_with(",,,,,"), "{csv}");
+    assert!(rows[2].starts_with(&older) && rows[2].ends_with(",,,,,,"), "{csv}");
 }

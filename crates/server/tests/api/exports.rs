@@ -85,7 +85,7 @@ async fn the_calls_and_their_action_items_download_as_csv_a_spreadsheet_cannot_r
     let rows: Vec<&str> = csv.split("\r\n").filter(|r| !r.is_empty()).collect();
     assert_eq!(
         rows[0],
-        "id,createdAt,filename,language,durationS,title,sentimentLevel,primaryCategory,actionItemsCount,nonTalkS,longestNonTalkS,onHoldS,interruptions,wordsPerMinute"
+        "id,createdAt,filename,language,durationS,title,sentimentLevel,primaryCategory,actionItemsCount,nonTalkS,longestNonTalkS,onHoldS,interruptions,wordsPerMinute,rules"
     );
     assert_eq!(rows.len(), 3, "{csv}");
     assert!(rows[1].starts_with(&polish.to_string()) && rows[1].contains(",\"Zwrot, szybko\",neutral,,0"), "newest first, quoted: {csv}");

@@ -704,9 +704,25 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
     }
     let answers = browser.script("return document.getElementById('answers-title').parentElement.innerText", json!([])).await;
     assert!(answers.as_str().unwrap().contains("invoice"), "{answers}");
-    // Re-analysed, the call is filed by the rule, with the customer's words as its evidence.
+    // Re-analysed, the call is filed by the rule, with the customer's words as its evidence; the
+    // list filters by the rule and shows its label.
     let filed = browser.script("return document.getElementById('rule-matches')?.innerText ?? ''", json!([])).await;
     assert!(filed.as_str().unwrap().contains("Invoice") && filed.as_str().unwrap().contains("invoice for November"), "{filed}");
+    browser.go(&app.url(&format!("/#/p/{project}/calls"))).await;
+    browser.until("document.querySelectorAll('#filter-rule option').length", |v| v.as_u64() == Some(2)).await;
+    browser.script("const s = document.getElementById('filter-rule'); s.value = s.options[1].value", json!([])).await;
+    browser.click("form.filters button[type=submit]").await;
+    let listed = browser
+        .until(
+            "location.hash.includes('ruleId=') && document.querySelector('main').dataset.shows === location.hash \
+             ? [...document.querySelectorAll('table.calls tbody tr')].map(r => r.innerText) : null",
+            |v| !v.is_null(),
+        )
+        .await;
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    assert!(listed[0].as_str().unwrap().contains("invoice call.wav") && listed[0].as_str().unwrap().contains("Invoice"), "{listed}");
+    browser.go(&app.url(&format!("/{}", href.as_str().unwrap()))).await;
+    browser.wait("#answers-title ~ dl a.quote").await;
     browser.script("document.getElementById('player').currentTime = 0", json!([])).await;
     // (A script's click: WebDriver aims at the middle of the box, which a quote over two lines does not cover.)
     browser.script("document.querySelector('#answers-title ~ dl a.quote').click()", json!([])).await;

@@ -125,7 +125,7 @@ impl CallStore for SqlStore {
         let mut count = sqlx::QueryBuilder::<Db>::new("select count(*) from calls c");
         push_call_filter(&mut count, project, filter);
         let (total,): (i64,) = count.build_query_as().fetch_one(&self.pool).await?;
-        let mut select = sqlx::QueryBuilder::<Db>::new(format!("select {CALL_SUMMARY_COLUMNS}"));
+        let mut select = sqlx::QueryBuilder::<Db>::new(format!("select {}", call_summary_columns()));
         push_call_filter(&mut select, project, filter);
         let direction = if filter.ascending { "asc" } else { "desc" };
         let column = filter.sort.column();
@@ -177,7 +177,7 @@ impl CallStore for SqlStore {
             let placeholders = (0..chunk.len()).map(|i| format!("${}", i + 1)).collect::<Vec<_>>().join(", ");
             // By primary key, keeping the project's: with `project_id = $1` in the WHERE clause,
             // SQLite would walk the project's index instead.
-            let sql = format!("select {CALL_SUMMARY_COLUMNS} where c.id in ({placeholders})");
+            let sql = format!("select {} where c.id in ({placeholders})", call_summary_columns());
             let mut query = sqlx::query_as::<_, CallSummaryRow>(&sql);
             for id in chunk {
                 query = query.bind(id.0);
@@ -214,7 +214,7 @@ impl CallStore for SqlStore {
     }
 
     async fn get_call_summary(&self, project: ProjectId, call: CallId) -> StoreResult<CallSummary> {
-        let row: Option<CallSummaryRow> = sqlx::query_as(&format!("select {CALL_SUMMARY_COLUMNS} where c.id = $1 and c.project_id = $2"))
+        let row: Option<CallSummaryRow> = sqlx::query_as(&format!("select {} where c.id = $1 and c.project_id = $2", call_summary_columns()))
             .bind(call.0)
             .bind(project.0)
             .fetch_optional(&self.pool)
@@ -323,12 +323,17 @@ impl CallStore for SqlStore {
     }
 }
 
-/// What the call lists read: the call, its category's name and its action item count.
-const CALL_SUMMARY_COLUMNS: &str = "c.id, c.project_id, c.filename, c.language, c.size_bytes, c.duration_s, c.sentiment_level, \
-     k.name as primary_category, (select count(*) from action_items a where a.call_id = c.id) as action_items_count, \
-     c.created_at, c.updated_at, c.title, c.storage_path, c.non_talk_ms, c.longest_non_talk_ms, c.music_ms, c.interruption_count, \
-     c.words_per_minute \
-     from calls c left join categories k on k.id = c.primary_category_id";
+/// What the call lists read: the call, its category's name, its action item count and the labels
+/// of the rules it matched.
+fn call_summary_columns() -> String {
+    format!(
+        "c.id, c.project_id, c.filename, c.language, c.size_bytes, c.duration_s, c.sentiment_level, \
+         k.name as primary_category, (select count(*) from action_items a where a.call_id = c.id) as action_items_count, \
+         c.created_at, c.updated_at, c.title, c.storage_path, c.non_talk_ms, c.longest_non_talk_ms, c.music_ms, c.interruption_count, \
+         c.words_per_minute, {RULE_LABELS} as rule_labels \
+         from calls c left join categories k on k.id = c.primary_category_id"
+    )
+}
 
 /// ` where …` for the calls of `project` that pass `filter` (the calls table is `c`).
 fn push_call_filter(query: &mut sqlx::QueryBuilder<'_, Db>, project: ProjectId, filter: &CallFilter) {
@@ -404,6 +409,7 @@ fn call_summary(row: CallSummaryRow) -> StoreResult<CallSummary> {
         title: row.title,
         storage_path: row.storage_path,
         figures,
+        rule_labels: row.rule_labels.map(|labels| labels.split(LABEL_SEPARATOR).map(str::to_owned).collect()).unwrap_or_default(),
     })
 }
 

@@ -1,6 +1,10 @@
 // A project's rules and the calls they matched: the SQL of `RuleStore` (`src/rules.rs`). Included by both backends after
 // `sql/store.rs` (see `sql/all.rs`), which holds the imports and the `SqlStore` every area implements.
 
+/// What joins the labels of a call's rules in the calls lists' query (no label holds it: it is a
+/// control character).
+const LABEL_SEPARATOR: char = '\u{1f}';
+
 /// The columns a rule is read from.
 const RULE_COLUMNS: &str = "id, project_id, rule, created_at, updated_at, sweep_pending, sweep_filed";
 
