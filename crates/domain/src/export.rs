@@ -168,16 +168,7 @@ mod tests {
     }
 
     fn speaker(id: &str, name: &str) -> SpeakerStats {
-        SpeakerStats {
-            speaker_id: id.into(),
-            name: name.into(),
-            talk_ratio: 0.5,
-            turn_count: 1,
-            word_count: 1,
-            total_duration_s: 1.0,
-            role: None,
-            role_confidence: None,
-        }
+        SpeakerStats::named(id, name)
     }
 
     #[test]

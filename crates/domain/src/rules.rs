@@ -516,16 +516,7 @@ mod tests {
     }
 
     fn speaker(label: usize, name: &str) -> SpeakerStats {
-        SpeakerStats {
-            speaker_id: speaker_id(label),
-            name: name.into(),
-            talk_ratio: 0.5,
-            turn_count: 1,
-            word_count: 1,
-            total_duration_s: 1.0,
-            role: None,
-            role_confidence: None,
-        }
+        SpeakerStats::named(&speaker_id(label), name)
     }
 
     fn rule(require: Require, conditions: Vec<RuleCondition>) -> Rule {

@@ -46,6 +46,23 @@ pub struct SpeakerStats {
     pub role_confidence: Option<f64>,
 }
 
+#[cfg(test)]
+impl SpeakerStats {
+    /// A speaker of a test call: `id` named `name`, with one turn of one word.
+    pub(crate) fn named(id: &str, name: &str) -> Self {
+        Self {
+            speaker_id: id.into(),
+            name: name.into(),
+            talk_ratio: 0.5,
+            turn_count: 1,
+            word_count: 1,
+            total_duration_s: 1.0,
+            role: None,
+            role_confidence: None,
+        }
+    }
+}
+
 /// A speaker's part in a call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

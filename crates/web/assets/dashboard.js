@@ -51,6 +51,20 @@ function bars(rows, title) {
   );
 }
 
+/** A share axis for columns standing on `base` and `height` tall at 100 %: lines at 0, 50 and
+ *  100 % across `width`, labelled on the left. */
+function shareAxis(width, base, height) {
+  return [0, 50, 100].map((share) => {
+    const y = base - (share / 100) * height;
+    return s(
+      "g",
+      { class: "axis" },
+      s("line", { x1: 40, y1: y, x2: width, y2: y, stroke: share === 0 ? "#8d99a8" : "#eceff3" }),
+      s("text", { x: 34, y: y + 4, class: "tick", "text-anchor": "end" }, `${share}%`),
+    );
+  });
+}
+
 /** One stacked column per day: positive at the bottom, then neutral, then negative; a share
  *  axis on the left, the day of the month under each column, and a legend above. */
 function trend(days, title) {
@@ -72,15 +86,7 @@ function trend(days, title) {
         ),
       ),
     ),
-    [0, 50, 100].map((share) => {
-      const y = 210 - (share / 100) * 170;
-      return s(
-        "g",
-        { class: "axis" },
-        s("line", { x1: 40, y1: y, x2: width, y2: y, stroke: share === 0 ? "#8d99a8" : "#eceff3" }),
-        s("text", { x: 34, y: y + 4, class: "tick", "text-anchor": "end" }, `${share}%`),
-      );
-    }),
+    shareAxis(width, 210, 170),
     days.map((d, i) => {
       let y = 210;
       const x = 50 + i * 28;
@@ -121,15 +127,7 @@ function nonTalkColumns(days, title) {
         s("text", { x: 18, y: 11, class: "tick" }, t("nonTalkShare")),
       ),
     ),
-    [0, 50, 100].map((share) => {
-      const y = 190 - (share / 100) * 150;
-      return s(
-        "g",
-        { class: "axis" },
-        s("line", { x1: 40, y1: y, x2: width, y2: y, stroke: share === 0 ? "#8d99a8" : "#eceff3" }),
-        s("text", { x: 34, y: y + 4, class: "tick", "text-anchor": "end" }, `${share}%`),
-      );
-    }),
+    shareAxis(width, 190, 150),
     days.map((d, i) => {
       const x = 50 + i * 28;
       const hgt = d.nonTalkShare * 150;

@@ -97,13 +97,7 @@ impl CallListQuery {
                     None
                 }
             });
-        let category = self.category_id.as_deref().map(str::trim).filter(|c| !c.is_empty()).and_then(|c| match c.parse::<Uuid>() {
-            Ok(id) => Some(CategoryId(id)),
-            Err(_) => {
-                v.error("categoryId", "must be a category id (a UUID)");
-                None
-            }
-        });
+        let category = id_param(&mut v, "categoryId", self.category_id.as_deref(), "a category").map(CategoryId);
         let non_talk_over_ms = match self.non_talk_over_s {
             Some(s) if !s.is_finite() || s < 0.0 => {
                 v.error("nonTalkOverS", "must be a number of seconds, 0 or more");
@@ -136,13 +130,7 @@ impl CallListQuery {
                 false
             }
         };
-        let rule = self.rule_id.as_deref().map(str::trim).filter(|r| !r.is_empty()).and_then(|r| match r.parse::<Uuid>() {
-            Ok(id) => Some(RuleId(id)),
-            Err(_) => {
-                v.error("ruleId", "must be a rule id (a UUID)");
-                None
-            }
-        });
+        let rule = id_param(&mut v, "ruleId", self.rule_id.as_deref(), "a rule").map(RuleId);
         v.finish()?;
         if let Some(rule) = rule {
             if matches!(state.store.get_rule(project, rule).await, Err(callscope_store::StoreError::NotFound(_))) {
@@ -174,6 +162,13 @@ impl CallListQuery {
             ascending,
         })
     }
+}
+
+/// An id given as the query parameter `name` (blank is none); anything but a UUID is recorded
+/// as an error naming `what` it should be the id of.
+fn id_param(v: &mut Validator, name: &str, value: Option<&str>, what: &str) -> Option<Uuid> {
+    let value = value.map(str::trim).filter(|s| !s.is_empty())?;
+    value.parse().map_err(|_| v.error(name, format!("must be {what} id (a UUID)"))).ok()
 }
 
 /// List the project's calls, newest first unless sorted otherwise.

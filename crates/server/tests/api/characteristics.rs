@@ -8,22 +8,14 @@ use callscope_store::testing::{store_call, text_call};
 use callscope_store::Backend;
 use serde_json::Value;
 
-use crate::helpers::{assert_problem, generated_call, spawn_app, Piece};
+use crate::helpers::{assert_problem, call_on_hold, spawn_app};
 
 both_backends!(a_call_with_hold_music_and_silence_is_measured_and_listed_by_it);
 
 async fn a_call_with_hold_music_and_silence_is_measured_and_listed_by_it(backend: Backend) {
     let app = spawn_app(backend).await;
     let project = app.create_project("Shape").await["id"].as_str().unwrap().to_owned();
-    let bytes = generated_call(
-        2,
-        &[
-            Piece::Says(0, "en-gb", "Good morning, you are through to the support desk. Please hold while I check your order."),
-            Piece::Music(0, 8.0),
-            Piece::Says(1, "en-us", "Thank you. I have been waiting a long time for my parcel to arrive."),
-            Piece::Silence(6.0),
-        ],
-    );
+    let bytes = call_on_hold(6.0);
     let (_, id) = app.process_call(&project, "", "hold.wav", bytes).await;
     let detail: Value = app.get(&format!("/v1/projects/{project}/calls/{id}")).await.json().await.unwrap();
     let c = &detail["characteristics"];

@@ -224,6 +224,21 @@ pub fn spoken_call(channels: u16, lines: &[(u16, &str, &str)]) -> Vec<u8> {
     generated_call(channels, &pieces)
 }
 
+/// A generated stereo call put on hold: the agent (left) answers and asks the caller to hold, 8 s
+/// of music on the agent's side, the customer (right) says why they call, then `silence_s` of
+/// silence.
+pub fn call_on_hold(silence_s: f32) -> Vec<u8> {
+    generated_call(
+        2,
+        &[
+            Piece::Says(0, "en-gb", "Good morning, you are through to the support desk. Please hold while I check your order."),
+            Piece::Music(0, 8.0),
+            Piece::Says(1, "en-us", "Thank you. I have been waiting a long time for my parcel to arrive."),
+            Piece::Silence(silence_s),
+        ],
+    )
+}
+
 /// A stretch of a generated call.
 #[derive(Debug, Clone, Copy)]
 pub enum Piece<'a> {

@@ -8,7 +8,7 @@ use callscope_store::testing::{store_call, text_call};
 use callscope_store::Backend;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, generated_call, spawn_app, Piece, TestApp};
+use crate::helpers::{assert_problem, call_on_hold, spawn_app, TestApp};
 
 both_backends!(rules_are_written_checked_and_kept_to_their_project);
 both_backends!(a_processed_call_is_filed_by_the_rules_with_evidence);
@@ -84,15 +84,7 @@ async fn a_processed_call_is_filed_by_the_rules_with_evidence(backend: Backend) 
     )
     .await;
     let refund = rule(json!({"name": "Refund", "conditions": [{"type": "phrase", "phrases": ["refund"]}]})).await;
-    let bytes = generated_call(
-        2,
-        &[
-            Piece::Says(0, "en-gb", "Good morning, you are through to the support desk. Please hold while I check your order."),
-            Piece::Music(0, 8.0),
-            Piece::Says(1, "en-us", "Thank you. I have been waiting a long time for my parcel to arrive."),
-            Piece::Silence(1.0),
-        ],
-    );
+    let bytes = call_on_hold(1.0);
     let (_, call) = app.process_call(&project, "", "hold.wav", bytes).await;
     let detail: Value = app.get(&format!("{base}/calls/{call}")).await.json().await.unwrap();
     // Uploaded without roles: the speakers are named by their words, the one who answers and
