@@ -10,9 +10,13 @@
 //! unbroken stretch of at least 60 % of the value's digits; for any other value, a span holding at
 //! least half of its words. Each span found counts once, for precision.
 //!
+//! With `--mono` the two parties are mixed into one channel and no roles are given: the
+//! diarizer must keep the voices apart and the words tell the agent, which is then scored (a call
+//! is right when most of its words are given the party that said them).
+//!
 //! ```text
-//! cargo run --release -p callscope --example analysis_e2e -- [--config FILE] [--corpus own|new]
-//!     [--language en|pl] [--split own|tune|heldout] [--calls N] [--mistakes] [--transcripts]
+//! cargo run --release -p callscope --example analysis_e2e -- [--config FILE] [--corpus own|new|second]
+//!     [--language en|pl] [--split own|tune|heldout] [--calls N] [--mono] [--mistakes] [--transcripts]
 //! ```
 //! `--calls N` takes the first N calls of each part; `--transcripts` prints what the speech model
 //! wrote for each call that is not held out. Needs `espeak-ng` and `sox` (`scripts/up`
@@ -56,6 +60,23 @@ struct Spoken {
     transcripts: Mutex<HashMap<String, String>>,
     /// Each call's word errors and words of script, by the same key.
     word_errors: Mutex<HashMap<String, (usize, usize)>>,
+    /// Mix both parties into one channel, give no roles, and score who is told to be the agent.
+    mono: bool,
+    /// Where each call's agent speaks, in milliseconds, by the same key.
+    agent_spans: Mutex<HashMap<String, Vec<(i64, i64)>>>,
+    /// Each mono call's speakers found and its words whose party came out right, by the same key.
+    roles: Mutex<HashMap<String, RoleScore>>,
+}
+
+/// How a mono call's parties came out.
+#[derive(Debug, Clone, Copy, Default)]
+struct RoleScore {
+    /// Speakers the pipeline found.
+    speakers: usize,
+    /// Words given the party that said them (by when they were said).
+    words_right: usize,
+    /// Words.
+    words: usize,
 }
 
 /// espeak-ng's voice, pitch and speed for a party in a language.
@@ -79,6 +100,7 @@ impl Spoken {
     fn speak(&self, input: &AnalysisInput) -> anyhow::Result<PathBuf> {
         let n = self.made.fetch_add(1, Ordering::Relaxed);
         let (mut left, mut right): (Vec<i16>, Vec<i16>) = (Vec::new(), Vec::new());
+        let mut agent_spans = Vec::new();
         for (i, (speaker, text)) in input.turns.iter().enumerate() {
             let (name, pitch, speed) = voice(input.language, speaker);
             let raw = self.dir.path().join(format!("{n}-{i}.wav"));
@@ -88,18 +110,29 @@ impl Spoken {
             // every run (its default seed differs each time, and so would the transcripts).
             run(Command::new("sox").arg("-R").arg(&raw).args(["-r", "8000", "-c", "1", "-b", "16"]).arg(&phone))?;
             let samples: Vec<i16> = hound::WavReader::open(&phone)?.samples::<i16>().collect::<Result<_, _>>()?;
+            if speaker == "agent" {
+                let ms = |samples: usize| (samples as i64 * 1000) / i64::from(RATE);
+                agent_spans.push((ms(left.len()), ms(left.len() + samples.len())));
+            }
             let (own, other) = if speaker == "agent" { (&mut left, &mut right) } else { (&mut right, &mut left) };
             own.extend(&samples);
             other.extend(std::iter::repeat_n(0, samples.len()));
             left.extend(std::iter::repeat_n(0, GAP));
             right.extend(std::iter::repeat_n(0, GAP));
         }
+        let key = input.turns.first().map(|(_, text)| text.clone()).unwrap_or_default();
+        self.agent_spans.lock().expect("not poisoned").insert(key, agent_spans);
         let path = self.dir.path().join(format!("call-{n}.wav"));
-        let spec = hound::WavSpec { channels: 2, sample_rate: RATE, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
+        let channels = if self.mono { 1 } else { 2 };
+        let spec = hound::WavSpec { channels, sample_rate: RATE, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
         let mut writer = hound::WavWriter::create(&path, spec)?;
         for (l, r) in left.iter().zip(&right) {
-            writer.write_sample(*l)?;
-            writer.write_sample(*r)?;
+            if self.mono {
+                writer.write_sample(l.saturating_add(*r))?;
+            } else {
+                writer.write_sample(*l)?;
+                writer.write_sample(*r)?;
+            }
         }
         writer.finalize()?;
         Ok(path)
@@ -108,7 +141,7 @@ impl Spoken {
     async fn process(&self, input: &AnalysisInput) -> anyhow::Result<CallAnalysis> {
         let path = self.speak(input)?;
         let language = if input.language == Lang::Pl { Language::Pl } else { Language::En };
-        let roles = Some(vec!["agent".into(), "customer".into()]);
+        let roles = (!self.mono).then(|| vec!["agent".into(), "customer".into()]);
         let job = callscope::analyze::local_job(&path, language, roles, Some(input.call_date));
         let context = CallContext { categories: input.categories.clone(), call_date: input.call_date, ..CallContext::default() };
         let result = self.pipeline.run(&job, &path, &context, Arc::new(Quiet)).await.map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -127,6 +160,20 @@ impl Spoken {
         let heard = wer_words(&result.turns.iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" "));
         self.word_errors.lock().expect("not poisoned").insert(key.clone(), (word_errors(&script, &heard), script.len()));
         self.transcripts.lock().expect("not poisoned").insert(key.clone(), transcript);
+        if self.mono {
+            let agent_spans = self.agent_spans.lock().expect("not poisoned").get(&key).cloned().unwrap_or_default();
+            let agent_says = |w: &callscope_domain::TimedWord| {
+                let middle = (w.start_ms + w.end_ms) / 2;
+                agent_spans.iter().any(|&(start, end)| middle >= start && middle < end)
+            };
+            let told_agent = |w: &callscope_domain::TimedWord| {
+                let id = callscope_domain::speaker_id(w.speaker);
+                result.speakers.iter().any(|s| s.speaker_id == id && s.role == Some(callscope_domain::SpeakerRole::Agent))
+            };
+            let words_right = result.words.iter().filter(|w| agent_says(w) == told_agent(w)).count();
+            let score = RoleScore { speakers: result.speakers.len(), words_right, words: result.words.len() };
+            self.roles.lock().expect("not poisoned").insert(key.clone(), score);
+        }
         self.pii_found.lock().expect("not poisoned").insert(key, spans);
         Ok(result.analysis)
     }
@@ -168,6 +215,9 @@ async fn main() -> anyhow::Result<()> {
         pii_found: Mutex::new(HashMap::new()),
         transcripts: Mutex::new(HashMap::new()),
         word_errors: Mutex::new(HashMap::new()),
+        mono: args.iter().any(|a| a == "--mono"),
+        agent_spans: Mutex::new(HashMap::new()),
+        roles: Mutex::new(HashMap::new()),
     };
     let name = format!("{} + {}", config.speech_model, spoken.model_used());
     println!("{}", table_header("speech + engine"));
@@ -187,6 +237,9 @@ async fn main() -> anyhow::Result<()> {
     let found = spoken.pii_found.into_inner().expect("not poisoned");
     let transcripts = spoken.transcripts.into_inner().expect("not poisoned");
     print_word_errors(corpus, &spoken.word_errors.into_inner().expect("not poisoned"))?;
+    if spoken.mono {
+        print_roles(corpus, &spoken.roles.into_inner().expect("not poisoned"))?;
+    }
     print_pii_scores(corpus, &found, &transcripts, mistakes)?;
     if args.iter().any(|a| a == "--transcripts") {
         let corpus: serde_json::Value = serde_json::from_str(corpus)?;
@@ -259,6 +312,48 @@ fn print_word_errors(corpus: &str, errors: &HashMap<String, (usize, usize)>) -> 
     println!("{:<4} {:<8} {:>7} {:>7} {:>6}", "lang", "split", "words", "errors", "WER");
     for ((language, split), (wrong, of)) in parts {
         println!("{language:<4} {split:<8} {of:>7} {wrong:>7} {:>6.3}", wrong as f64 / of.max(1) as f64);
+    }
+    Ok(())
+}
+
+/// The 95 % Wilson interval of `right` out of `n`.
+fn wilson(right: usize, n: usize) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let (p, n, z) = (right as f64 / n as f64, n as f64, 1.96f64);
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * ((p * (1.0 - p) + z * z / (4.0 * n)) / n).sqrt() / (1.0 + z * z / n);
+    (centre - half, centre + half)
+}
+
+/// On mono calls: how many kept both speakers apart, and how many had the agent told right (most
+/// of the words given the party that said them), per language and split, with 95 % intervals.
+fn print_roles(corpus: &str, scores: &HashMap<String, RoleScore>) -> anyhow::Result<()> {
+    let corpus: serde_json::Value = serde_json::from_str(corpus)?;
+    let mut parts: std::collections::BTreeMap<PartKey, Vec<RoleScore>> = std::collections::BTreeMap::new();
+    for call in corpus["calls"].as_array().into_iter().flatten() {
+        let Some(score) = scores.get(call["turns"][0][1].as_str().unwrap_or_default()) else { continue };
+        let part = (call["language"].as_str().unwrap_or("en").to_string(), call["split"].as_str().unwrap_or(OWN).to_string());
+        parts.entry(part).or_default().push(*score);
+    }
+    println!(
+        "
+roles on mono calls (no channel roles; the diarizer splits the voices, the words tell the agent):"
+    );
+    println!("{:<4} {:<8} {:>5} {:>16} {:>22} {:>11}", "lang", "split", "calls", "two speakers", "agent told right", "words right");
+    for ((language, split), calls) in parts {
+        let two = calls.iter().filter(|c| c.speakers == 2).count();
+        let right = calls.iter().filter(|c| c.words > 0 && c.words_right * 2 > c.words).count();
+        let (words_right, words) = calls.iter().fold((0, 0), |(r, w), c| (r + c.words_right, w + c.words));
+        let n = calls.len();
+        let (low, high) = wilson(right, n);
+        println!(
+            "{language:<4} {split:<8} {n:>5} {:>16} {:>10.2} [{low:.2}, {high:.2}] {:>11.3}",
+            format!("{two}/{n}"),
+            right as f64 / n.max(1) as f64,
+            words_right as f64 / words.max(1) as f64
+        );
     }
     Ok(())
 }

@@ -36,6 +36,9 @@ use crate::vad::Region;
 pub struct DiarizeSettings {
     /// Most speakers to find (at least 1).
     pub max_speakers: usize,
+    /// Fewest speakers to keep apart, whatever the information criterion says (at most
+    /// `max_speakers`); a speaker left with under 2 s of speech still joins another.
+    pub min_speakers: usize,
     /// Weight of the model-size penalty of the Bayesian information criterion: higher finds
     /// fewer speakers.
     pub bic_penalty: f64,
@@ -59,6 +62,7 @@ impl Default for DiarizeSettings {
     fn default() -> Self {
         Self {
             max_speakers: 4,
+            min_speakers: 1,
             bic_penalty: 6.0,
             segment_frames: 200,
             smooth_frames: 100,
@@ -250,7 +254,9 @@ pub fn diarize_reporting<S: SampleSource + ?Sized>(
     on_progress(0.1);
     let mut frames = vec![None; n_frames];
     // The resegmentation's back pointers are 16-bit.
-    let clusters = cluster(&features, &segments, settings.bic_penalty, settings.max_speakers.clamp(1, usize::from(u16::MAX)), &mut |f| {
+    let max_speakers = settings.max_speakers.clamp(1, usize::from(u16::MAX));
+    let counts = settings.min_speakers.clamp(1, max_speakers)..=max_speakers;
+    let clusters = cluster(&features, &segments, settings.bic_penalty, counts, &mut |f| {
         on_progress(0.1 + 0.4 * f);
     });
     on_progress(0.5);
@@ -389,15 +395,17 @@ fn cut(regions: &[Region], n_frames: usize, length: usize) -> Vec<(usize, usize)
     segments
 }
 
-/// Bottom-up clustering of `segments` under the Bayesian information criterion, then capped at
-/// `max_speakers`; clusters under 2 s join their nearest. The clusters' statistics.
+/// Bottom-up clustering of `segments` under the Bayesian information criterion, kept within
+/// `counts` (merging on to the most, never below the fewest); clusters under 2 s then join their
+/// nearest. The clusters' statistics.
 fn cluster(
     features: &[[f32; N_CEPS]],
     segments: &[(usize, usize)],
     penalty: f64,
-    max_speakers: usize,
+    counts: std::ops::RangeInclusive<usize>,
     on_progress: &mut dyn FnMut(f64),
 ) -> Vec<Stats> {
+    let (min_speakers, max_speakers) = (*counts.start(), *counts.end());
     let mut clusters: Vec<Stats> = segments.iter().map(|&(a, b)| Stats::of(&features[a..b])).collect();
     let n = clusters.len();
     // Pairwise ΔBIC, kept up to date as clusters merge (a merge recomputes one row).
@@ -409,7 +417,7 @@ fn cluster(
         }
     }
     let mut count = n;
-    while count > 1 {
+    while count > min_speakers {
         let mut best = (f64::MAX, 0, 0);
         for i in (0..n).filter(|&i| alive[i]) {
             for j in (i + 1..n).filter(|&j| alive[j]) {
@@ -621,6 +629,28 @@ mod tests {
         let signal = voice(12.0, 140.0, 1.05, 3);
         let result = diarize(&signal, &[Region { start: 0, end: signal.len() }], &DiarizeSettings::default()).unwrap();
         assert_eq!(result.speakers(), 1);
+    }
+
+    #[test]
+    fn the_minimum_keeps_voices_apart_that_the_criterion_would_merge() {
+        // Two voices a little apart in pitch and formants: one speaker to the criterion …
+        let mut signal = Vec::new();
+        for i in 0..6u32 {
+            signal.extend(if i % 2 == 0 { voice(4.0, 120.0, 1.0, i) } else { voice(4.0, 124.0, 1.01, i) });
+        }
+        let regions = [Region { start: 0, end: signal.len() }];
+        let free = diarize(&signal, &regions, &DiarizeSettings::default()).unwrap();
+        // … two when a call is known to have two parties, each in its own turns.
+        let two = DiarizeSettings { min_speakers: 2, ..DiarizeSettings::default() };
+        let kept = diarize(&signal, &regions, &two).unwrap();
+        assert_eq!((free.speakers(), kept.speakers()), (1, 2));
+        let first = kept.speaker_at(1.0, 3.0);
+        assert!((0..6).all(|i| kept.speaker_at(i as f32 * 4.0 + 1.0, i as f32 * 4.0 + 3.0) == if i % 2 == 0 { first } else { 1 - first }));
+        // One voice with a word of another is still one speaker: under 2 s joins the rest.
+        let mut mostly = voice(12.0, 140.0, 1.05, 3);
+        mostly.extend(voice(1.0, 210.0, 1.2, 9));
+        let alone = diarize(&mostly, &[Region { start: 0, end: mostly.len() }], &two).unwrap();
+        assert_eq!(alone.speakers(), 1);
     }
 
     #[test]

@@ -73,6 +73,7 @@ function speakerBars(call, base, go) {
             "span",
             { class: "muted small" },
             `${Math.round(s.talkRatio * 100)}% ${t("talk")} · ${count(s.wordCount, "word")} · ${count(s.turnCount, "turn")}`,
+            s.role && ` · ${t("roleGuessed").replace("{percent}", Math.round(s.roleConfidence * 100))}`,
           ),
         ),
       ),

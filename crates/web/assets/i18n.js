@@ -211,6 +211,7 @@ const ROWS = [
   ["speaker", "Speaker", "Rozmówca"],
   ["speakerName", "Name of", "Nazwa rozmówcy"],
   ["swapSpeakers", "Swap the two", "Zamień miejscami"],
+  ["roleGuessed", "role told from the words, {percent}% sure", "rola rozpoznana z wypowiedzi, pewność {percent}%"],
   ["renameSpeakers", "Save names", "Zapisz nazwy"],
   ["yes", "yes", "tak"],
   ["no", "no", "nie"],

@@ -25,6 +25,7 @@ mod processing;
 mod projects;
 mod rules;
 mod search;
+mod speakers;
 mod templates;
 mod tenancy;
 mod uploads;
