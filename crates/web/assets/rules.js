@@ -157,6 +157,7 @@ export async function rulesSection(section, project) {
   const base = `/v1/projects/${project.id}`;
   const reload = () => rulesSection(section, project);
   const [rules, tree] = await Promise.all([api("GET", `${base}/rules`), api("GET", `${base}/categories`)]);
+
   const categories = flattenTree(tree);
   const name = h("input", { id: "rule-name", required: true, maxlength: 100 });
   const require = select(
@@ -198,62 +199,78 @@ export async function rulesSection(section, project) {
     const body = { name: name.value, require: require.value, conditions };
     if ((await save(() => api("POST", `${base}/rules`, body))) !== undefined) await reload();
   };
+  const listBox = h("div", { id: "rule-list" });
+  // The list alone is drawn again while earlier calls are being filed, every few seconds as long
+  // as the section is shown: the form, and a rule half written in it, stay as they are.
+  const drawList = (rules) => {
+    mount(
+      listBox,
+      rules.length === 0
+        ? h("p", { class: "muted" }, t("noRules"))
+        : h(
+            "ul",
+            { class: "rules" },
+            rules.map((r) =>
+              h(
+                "li",
+                { dataset: { id: r.id } },
+                h("strong", {}, r.name),
+                " ",
+                h("span", { class: r.enabled ? "badge active" : "badge" }, r.enabled ? t("active") : t("paused")),
+                r.filingPending && h("span", { class: "muted small" }, ` ${t("rule.filing")} (${r.callsFiled})`),
+                h(
+                  "ul",
+                  { class: "small" },
+                  r.conditions.map((c) => h("li", {}, describeCondition(c, categories))),
+                ),
+                h("a", { href: `#/p/${project.id}/calls?ruleId=${r.id}` }, t("rule.calls")),
+                " ",
+                h(
+                  "button",
+                  {
+                    type: "button",
+                    onclick: async () => {
+                      const body = {
+                        name: r.name,
+                        description: r.description,
+                        enabled: !r.enabled,
+                        require: r.require,
+                        conditions: r.conditions,
+                      };
+                      if ((await save(() => api("PUT", `${base}/rules/${r.id}`, body))) !== undefined) await reload();
+                    },
+                  },
+                  r.enabled ? t("pause") : t("resume"),
+                ),
+                h(
+                  "button",
+                  {
+                    type: "button",
+                    class: "danger",
+                    onclick: async () => {
+                      if (!confirm(`${t("delete")} ${r.name}?`)) return;
+                      if ((await save(() => api("DELETE", `${base}/rules/${r.id}`))) !== undefined) await reload();
+                    },
+                  },
+                  t("delete"),
+                ),
+              ),
+            ),
+          ),
+    );
+    if (rules.some((r) => r.filingPending))
+      setTimeout(async () => {
+        if (!listBox.isConnected) return;
+        const again = await api("GET", `${base}/rules`).catch(() => null);
+        if (again && listBox.isConnected) drawList(again);
+      }, 3000);
+  };
+  drawList(rules);
   mount(
     section,
     h("h2", {}, t("rules")),
     h("p", { class: "muted help" }, t("rulesHelp")),
-    rules.length === 0
-      ? h("p", { class: "muted" }, t("noRules"))
-      : h(
-          "ul",
-          { class: "rules" },
-          rules.map((r) =>
-            h(
-              "li",
-              { dataset: { id: r.id } },
-              h("strong", {}, r.name),
-              " ",
-              h("span", { class: r.enabled ? "badge active" : "badge" }, r.enabled ? t("active") : t("paused")),
-              r.filingPending && h("span", { class: "muted small" }, ` ${t("rule.filing")} (${r.callsFiled})`),
-              h(
-                "ul",
-                { class: "small" },
-                r.conditions.map((c) => h("li", {}, describeCondition(c, categories))),
-              ),
-              h("a", { href: `#/p/${project.id}/calls?ruleId=${r.id}` }, t("rule.calls")),
-              " ",
-              h(
-                "button",
-                {
-                  type: "button",
-                  onclick: async () => {
-                    const body = {
-                      name: r.name,
-                      description: r.description,
-                      enabled: !r.enabled,
-                      require: r.require,
-                      conditions: r.conditions,
-                    };
-                    if ((await save(() => api("PUT", `${base}/rules/${r.id}`, body))) !== undefined) await reload();
-                  },
-                },
-                r.enabled ? t("pause") : t("resume"),
-              ),
-              h(
-                "button",
-                {
-                  type: "button",
-                  class: "danger",
-                  onclick: async () => {
-                    if (!confirm(`${t("delete")} ${r.name}?`)) return;
-                    if ((await save(() => api("DELETE", `${base}/rules/${r.id}`))) !== undefined) await reload();
-                  },
-                },
-                t("delete"),
-              ),
-            ),
-          ),
-        ),
+    listBox,
     h(
       "form",
       { id: "rule-form", onsubmit: create },

@@ -666,6 +666,10 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
             v.as_str().is_some_and(|s| s.contains("Invoice") && s.contains("the customer says: invoice"))
         })
         .await;
+    // The worker files the calls stored before the rule between jobs; the list follows on its own.
+    browser
+        .until("document.querySelector('#rules ul.rules')?.innerText ?? ''", |v| v.as_str().is_some_and(|s| !s.contains("checking earlier calls")))
+        .await;
     browser.type_into("#webhook-url", "http://127.0.0.1:9/hook").await;
     browser.click("#webhooks form button[type=submit]").await;
     let secret = browser.until("document.getElementById('webhook-secret')?.textContent ?? ''", |v| v.as_str().is_some_and(|s| !s.is_empty())).await;
