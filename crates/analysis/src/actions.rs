@@ -292,11 +292,17 @@ const CLAUSE_BREAKS: &[&str] = &[", and ", ", but ", ", so ", "; ", ", a ", ", i
 fn clauses(sentence: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
-    let lower = sentence.to_lowercase();
-    // Lowercasing can change byte lengths outside ASCII; split only where it did not.
-    if lower.len() != sentence.len() {
+    // Lowercasing can change a character's byte length outside ASCII ('ẞ' to 'ß' shrinks, 'Ⱥ' to
+    // 'ⱥ' grows, so the totals may still agree): split only when no character's did, so that the
+    // lowercase text's offsets are the sentence's.
+    let keeps_offsets = |c: char| {
+        let mut lower = c.to_lowercase();
+        lower.next().is_some_and(|l| l.len_utf8() == c.len_utf8()) && lower.next().is_none()
+    };
+    if !sentence.chars().all(keeps_offsets) {
         return vec![sentence];
     }
+    let lower = sentence.to_lowercase();
     let mut at = 0;
     while at < lower.len() {
         match CLAUSE_BREAKS.iter().find(|b| lower[at..].starts_with(**b)) {
@@ -548,6 +554,14 @@ mod tests {
     use chrono::TimeZone;
 
     use super::*;
+
+    #[test]
+    fn a_sentence_whose_lowercase_moves_its_characters_is_not_split_inside_one() {
+        // 'ẞ' lowercases one byte shorter and 'Ⱥ' one longer: the lengths agree, the offsets do not.
+        let sentence = "phone 9-1182ẞ, a Ⱥ call, and I'll send it";
+        assert_eq!(clauses(sentence), [sentence]);
+        assert_eq!(clauses("I'll send it, and you'll sign it"), ["I'll send it", "and you'll sign it"]);
+    }
 
     /// Each draft as (description, who, deadline, priority).
     fn outline(items: &[ActionDraft]) -> Vec<(&str, &str, Option<&str>, &str)> {
