@@ -24,6 +24,7 @@ mod sentiment;
 mod template;
 mod transcript;
 mod validation;
+mod vocabulary;
 mod webhook;
 
 pub use action_item::{ActionItem, ActionItemPriority, ActionItemStatus, NewActionItem};
@@ -60,6 +61,7 @@ pub use sentiment::SentimentLevel;
 pub use template::{AnalysisTemplate, AnswerType, FieldInput, TemplateField, TemplateInput};
 pub use transcript::{build_transcript, speaker_id, speaker_name, SpeakerRole, SpeakerStats, TimedWord, TranscriptQuality, Turn};
 pub use validation::{is_non_answer, FieldError, ValidationErrors, Validator};
+pub use vocabulary::{Vocabulary, VocabularyTerm, SPOKEN_FORMS_MAX, VOCABULARY_TERMS_MAX, VOCABULARY_TERM_MAX};
 pub use webhook::{generate_secret, is_public_ip, parse_events, DeliveryStatus, Webhook, WebhookDelivery, ALL_EVENTS, EVENT_TYPES, WEBHOOK_URL_MAX};
 
 /// A page request with the 1-based page numbers the calls and projects lists use.

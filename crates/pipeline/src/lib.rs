@@ -13,7 +13,8 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use callscope_audio::{AudioError, DecodedAudio};
 use callscope_domain::{
-    CallCharacteristics, Job, JobStage, Language, PiiRedaction, PiiSpan, PiiStatistics, SpeakerRole, SpeakerStats, TimedWord, TranscriptQuality, Turn,
+    CallCharacteristics, Job, JobStage, Language, PiiRedaction, PiiSpan, PiiStatistics, SpeakerRole, SpeakerStats, TimedWord, TranscriptQuality,
+    Turn, Vocabulary,
 };
 
 mod characteristics;
@@ -250,6 +251,8 @@ pub struct CallContext {
     pub call_date: chrono::DateTime<chrono::Utc>,
     /// The project's time zone, the calendar deadlines are resolved on.
     pub time_zone: chrono_tz::Tz,
+    /// The project's terms, which the transcript is respelled with.
+    pub vocabulary: Vocabulary,
 }
 
 /// Settings of the pipeline.
@@ -401,6 +404,9 @@ impl Pipeline {
                 confidence: Some((w.probability * 1000.0).round() / 1000.0),
             })
             .collect();
+        let mut timed = timed;
+        // The project's terms as they are written, before anything reads the words.
+        context.vocabulary.respell(&mut timed);
         let duration_ms = (decoded.info.duration_s * 1000.0).round() as i64;
         let characteristics = measure_characteristics(timed.clone(), signals.clone(), per_channel, duration_ms).await?;
         // Past this, the signals are needed only to silence personal data in the stored audio;
@@ -415,7 +421,6 @@ impl Pipeline {
         if roles.is_none() && preset.is_none() {
             name_by_role(&turns, &mut speakers, job.language);
         }
-        let mut timed = timed;
 
         let texts: Vec<&str> = turns.iter().map(|t| t.text.as_str()).collect();
         let found = self.stages.pii.scan(&texts, job.language);

@@ -34,6 +34,7 @@ mod search_sync;
 mod sqlite;
 mod templates;
 mod tenancy;
+mod vocabulary;
 mod webhooks;
 
 pub use action_items::{action_item_keys, ActionItemList, ActionItemPatch, ActionItemQuery, ActionItemSort, ActionItemStore};
@@ -45,6 +46,7 @@ pub use rules::{RuleStore, RuleSweep};
 pub use search_sync::{Erasures, SearchDocument, SearchSyncStore};
 pub use templates::TemplateStore;
 pub use tenancy::TenancyStore;
+pub use vocabulary::VocabularyStore;
 pub use webhooks::{ClaimLimits, ClaimedDelivery, DeliveryAttempt, WebhookStore};
 
 /// Result of every store operation.
@@ -209,6 +211,7 @@ pub trait Store:
     + PresetStore
     + TemplateStore
     + RuleStore
+    + VocabularyStore
     + JobStore
     + CallStore
     + ActionItemStore

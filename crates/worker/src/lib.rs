@@ -369,6 +369,7 @@ impl Worker {
             .map_err(unreadable("project"))?
             .ok_or_else(|| StageError::Fatal("the call's project no longer exists".into()))?;
         let categories = self.store.list_categories(job.project_id).await.map_err(unreadable("categories"))?;
+        let vocabulary = self.store.get_vocabulary(job.project_id).await.map_err(unreadable("vocabulary"))?;
         let templates = self.store.list_templates(job.project_id).await.map_err(unreadable("analysis templates"))?;
         let template = match job.template_id {
             Some(id) => {
@@ -393,6 +394,7 @@ impl Worker {
                     .collect(),
             }),
             call_date: job.recorded_at.unwrap_or_else(|| self.clock.now()),
+            vocabulary,
         })
     }
 

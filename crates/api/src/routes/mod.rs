@@ -1,6 +1,6 @@
 //! The route table, and the handlers, one module per resource: `uploads` (uploads and their
 //! jobs), `calls` (stored calls), `exports` (calls as files), `search`, `dashboard`, `action_items`, `audio`, `projects`,
-//! `categories`, `presets`, `templates`, `rules`, `webhooks`, and `ops` (probes).
+//! `categories`, `presets`, `templates`, `rules`, `vocabulary`, `webhooks`, and `ops` (probes).
 
 use axum::extract::DefaultBodyLimit;
 use utoipa::OpenApi;
@@ -23,6 +23,7 @@ pub mod rules;
 pub mod search;
 pub mod templates;
 pub mod uploads;
+pub mod vocabulary;
 pub mod webhooks;
 
 /// The `/v1` routes, each documented.
@@ -42,6 +43,7 @@ pub(crate) fn v1_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(templates::deactivate_template))
         .routes(routes!(rules::list_rules, rules::create_rule))
         .routes(routes!(rules::get_rule, rules::replace_rule, rules::delete_rule))
+        .routes(routes!(vocabulary::get_vocabulary, vocabulary::set_vocabulary))
         .routes(routes!(webhooks::list_webhooks, webhooks::create_webhook))
         .routes(routes!(webhooks::get_webhook, webhooks::delete_webhook))
         .routes(routes!(webhooks::toggle_webhook))

@@ -29,5 +29,6 @@ mod speakers;
 mod templates;
 mod tenancy;
 mod uploads;
+mod vocabulary;
 mod web;
 mod webhooks;

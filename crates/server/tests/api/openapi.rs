@@ -50,6 +50,8 @@ const ROUTES: &[(&str, &str)] = &[
     ("GET", "/v1/projects/{projectId}/rules/{id}"),
     ("PUT", "/v1/projects/{projectId}/rules/{id}"),
     ("DELETE", "/v1/projects/{projectId}/rules/{id}"),
+    ("GET", "/v1/projects/{projectId}/vocabulary"),
+    ("PUT", "/v1/projects/{projectId}/vocabulary"),
     ("GET", "/v1/projects/{projectId}/webhooks"),
     ("POST", "/v1/projects/{projectId}/webhooks"),
     ("GET", "/v1/projects/{projectId}/webhooks/{id}"),

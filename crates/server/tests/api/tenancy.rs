@@ -65,6 +65,8 @@ pub fn project_routes() -> Vec<ScopedRoute> {
         route(Method::PUT, "/v1/projects/{projectId}/analysis-templates/{id}", Some(template), Template),
         route(Method::POST, "/v1/projects/{projectId}/analysis-templates/{id}/activate", None, Template),
         route(Method::POST, "/v1/projects/{projectId}/analysis-templates/{id}/deactivate", None, Template),
+        route(Method::GET, "/v1/projects/{projectId}/vocabulary", None, Own),
+        route(Method::PUT, "/v1/projects/{projectId}/vocabulary", Some(json!({"terms": [{"term": "Acme"}]})), Own),
         route(Method::GET, "/v1/projects/{projectId}/rules", None, Own),
         route(Method::POST, "/v1/projects/{projectId}/rules", Some(rule.clone()), Own),
         route(Method::GET, "/v1/projects/{projectId}/rules/{id}", None, Rule),

@@ -7,6 +7,7 @@ include!("categories.rs");
 include!("presets.rs");
 include!("templates.rs");
 include!("rules.rs");
+include!("vocabulary.rs");
 include!("jobs.rs");
 include!("calls.rs");
 include!("search_sync.rs");

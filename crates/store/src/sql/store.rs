@@ -12,7 +12,7 @@ use callscope_domain::{
     Job, JobId, JobKind, JobStage, JobStatus, KeyDigest, NewCategory, NewJob, NewProject, OrgId, Organization, Page, PageRequest, PiiSpan,
     PiiStatistics, PresetInput, SentimentLevel, Principal, Project, ProjectId, ProjectPatch, SpeakerPreset, SpeakerPresetId, SpeakerStats, TemplateId,
     TemplateInput, TimedWord, Timestamp, TranscriptQuality, Turn, Webhook, WebhookDeliveryId, WebhookId, Rule, RuleEvidence, RuleId,
-    RuleInput, RuleMatch,
+    RuleInput, RuleMatch, Vocabulary,
 };
 use sqlx::types::Json;
 use uuid::Uuid;
@@ -23,7 +23,7 @@ use crate::rows::{
 };
 use crate::{
     action_item_keys, ActionItemList, ActionItemPatch, ActionItemQuery, ActionItemStore, CallAnalysisRecord, CallFilter, CallStore,
-    JobStore, NewCall, Rejection, CategoryStore, PresetStore, RuleStore, RuleSweep, TemplateStore, Erasures, SearchDocument, SearchSyncStore, Store, StoreError,
+    JobStore, NewCall, Rejection, CategoryStore, PresetStore, RuleStore, RuleSweep, TemplateStore, VocabularyStore, Erasures, SearchDocument, SearchSyncStore, Store, StoreError,
     TenancyStore, WebhookStore,
 };
 
