@@ -98,6 +98,13 @@ impl Vocabulary {
         patterns
     }
 
+    /// Whether every word of `text` is a word of some term: a name the recogniser found there is
+    /// the project's own word (a product, the company), not a person's.
+    pub fn covers(&self, text: &str) -> bool {
+        let words = bare_words(text);
+        !words.is_empty() && words.iter().all(|w| self.terms.iter().any(|t| bare_words(&t.term).contains(w) || bare(&t.term) == *w))
+    }
+
     /// Respells `words` (in time order): each run that is a term heard becomes one word, the
     /// term as written, spanning the run's time and keeping the punctuation after its last word.
     /// Runs never cross from one speaker to another. How many runs were respelled.
@@ -182,6 +189,17 @@ mod tests {
         assert_eq!(text(&words), "bright water");
         let mut words = said("bright water");
         assert_eq!(Vocabulary::default().respell(&mut words), 0);
+    }
+
+    #[test]
+    fn text_made_of_terms_is_covered_and_text_with_other_words_is_not() {
+        let vocabulary = vocabulary();
+        assert!(vocabulary.covers("Brightwater"));
+        assert!(vocabulary.covers("Hearthly Pro,"));
+        assert!(vocabulary.covers("Kaliska"));
+        assert!(!vocabulary.covers("Anna Brightwater"));
+        assert!(!vocabulary.covers("  "));
+        assert!(!Vocabulary::default().covers("Brightwater"));
     }
 
     #[test]

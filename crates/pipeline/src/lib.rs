@@ -423,7 +423,7 @@ impl Pipeline {
         }
 
         let texts: Vec<&str> = turns.iter().map(|t| t.text.as_str()).collect();
-        let found = self.stages.pii.scan(&texts, job.language);
+        let found = pii::without_terms(self.stages.pii.scan(&texts, job.language), &texts, &context.vocabulary);
         let mask = context.pii_redaction == PiiRedaction::Mask;
         let pii = pii::apply(&found, &mut turns, &mut timed, &mut full_text, mask);
         Ok(Heard {

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use callscope_domain::{Language, PiiSpan, PiiStatistics, TimedWord, Turn};
+use callscope_domain::{Language, PiiSpan, PiiStatistics, TimedWord, Turn, Vocabulary};
 
 /// One piece of personal data in a turn: byte offsets into the turn's text.
 #[derive(Debug, Clone, PartialEq)]
@@ -66,6 +66,22 @@ impl PiiScanner for RulePii {
             })
             .collect()
     }
+}
+
+/// `found` without the names that are the project's own words: a person's name or an address
+/// whose every word is a vocabulary term's ("Brightwater" is the company, not a caller).
+pub(crate) fn without_terms(found: Vec<Found>, turns: &[&str], vocabulary: &Vocabulary) -> Vec<Found> {
+    if vocabulary.terms.is_empty() {
+        return found;
+    }
+    found
+        .into_iter()
+        .filter(|f| {
+            let named = f.kind == "PERSON_NAME" || f.kind == "ADDRESS";
+            let text = turns.get(f.turn).and_then(|t| t.get(f.start..f.end)).unwrap_or_default();
+            !(named && vocabulary.covers(text))
+        })
+        .collect()
 }
 
 /// What the stage leaves: statistics, spans, and the (possibly masked) transcript.
@@ -136,6 +152,32 @@ pub(crate) fn apply(found: &[Found], turns: &mut [Turn], words: &mut [TimedWord]
         *full_text = turns.iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join("\n");
     }
     PiiOutcome { statistics: PiiStatistics::of(&spans), spans }
+}
+
+#[cfg(test)]
+mod vocabulary_tests {
+    use super::*;
+    use callscope_domain::VocabularyTerm;
+
+    #[test]
+    fn a_name_that_is_a_term_is_no_personal_data() {
+        let turns = ["You are through to Brightwater, I am Anna Brightwater.", "Call Brightwater on 0113 496 0000."];
+        let found = |kind: &str, turn: usize, text: &str| {
+            let start = turns[turn].find(text).unwrap();
+            Found { kind: kind.into(), turn, start, end: start + text.len(), confidence: 0.8 }
+        };
+        let all = vec![
+            found("PERSON_NAME", 0, "Brightwater"),
+            found("PERSON_NAME", 0, "Anna Brightwater"),
+            found("PHONE_NUMBER", 1, "0113 496 0000"),
+            found("ADDRESS", 1, "Brightwater"),
+        ];
+        let vocabulary = Vocabulary { terms: vec![VocabularyTerm { term: "Brightwater".into(), spoken_forms: vec![] }] };
+        let kept: Vec<(String, usize, usize)> =
+            without_terms(all.clone(), &turns, &vocabulary).into_iter().map(|f| (f.kind, f.turn, f.start)).collect();
+        assert_eq!(kept, [("PERSON_NAME".to_owned(), 0, all[1].start), ("PHONE_NUMBER".to_owned(), 1, all[2].start)]);
+        assert_eq!(without_terms(all.clone(), &turns, &Vocabulary::default()), all);
+    }
 }
 
 #[cfg(test)]
