@@ -11,18 +11,8 @@
 
 use std::collections::BTreeMap;
 
+use callscope_analysis::quality::wilson;
 use callscope_analysis::roles::guess_roles;
-
-/// The 95 % Wilson interval of `right` out of `n`.
-fn wilson(right: usize, n: usize) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    let (p, n, z) = (right as f64 / n as f64, n as f64, 1.96f64);
-    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
-    let half = z * ((p * (1.0 - p) + z * z / (4.0 * n)) / n).sqrt() / (1.0 + z * z / n);
-    (centre - half, centre + half)
-}
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // (split, language, variant) → (right, calls)

@@ -32,7 +32,9 @@ use anyhow::Context;
 use async_trait::async_trait;
 use callscope::Config;
 use callscope_analysis::engine::{AnalysisError, AnalysisInput, Analyzer, CallAnalysis, Lang};
-use callscope_analysis::quality::{evaluate_parts_where, held_out, in_order, report_lines, table_header, table_row, HELDOUT, HELDOUT2, OWN, TUNE};
+use callscope_analysis::quality::{
+    evaluate_parts_where, held_out, in_order, report_lines, table_header, table_row, wilson, HELDOUT, HELDOUT2, OWN, TUNE,
+};
 use callscope_domain::{JobStage, Language};
 use callscope_pipeline::{CallContext, Pipeline, Progress};
 
@@ -314,17 +316,6 @@ fn print_word_errors(corpus: &str, errors: &HashMap<String, (usize, usize)>) -> 
         println!("{language:<4} {split:<8} {of:>7} {wrong:>7} {:>6.3}", wrong as f64 / of.max(1) as f64);
     }
     Ok(())
-}
-
-/// The 95 % Wilson interval of `right` out of `n`.
-fn wilson(right: usize, n: usize) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    let (p, n, z) = (right as f64 / n as f64, n as f64, 1.96f64);
-    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
-    let half = z * ((p * (1.0 - p) + z * z / (4.0 * n)) / n).sqrt() / (1.0 + z * z / n);
-    (centre - half, centre + half)
 }
 
 /// On mono calls: how many kept both speakers apart, and how many had the agent told right (most
