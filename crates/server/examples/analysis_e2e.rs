@@ -24,11 +24,9 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use anyhow::Context;
 use async_trait::async_trait;
 use callscope::Config;
 use callscope_analysis::engine::{AnalysisError, AnalysisInput, Analyzer, CallAnalysis, Lang};
@@ -37,11 +35,10 @@ use callscope_analysis::quality::{
 };
 use callscope_domain::{JobStage, Language};
 use callscope_pipeline::{CallContext, Pipeline, Progress};
+use spoken::{wer_words, word_errors};
 
-/// Sample rate of the calls made, a phone system's.
-const RATE: u32 = 8_000;
-/// Silence between turns, in samples.
-const GAP: usize = RATE as usize / 2;
+#[path = "support/spoken.rs"]
+mod spoken;
 
 /// Nobody watches the progress.
 struct Quiet;
@@ -81,63 +78,15 @@ struct RoleScore {
     words: usize,
 }
 
-/// espeak-ng's voice, pitch and speed for a party in a language.
-fn voice(language: Lang, speaker: &str) -> (&'static str, &'static str, &'static str) {
-    match (language, speaker == "agent") {
-        (Lang::En, true) => ("en-gb", "45", "165"),
-        (Lang::En, false) => ("en-us", "70", "150"),
-        (Lang::Pl, true) => ("pl", "40", "160"),
-        (Lang::Pl, false) => ("pl", "75", "145"),
-    }
-}
-
-fn run(command: &mut Command) -> anyhow::Result<()> {
-    let output = command.output().with_context(|| format!("cannot run {command:?}: espeak-ng and sox are needed"))?;
-    anyhow::ensure!(output.status.success(), "{command:?}: {}", String::from_utf8_lossy(&output.stderr));
-    Ok(())
-}
-
 impl Spoken {
-    /// The call as a stereo WAV: each turn spoken on its party's channel, one after another.
+    /// The call as a WAV: each turn spoken on its party's channel, one after another.
     fn speak(&self, input: &AnalysisInput) -> anyhow::Result<PathBuf> {
         let n = self.made.fetch_add(1, Ordering::Relaxed);
-        let (mut left, mut right): (Vec<i16>, Vec<i16>) = (Vec::new(), Vec::new());
-        let mut agent_spans = Vec::new();
-        for (i, (speaker, text)) in input.turns.iter().enumerate() {
-            let (name, pitch, speed) = voice(input.language, speaker);
-            let raw = self.dir.path().join(format!("{n}-{i}.wav"));
-            let phone = self.dir.path().join(format!("{n}-{i}-8k.wav"));
-            run(Command::new("espeak-ng").args(["-v", name, "-p", pitch, "-s", speed, "-w"]).arg(&raw).arg(text))?;
-            // -R: sox's dither noise from a fixed seed, so that a call sounds the same in
-            // every run (its default seed differs each time, and so would the transcripts).
-            run(Command::new("sox").arg("-R").arg(&raw).args(["-r", "8000", "-c", "1", "-b", "16"]).arg(&phone))?;
-            let samples: Vec<i16> = hound::WavReader::open(&phone)?.samples::<i16>().collect::<Result<_, _>>()?;
-            if speaker == "agent" {
-                let ms = |samples: usize| (samples as i64 * 1000) / i64::from(RATE);
-                agent_spans.push((ms(left.len()), ms(left.len() + samples.len())));
-            }
-            let (own, other) = if speaker == "agent" { (&mut left, &mut right) } else { (&mut right, &mut left) };
-            own.extend(&samples);
-            other.extend(std::iter::repeat_n(0, samples.len()));
-            left.extend(std::iter::repeat_n(0, GAP));
-            right.extend(std::iter::repeat_n(0, GAP));
-        }
+        let language = if input.language == Lang::Pl { Language::Pl } else { Language::En };
+        let call = spoken::speak(self.dir.path(), n, language, &input.turns, self.mono)?;
         let key = input.turns.first().map(|(_, text)| text.clone()).unwrap_or_default();
-        self.agent_spans.lock().expect("not poisoned").insert(key, agent_spans);
-        let path = self.dir.path().join(format!("call-{n}.wav"));
-        let channels = if self.mono { 1 } else { 2 };
-        let spec = hound::WavSpec { channels, sample_rate: RATE, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
-        let mut writer = hound::WavWriter::create(&path, spec)?;
-        for (l, r) in left.iter().zip(&right) {
-            if self.mono {
-                writer.write_sample(l.saturating_add(*r))?;
-            } else {
-                writer.write_sample(*l)?;
-                writer.write_sample(*r)?;
-            }
-        }
-        writer.finalize()?;
-        Ok(path)
+        self.agent_spans.lock().expect("not poisoned").insert(key, call.agent_spans);
+        Ok(call.path)
     }
 
     async fn process(&self, input: &AnalysisInput) -> anyhow::Result<CallAnalysis> {
@@ -252,49 +201,6 @@ async fn main() -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// The words of a text as word error rate counts them: lower case, punctuation gone, and every
-/// number as its digits, one word each ("oh seven seven" and "077" are the same three words), so
-/// that writing numbers in digits is neither an error nor a gain by itself.
-fn wer_words(text: &str) -> Vec<String> {
-    let words = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase);
-    let mut out: Vec<String> = Vec::new();
-    let mut number: Vec<String> = Vec::new();
-    let flush = |number: &mut Vec<String>, out: &mut Vec<String>| {
-        let digits = callscope_pii::spoken_digits(&number.join(" "));
-        if digits.is_empty() {
-            out.append(number);
-        } else {
-            out.extend(digits.chars().map(String::from));
-            number.clear();
-        }
-    };
-    for word in words {
-        if !callscope_pii::spoken_digits(&word).is_empty() || matches!(word.as_str(), "oh" | "double" | "triple") {
-            number.push(word);
-        } else {
-            flush(&mut number, &mut out);
-            out.push(word);
-        }
-    }
-    flush(&mut number, &mut out);
-    out
-}
-
-/// Substitutions, deletions and insertions that turn `script` into `heard`, in words.
-fn word_errors(script: &[String], heard: &[String]) -> usize {
-    let mut row: Vec<usize> = (0..=heard.len()).collect();
-    for (i, wanted) in script.iter().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, got) in heard.iter().enumerate() {
-            let substitution = diagonal + usize::from(wanted != got);
-            diagonal = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
-        }
-    }
-    row[heard.len()]
 }
 
 /// Word error rate per language and split, over the calls that ran.
