@@ -301,6 +301,15 @@ const ROWS = [
   ["during.end", "at the end", "na końcu"],
   ["during.start", "at the start", "na początku"],
   ["during.call", "over the call", "przez całą rozmowę"],
+  ["vocabulary", "Vocabulary", "Słownik"],
+  [
+    "vocabularyHelp",
+    "The words your calls use that a speech model does not know: the company's name, products, places. One a line; after a colon, how it sounds when heard as ordinary words. The speech model is told them, and calls processed after saving have them written as here.",
+    "Słowa z Waszych rozmów, których model mowy nie zna: nazwa firmy, produkty, miejscowości. Jedno w wierszu; po dwukropku, jak brzmi zapisane zwykłymi słowami. Model mowy je dostaje, a rozmowy przetworzone po zapisaniu mają je zapisane tak jak tutaj.",
+  ],
+  ["vocabularyTerms", "Terms", "Terminy"],
+  ["vocabularyExample", "Brightwater: bright water, write water\nFlexa 300", "Medivo: mediwo\nPruszcz Gdański"],
+  ["line", "line", "wiersz"],
   ["language.en", "English", "angielski"],
   ["language.pl", "Polish", "polski"],
 ];
@@ -312,6 +321,7 @@ const COUNTED = [
   ["turn", "turn", "turns", "wypowiedź", "wypowiedzi", "wypowiedzi"],
   ["item", "item", "items", "zadanie", "zadania", "zadań"],
   ["interruption", "interruption", "interruptions", "przerwanie", "przerwania", "przerwań"],
+  ["term", "term", "terms", "termin", "terminy", "terminów"],
 ];
 
 const TEXT = {

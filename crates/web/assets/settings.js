@@ -1,5 +1,5 @@
-// Settings of a project: its category tree, analysis templates, speaker presets, rules (rules.js)
-// and webhooks.
+// Settings of a project: its category tree, analysis templates, speaker presets, rules (rules.js),
+// vocabulary (vocabulary.js) and webhooks.
 // Each change goes to the API at once and the section is read again, so what is shown is what
 // is stored.
 
@@ -7,6 +7,7 @@ import { api } from "/app/api.js";
 import { flattenTree, h, mount, save, toast } from "/app/dom.js";
 import { count, t, when } from "/app/i18n.js";
 import { rulesSection } from "/app/rules.js";
+import { vocabularySection } from "/app/vocabulary.js";
 
 const ANSWER_TYPES = ["TEXT", "NUMBER", "BOOLEAN", "DATE", "SINGLE_CHOICE", "MULTI_CHOICE"];
 const EVENTS = [
@@ -73,6 +74,7 @@ export async function settingsPage(main, project, fresh = () => true) {
     templates: h("section", { class: "card", id: "templates" }),
     presets: h("section", { class: "card", id: "presets" }),
     rules: h("section", { class: "card", id: "rules" }),
+    vocabulary: h("section", { class: "card", id: "vocabulary" }),
     webhooks: h("section", { class: "card", id: "webhooks" }),
   };
   mount(main, h("h1", {}, t("settings")), Object.values(sections));
@@ -426,7 +428,14 @@ export async function settingsPage(main, project, fresh = () => true) {
   }
 
   if (!fresh()) return;
-  await Promise.all([categories(), templates(), presets(), rulesSection(sections.rules, project), webhooks()]);
+  await Promise.all([
+    categories(),
+    templates(),
+    presets(),
+    rulesSection(sections.rules, project),
+    vocabularySection(sections.vocabulary, project),
+    webhooks(),
+  ]);
 }
 
 /** Whether category `id` is `ancestor` or below it. */

@@ -29,6 +29,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("call-panel.js", "text/javascript; charset=utf-8", include_str!("../assets/call-panel.js")),
     ("characteristics.js", "text/javascript; charset=utf-8", include_str!("../assets/characteristics.js")),
     ("rules.js", "text/javascript; charset=utf-8", include_str!("../assets/rules.js")),
+    ("vocabulary.js", "text/javascript; charset=utf-8", include_str!("../assets/vocabulary.js")),
     ("items.js", "text/javascript; charset=utf-8", include_str!("../assets/items.js")),
     ("dashboard.js", "text/javascript; charset=utf-8", include_str!("../assets/dashboard.js")),
     ("settings.js", "text/javascript; charset=utf-8", include_str!("../assets/settings.js")),

@@ -670,6 +670,23 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
     browser
         .until("document.querySelector('#rules ul.rules')?.innerText ?? ''", |v| v.as_str().is_some_and(|s| !s.contains("checking earlier calls")))
         .await;
+    // The vocabulary, a term a line with its spoken forms after a colon: a refusal names the line
+    // a person wrote it on (the fourth, past a blank one), and what is saved is what the API holds.
+    browser.type_into("#vocabulary-terms", "Brightwater: bright water, write water\n\nAcme\nACME").await;
+    browser.click("#vocabulary form button[type=submit]").await;
+    let refused =
+        browser.until("document.querySelector('#vocabulary .error')?.textContent ?? ''", |v| v.as_str().is_some_and(|s| !s.is_empty())).await;
+    assert!(refused.as_str().unwrap().starts_with("line 4: "), "{refused}");
+    browser.type_into("#vocabulary-terms", "Brightwater: bright water, write water\n\nAcme").await;
+    browser.click("#vocabulary form button[type=submit]").await;
+    browser.until("document.querySelector('#vocabulary label')?.textContent ?? ''", |v| v.as_str().is_some_and(|s| s.ends_with("(2 terms)"))).await;
+    let vocabulary: Value = app.get(&format!("/v1/projects/{project}/vocabulary")).await.json().await.unwrap();
+    assert_eq!(
+        vocabulary,
+        json!({"terms": [{"term": "Brightwater", "spokenForms": ["bright water", "write water"]}, {"term": "Acme", "spokenForms": []}]})
+    );
+    let shown = browser.script("return document.getElementById('vocabulary-terms').value", json!([])).await;
+    assert_eq!(shown, json!("Brightwater: bright water, write water\nAcme"));
     browser.type_into("#webhook-url", "http://127.0.0.1:9/hook").await;
     browser.click("#webhooks form button[type=submit]").await;
     let secret = browser.until("document.getElementById('webhook-secret')?.textContent ?? ''", |v| v.as_str().is_some_and(|s| !s.is_empty())).await;
@@ -822,6 +839,11 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
         let widths = browser.script("return [document.documentElement.scrollWidth, window.innerWidth]", json!([])).await;
         assert!(widths[0].as_u64() <= widths[1].as_u64(), "{page} is wider than the phone: {widths}");
     }
+    // The settings page was the last: its vocabulary in Polish, with the count's plural form.
+    let label = browser.until("document.querySelector('#vocabulary label')?.textContent ?? ''", |v| v.as_str().is_some_and(|s| !s.is_empty())).await;
+    assert_eq!(label, json!("Terminy (2 terminy)"));
+    browser.script("document.getElementById('vocabulary').scrollIntoView()", json!([])).await;
+    browser.screenshot(&shots, "7-vocabulary-pl-phone").await;
     browser.go(&app.url(&format!("/{}", href.as_str().unwrap()))).await;
     browser.wait("#transcript .turn .when").await;
     let widths = browser.script("return [document.documentElement.scrollWidth, window.innerWidth]", json!([])).await;
