@@ -265,6 +265,29 @@ pub struct PipelineSettings {
     pub keep_audio_for_redaction: bool,
     /// Tell the speech model what to expect ([`speech_hint`]).
     pub speech_hints: bool,
+    /// Tell the speech model the project's vocabulary ([`vocabulary_hint`]).
+    pub vocabulary_hints: bool,
+}
+
+/// What the speech model is told before every window of a call: the project's topics and the
+/// way numbers are written when `speech_hints` is on, and the project's terms when
+/// `vocabulary_hints` is on and it has any. `None` when there is nothing to tell.
+pub fn call_hint(settings: &PipelineSettings, context: &CallContext, language: Language) -> Option<String> {
+    let topics = settings.speech_hints.then(|| speech_hint(&context.categories, language));
+    let terms = settings.vocabulary_hints.then(|| vocabulary_hint(&context.vocabulary)).flatten();
+    match (topics, terms) {
+        (Some(topics), Some(terms)) => Some(format!("{topics} {terms}")),
+        (topics, terms) => topics.or(terms),
+    }
+}
+
+/// The project's terms as a line said before the call ("Brightwater, Kelvix, Flexa 300."):
+/// Whisper writes a word the way the text before it does, so a term it has just "heard" comes
+/// out spelled as the project spells it. The terms alone, in their order: the prompt keeps the
+/// end of a long hint, so a vocabulary longer than the prompt loses its first terms.
+pub fn vocabulary_hint(vocabulary: &Vocabulary) -> Option<String> {
+    let terms: Vec<&str> = vocabulary.terms.iter().map(|t| t.term.trim()).filter(|t| !t.is_empty()).collect();
+    (!terms.is_empty()).then(|| format!("{}.", terms.join(", ")))
 }
 
 /// What the speech model is told a call of this project sounds like, as text said before it:
@@ -364,7 +387,7 @@ impl Pipeline {
         // The signals are shared with the stages, never copied: a four-hour call is large, and
         // the service's are read from scratch files a window at a time.
         let signals = std::mem::take(&mut decoded.channels);
-        let hint = self.settings.speech_hints.then(|| speech_hint(&context.categories, job.language));
+        let hint = call_hint(&self.settings, context, job.language);
         let mut words: Vec<Word> = Vec::new();
         let source;
         progress.report(JobStage::Transcribing, 0.0);
@@ -578,6 +601,30 @@ mod tests {
             "Topics: Billing, Refunds, Zwroty. My number is 07700 914326, the postcode is LS6 2QT and the card is 5355 4085 3664 3468."
         );
         assert_eq!(speech_hint(&[], Language::Pl), "Mój numer telefonu to 600 123 456, PESEL 85010212345, kod pocztowy 80-309.");
+    }
+
+    #[test]
+    fn the_vocabulary_is_told_after_the_topics_and_only_when_asked_for() {
+        let vocabulary = Vocabulary {
+            terms: vec![
+                callscope_domain::VocabularyTerm { term: "Brightwater".into(), spoken_forms: vec!["bright water".into()] },
+                callscope_domain::VocabularyTerm { term: "Flexa 300".into(), spoken_forms: Vec::new() },
+            ],
+        };
+        let context = CallContext { vocabulary, ..CallContext::default() };
+        let settings = |speech_hints, vocabulary_hints| PipelineSettings {
+            max_duration_s: 60.0,
+            keep_audio_for_redaction: false,
+            speech_hints,
+            vocabulary_hints,
+        };
+        assert_eq!(call_hint(&settings(false, true), &context, Language::En).as_deref(), Some("Brightwater, Flexa 300."));
+        assert_eq!(call_hint(&settings(false, false), &context, Language::En), None);
+        assert_eq!(
+            call_hint(&settings(true, true), &context, Language::Pl).as_deref(),
+            Some("Mój numer telefonu to 600 123 456, PESEL 85010212345, kod pocztowy 80-309. Brightwater, Flexa 300.")
+        );
+        assert_eq!(call_hint(&settings(false, true), &CallContext::default(), Language::En), None);
     }
 
     #[test]

@@ -135,6 +135,9 @@ pub struct Config {
     /// Tell the speech model what a project's calls hold: its category names and a line of
     /// numbers written in digits, given to every window as earlier text.
     pub speech_hints: bool,
+    /// Tell the speech model a project's vocabulary: its terms, given to every window as
+    /// earlier text, so that they come out spelled as the project spells them.
+    pub vocabulary_hints: bool,
     /// Word lists for PII detection (names, common words): a name under `models_dir` or a
     /// folder of `word<TAB>rank` files.
     pub pii_gazetteers: String,
@@ -289,6 +292,7 @@ impl Default for Config {
             vad_model: "silero-vad".into(),
             diarization_max_speakers: 4,
             speech_hints: false,
+            vocabulary_hints: true,
             pii_gazetteers: "pii-gazetteers".into(),
             pii_redact_audio: false,
             sentiment_lexicons: "sentiment-lexicons".into(),

@@ -307,6 +307,7 @@ pub async fn build_pipeline(config: &Config) -> anyhow::Result<Pipeline> {
             max_duration_s: config.max_audio_duration_seconds,
             keep_audio_for_redaction: config.pii_redact_audio,
             speech_hints: config.speech_hints,
+            vocabulary_hints: config.vocabulary_hints,
         },
     ))
 }

@@ -441,7 +441,10 @@ impl WhisperModel {
         if windows.is_empty() {
             on_progress(1.0);
         }
-        let words = collapse_loops(words);
+        let mut words = collapse_loops(words);
+        if let Some(hint) = hint {
+            words = without_hint_echo(words, hint);
+        }
         Ok(Transcript { words, speech })
     }
 
@@ -744,6 +747,54 @@ fn collapse_loops(words: Vec<Word>) -> Vec<Word> {
     out
 }
 
+/// The fewest words copied from the hint, in its order, that are taken for an echo of it when they
+/// run across two of its items ("Sunvault, EcoTrack 2, Keighley"); a run inside one item (a term
+/// of several words said in the call) is an echo only from `HINT_ECHO_ONE_ITEM` words.
+const HINT_ECHO_WORDS: usize = 4;
+const HINT_ECHO_ONE_ITEM: usize = 6;
+
+/// Removes what Whisper copied from the hint instead of hearing it. Told a list of terms before a
+/// window, the model sometimes goes on writing the list where the audio ends or is unclear
+/// ("…and Voltaryn will handle Sunvault, EcoTrack 2, Keighley, Slaithwaite, MPAN, Economy 7."):
+/// every run of words that stands in the hint in the same order, across two of its items (split
+/// at its punctuation) and at least [`HINT_ECHO_WORDS`] long, or [`HINT_ECHO_ONE_ITEM`] long
+/// within one, is dropped. A term said in the call is one item, so it stays.
+fn without_hint_echo(words: Vec<Word>, hint: &str) -> Vec<Word> {
+    let mut hint_words: Vec<(String, usize)> = Vec::new();
+    let mut item = 0;
+    for raw in hint.split_whitespace() {
+        let key = normalise(raw);
+        if !key.is_empty() {
+            hint_words.push((key, item));
+        }
+        if raw.ends_with([',', '.', ';', ':', '!', '?']) {
+            item += 1;
+        }
+    }
+    let keys: Vec<String> = words.iter().map(|w| normalise(&w.text)).collect();
+    let mut echo = vec![false; words.len()];
+    let mut i = 0;
+    while i < words.len() {
+        // The longest run from word i that the hint holds, and whether it crosses an item.
+        let mut longest = (0, false);
+        for j in 0..hint_words.len() {
+            let run = keys[i..].iter().zip(&hint_words[j..]).take_while(|(k, (h, _))| !k.is_empty() && *k == h).count();
+            if run > 0 {
+                let crosses = hint_words[j].1 != hint_words[j + run - 1].1;
+                longest = longest.max((run, crosses));
+            }
+        }
+        let (run, crosses) = longest;
+        if run >= HINT_ECHO_ONE_ITEM || (run >= HINT_ECHO_WORDS && crosses) {
+            echo[i..i + run].iter_mut().for_each(|e| *e = true);
+            i += run;
+        } else {
+            i += 1;
+        }
+    }
+    words.into_iter().zip(echo).filter(|(_, echoed)| !echoed).map(|(w, _)| w).collect()
+}
+
 /// The most times a piece of 1–4 characters may follow itself inside one word before it counts as
 /// a loop: "8-8-8-8-8-8-8-8" (eight eights) is still a number someone could say, and a loop runs
 /// to dozens.
@@ -851,6 +902,21 @@ mod tests {
         words.push(word("bye", 20.0));
         let kept: Vec<String> = collapse_loops(words).into_iter().map(|w| w.text).collect();
         assert_eq!(kept, ["I", "said", "no", "no", "thank", "you.", "bye"]);
+    }
+
+    #[test]
+    fn the_hint_written_back_as_a_list_is_dropped_and_its_terms_said_in_the_call_kept() {
+        let hint = "Voltaryn, Flexa 300, Nova S, Sunvault, EcoTrack 2, Keighley, Slaithwaite, MPAN, Economy 7.";
+        let said = "I'll end the contract and Voltaryn will handle Sunvault, EcoTrack 2, Keighley, Slaithwaite, MPAN, Economy 7.";
+        let words: Vec<Word> = said.split(' ').enumerate().map(|(i, w)| word(w, i as f32)).collect();
+        let kept: Vec<String> = without_hint_echo(words, hint).into_iter().map(|w| w.text).collect();
+        assert_eq!(kept.join(" "), "I'll end the contract and Voltaryn will handle");
+
+        // Terms said one at a time, a term of two words, and two terms in another order stay.
+        let said = "Flexa 300 is cheaper than Nova S. Sunvault and Flexa 300, Voltaryn.";
+        let words: Vec<Word> = said.split(' ').enumerate().map(|(i, w)| word(w, i as f32)).collect();
+        let kept: Vec<String> = without_hint_echo(words, hint).into_iter().map(|w| w.text).collect();
+        assert_eq!(kept.join(" "), said);
     }
 
     #[test]

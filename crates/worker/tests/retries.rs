@@ -278,7 +278,7 @@ fn worker_of(setup: &Setup, stages: Varied, settings: WorkerSettings) -> Worker 
     let Varied { decoder, transcriber, diarizer, analyzer } = stages;
     let pipeline = Pipeline::new(
         Stages { decoder, transcriber, diarizer, pii, analyzer },
-        PipelineSettings { max_duration_s: 60.0, keep_audio_for_redaction: true, speech_hints: false },
+        PipelineSettings { max_duration_s: 60.0, keep_audio_for_redaction: true, speech_hints: false, vocabulary_hints: true },
     );
     Worker::new(setup.store.clone(), storage, pipeline, Arc::new(SystemClock), settings)
 }
