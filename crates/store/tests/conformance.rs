@@ -1083,6 +1083,9 @@ async fn rules_are_kept_per_project_and_their_matches_raise_an_event_once(backen
     store.set_rule_matches(project.id, call, &[refund.id], std::slice::from_ref(&both)).await.unwrap();
     let summary = store.get_call_summary(project.id, call).await.unwrap();
     assert_eq!(summary.rule_labels, ["Escalation", "Refunds; more"], "in order, whatever a label holds");
+    store.set_rule_matches(project.id, call, &evaluated, &[]).await.unwrap();
+    assert_eq!(store.call_rule_matches(project.id, call).await.unwrap(), [], "both rules evaluated, neither matched");
+    store.set_rule_matches(project.id, call, &evaluated, std::slice::from_ref(&found)).await.unwrap();
     store.set_rule_matches(project.id, call, &[refund.id], &[]).await.unwrap();
     assert!(store.get_call_summary(project.id, quiet).await.unwrap().rule_labels.is_empty());
     assert_eq!(store.list_calls(project.id, &by_rule(refund.id), PageRequest { page: 1, page_size: 10 }).await.unwrap().total, 0);

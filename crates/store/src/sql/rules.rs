@@ -116,8 +116,12 @@ impl RuleStore for SqlStore {
         let mut tx = self.pool.begin().await?;
         touch_call(&mut tx, project, call, now).await?;
         let before: Vec<(Uuid,)> = sqlx::query_as("select rule_id from rule_matches where call_id = $1").bind(call.0).fetch_all(&mut *tx).await?;
-        for rule in evaluated {
-            sqlx::query("delete from rule_matches where call_id = $1 and rule_id = $2").bind(call.0).bind(rule.0).execute(&mut *tx).await?;
+        if !evaluated.is_empty() {
+            // One statement for the rules evaluated (at most a project's 100), not one each.
+            let placeholders: Vec<String> = (2..evaluated.len() + 2).map(|i| format!("${i}")).collect();
+            let delete = format!("delete from rule_matches where call_id = $1 and rule_id in ({})", placeholders.join(", "));
+            let query = evaluated.iter().fold(sqlx::query(&delete).bind(call.0), |query, rule| query.bind(rule.0));
+            query.execute(&mut *tx).await?;
         }
         let mut new = Vec::new();
         for matched in matches {
