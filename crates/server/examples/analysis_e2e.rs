@@ -23,19 +23,18 @@
 //! and `scripts/test` install both) and the models of the configuration.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use callscope::Config;
 use callscope_analysis::engine::{AnalysisError, AnalysisInput, Analyzer, CallAnalysis, Lang};
 use callscope_analysis::quality::{
     evaluate_parts_where, held_out, in_order, report_lines, table_header, table_row, wilson, HELDOUT, HELDOUT2, OWN, TUNE,
 };
 use callscope_domain::{JobStage, Language};
 use callscope_pipeline::{CallContext, Pipeline, Progress};
-use spoken::{wer_words, word_errors};
+use spoken::{wer_words, word_errors, CommandLine};
 
 #[path = "support/spoken.rs"]
 mod spoken;
@@ -143,11 +142,9 @@ impl Analyzer for Spoken {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let option = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
-    let mut config = Config::load(option("--config").as_deref().map(Path::new))?;
-    // This program has no `decode-audio` for a child to run; the recordings are our own.
-    config.decode_in_child = false;
+    let command_line = CommandLine::read();
+    let option = |name: &str| command_line.option(name);
+    let config = command_line.config()?;
     let corpus = match option("--corpus").as_deref() {
         Some("own") => include_str!("../../analysis/corpus/calls.json"),
         None | Some("new") => include_str!("../../analysis/corpus/heldout.json"),
@@ -166,7 +163,7 @@ async fn main() -> anyhow::Result<()> {
         pii_found: Mutex::new(HashMap::new()),
         transcripts: Mutex::new(HashMap::new()),
         word_errors: Mutex::new(HashMap::new()),
-        mono: args.iter().any(|a| a == "--mono"),
+        mono: command_line.flag("--mono"),
         agent_spans: Mutex::new(HashMap::new()),
         roles: Mutex::new(HashMap::new()),
     };
@@ -176,7 +173,7 @@ async fn main() -> anyhow::Result<()> {
         language.as_ref().is_none_or(|l| *l == part.language) && split.as_ref().is_none_or(|s| *s == part.split) && place < limit
     };
     let parts = evaluate_parts_where(&spoken, corpus, keep).await.map_err(|e| anyhow::anyhow!(e))?;
-    let mistakes = args.iter().any(|a| a == "--mistakes");
+    let mistakes = command_line.flag("--mistakes");
     let parts = in_order(parts);
     for (part, report) in &parts {
         println!("{}", table_row(&name, part, report));
@@ -192,7 +189,7 @@ async fn main() -> anyhow::Result<()> {
         print_roles(corpus, &spoken.roles.into_inner().expect("not poisoned"))?;
     }
     print_pii_scores(corpus, &found, &transcripts, mistakes)?;
-    if args.iter().any(|a| a == "--transcripts") {
+    if command_line.flag("--transcripts") {
         let corpus: serde_json::Value = serde_json::from_str(corpus)?;
         for call in corpus["calls"].as_array().into_iter().flatten().filter(|c| !held_out(c["split"].as_str().unwrap_or(HELDOUT))) {
             if let Some(text) = transcripts.get(call["turns"][0][1].as_str().unwrap_or_default()) {

@@ -20,16 +20,14 @@
 //! configuration.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use callscope::Config;
 use callscope_analysis::quality::wilson;
 use callscope_domain::{JobStage, Language, Vocabulary, VocabularyTerm};
 use callscope_pipeline::{CallContext, Pipeline, Progress};
 use serde::Deserialize;
-use spoken::{wer_words, word_errors};
+use spoken::{wer_words, word_errors, CommandLine};
 
 // The agent's spans are for scoring roles, which this example does not.
 #[allow(dead_code)]
@@ -107,18 +105,16 @@ fn occurrences(text: &str, term: &str) -> usize {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let option = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
-    let mut config = Config::load(option("--config").as_deref().map(Path::new))?;
-    // This program has no `decode-audio` for a child to run; the recordings are our own.
-    config.decode_in_child = false;
+    let command_line = CommandLine::read();
+    let option = |name: &str| command_line.option(name);
+    let mut config = command_line.config()?;
     let corpus: Corpus = serde_json::from_str(include_str!("corpus/vocabulary.json"))?;
     let (language, split) = (option("--language"), option("--split"));
     let limit: usize = option("--calls").map(|n| n.parse()).transpose()?.unwrap_or(usize::MAX);
     let ways: Vec<String> =
         option("--ways").map_or_else(|| WAYS.iter().map(|w| (*w).to_string()).collect(), |w| w.split(',').map(str::to_owned).collect());
     anyhow::ensure!(ways.iter().all(|w| WAYS.contains(&w.as_str())), "--ways takes none, respelled and hinted, separated by commas");
-    let mistakes = args.iter().any(|a| a == "--mistakes");
+    let mistakes = command_line.flag("--mistakes");
 
     config.vocabulary_hints = false;
     let plain = callscope::startup::build_pipeline(&config).await?;

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::Context;
+use callscope::Config;
 use callscope_domain::Language;
 
 /// Sample rate of the calls made, a phone system's.
@@ -120,4 +121,32 @@ pub fn word_errors(script: &[String], heard: &[String]) -> usize {
         }
     }
     row[heard.len()]
+}
+
+/// An example's command line: `--name value` options and `--name` flags.
+pub struct CommandLine(Vec<String>);
+
+impl CommandLine {
+    pub fn read() -> Self {
+        Self(std::env::args().skip(1).collect())
+    }
+
+    /// The value after `name`.
+    pub fn option(&self, name: &str) -> Option<String> {
+        self.0.iter().position(|a| a == name).and_then(|i| self.0.get(i + 1)).cloned()
+    }
+
+    /// Whether `name` is given.
+    pub fn flag(&self, name: &str) -> bool {
+        self.0.iter().any(|a| a == name)
+    }
+
+    /// The configuration of `--config FILE` (or the defaults), with the environment over it, for
+    /// a pipeline run in this process: the example has no `decode-audio` for a child to run, and
+    /// the recordings are our own.
+    pub fn config(&self) -> anyhow::Result<Config> {
+        let mut config = Config::load(self.option("--config").as_deref().map(Path::new))?;
+        config.decode_in_child = false;
+        Ok(config)
+    }
 }
