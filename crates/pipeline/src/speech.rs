@@ -89,10 +89,11 @@ pub struct AcousticDiarizer {
     settings: DiarizeSettings,
 }
 
-/// A call has two parties: two voices are kept apart even when the information criterion would
-/// merge them (two voices on a phone line often sound alike to it), unless one of them says
-/// under 2 s. A recording of one voice then comes out as two speakers more often than two
-/// voices come out as one, which would leave nothing to tell the agent from.
+/// A call has two parties: in a recording of 20 s of speech or more, two voices are kept apart
+/// even when the information criterion would merge them (two voices on a phone line often sound
+/// alike to it), unless one of them says under 2 s. A long recording of one voice (a voicemail)
+/// then often comes out as two speakers, which is the lesser harm: two voices as one would leave
+/// nothing to tell the agent from.
 const CALL_PARTIES: usize = 2;
 
 impl AcousticDiarizer {

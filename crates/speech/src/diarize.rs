@@ -25,6 +25,8 @@
 //! chosen on that call and checked on 13 AMI meeting clips (mean DER unchanged, 55.6 %, most of
 //! it speech the VAD misses in far-field meeting audio); treat them as a starting point.
 
+use std::collections::HashMap;
+
 use callscope_audio::SampleSource;
 
 use crate::gmm::Mixture;
@@ -37,7 +39,8 @@ pub struct DiarizeSettings {
     /// Most speakers to find (at least 1).
     pub max_speakers: usize,
     /// Fewest speakers to keep apart, whatever the information criterion says (at most
-    /// `max_speakers`); a speaker left with under 2 s of speech still joins another.
+    /// `max_speakers`), in a recording of at least 20 s of speech; a speaker left with under 2 s
+    /// of speech still joins another.
     pub min_speakers: usize,
     /// Weight of the model-size penalty of the Bayesian information criterion: higher finds
     /// fewer speakers.
@@ -74,6 +77,13 @@ impl Default for DiarizeSettings {
         }
     }
 }
+
+/// Least speech a speaker must have, in 10 ms frames: a "speaker" with under 2 s is more likely a
+/// cough, a laugh or line noise, and joins another.
+const MIN_SPEAKER_FRAMES: usize = 200;
+/// Least speech in a recording, in 10 ms frames, for `min_speakers` to hold against the
+/// information criterion: below it, one short utterance stays one speaker.
+const MIN_SPEECH_TO_SPLIT: usize = 2_000;
 
 const N_MELS: usize = 40;
 const N_CEPS: usize = 19;
@@ -260,7 +270,12 @@ pub fn diarize_reporting<S: SampleSource + ?Sized>(
         on_progress(0.1 + 0.4 * f);
     });
     on_progress(0.5);
-    let speakers = clusters.len();
+    // The criterion merges towards one big cluster, and the fewest speakers are often kept apart
+    // only by a cluster of a few seconds; when that one falls under the 2 s rule, the voices are
+    // still split by the resegmentation below, which then decides how much each one says.
+    let speech_frames: usize = segments.iter().map(|(a, b)| b - a).sum();
+    let wanted = settings.min_speakers.clamp(1, max_speakers);
+    let speakers = if clusters.len() < wanted && speech_frames >= MIN_SPEECH_TO_SPLIT { wanted } else { clusters.len() };
     let mut resegmented = None;
     if speakers > 1 && settings.resegment_rounds > 0 {
         let mut speech: Vec<usize> = regions.iter().flat_map(|r| r.start / HOP..(r.end / HOP).min(n_frames)).collect();
@@ -292,7 +307,7 @@ pub fn diarize_reporting<S: SampleSource + ?Sized>(
         }
     }
     match resegmented {
-        Some(labels) => frames = labels,
+        Some(labels) => frames = without_small_speakers(labels),
         None => label(&features, &segments, &clusters, settings.smooth_frames, &mut frames),
     }
     // Number speakers by first appearance.
@@ -307,6 +322,30 @@ pub fn diarize_reporting<S: SampleSource + ?Sized>(
     }
     on_progress(1.0);
     Ok(Diarization { frames, speakers: order.len() })
+}
+
+/// `frames` with each speaker of under [`MIN_SPEAKER_FRAMES`] given to the speaker before it (or,
+/// at the start, after it): one voice split in two by the resegmentation leaves a sliver.
+fn without_small_speakers(mut frames: Vec<Option<usize>>) -> Vec<Option<usize>> {
+    let mut sizes: HashMap<usize, usize> = HashMap::new();
+    for label in frames.iter().flatten() {
+        *sizes.entry(*label).or_default() += 1;
+    }
+    let small = |label: &usize| sizes.get(label).is_some_and(|&n| n < MIN_SPEAKER_FRAMES);
+    if sizes.len() < 2 || sizes.keys().all(small) {
+        return frames;
+    }
+    let mut last_kept = frames.iter().flatten().copied().find(|l| !small(l));
+    for slot in frames.iter_mut().flatten() {
+        if small(slot) {
+            if let Some(kept) = last_kept {
+                *slot = kept;
+            }
+        } else {
+            last_kept = Some(*slot);
+        }
+    }
+    frames
 }
 
 /// Average-linkage agglomerative clustering of unit `vectors` by cosine distance into `count`
@@ -444,7 +483,7 @@ fn cluster(
     let mut clusters: Vec<Stats> = clusters.into_iter().zip(alive).filter(|(_, a)| *a).map(|(c, _)| c).collect();
     // A "speaker" with under 2 s of speech is more likely a cough, a laugh or line noise.
     while clusters.len() > 1 {
-        let Some(small) = clusters.iter().position(|c| c.n < 200.0) else { break };
+        let Some(small) = clusters.iter().position(|c| c.n < MIN_SPEAKER_FRAMES as f64) else { break };
         let stats = clusters.remove(small);
         let nearest = (0..clusters.len())
             .min_by(|&a, &b| delta_bic(&stats, &clusters[a], 1.0).total_cmp(&delta_bic(&stats, &clusters[b], 1.0)))
@@ -651,6 +690,23 @@ mod tests {
         mostly.extend(voice(1.0, 210.0, 1.2, 9));
         let alone = diarize(&mostly, &[Region { start: 0, end: mostly.len() }], &two).unwrap();
         assert_eq!(alone.speakers(), 1);
+    }
+
+    #[test]
+    fn a_speaker_of_under_two_seconds_is_given_to_the_one_before_it() {
+        let mut frames: Vec<Option<usize>> = vec![Some(1); 50];
+        frames.extend(vec![Some(0); 300]);
+        frames.extend(vec![None; 20]);
+        frames.extend(vec![Some(2); 150]);
+        frames.extend(vec![Some(1); 250]);
+        let merged = without_small_speakers(frames);
+        // Speaker 2 (150 frames) goes to 0 before it; speaker 1 has 300 frames and stays, its
+        // first 50 frames included.
+        assert_eq!(merged[..50], vec![Some(1); 50][..]);
+        assert!(merged[350..370].iter().all(Option::is_none));
+        assert_eq!(merged[370..520], vec![Some(0); 150][..]);
+        let only_small: Vec<Option<usize>> = vec![Some(0); 100].into_iter().chain(vec![Some(1); 100]).collect();
+        assert_eq!(without_small_speakers(only_small.clone()), only_small, "nobody to give them to");
     }
 
     #[test]
