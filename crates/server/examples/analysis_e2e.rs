@@ -12,11 +12,13 @@
 //!
 //! With `--mono` the two parties are mixed into one channel and no roles are given: the
 //! diarizer must keep the voices apart and the words tell the agent, which is then scored (a call
-//! is right when most of its words are given the party that said them).
+//! is right when most of its words are given the party that said them). With `--one-voice` as
+//! well, only the agent's turns are spoken, and the table's "two speakers" counts the
+//! recordings of one voice that were split in two.
 //!
 //! ```text
 //! cargo run --release -p callscope --example analysis_e2e -- [--config FILE] [--corpus own|new|second]
-//!     [--language en|pl] [--split own|tune|heldout] [--calls N] [--mono] [--mistakes] [--transcripts]
+//!     [--language en|pl] [--split own|tune|heldout] [--calls N] [--mono [--one-voice]] [--mistakes] [--transcripts]
 //! ```
 //! `--calls N` takes the first N calls of each part; `--transcripts` prints what the speech model
 //! wrote for each call that is not held out. Needs `espeak-ng` and `sox` (`scripts/up`
@@ -60,6 +62,8 @@ struct Spoken {
     word_errors: Mutex<HashMap<String, (usize, usize)>>,
     /// Mix both parties into one channel, give no roles, and score who is told to be the agent.
     mono: bool,
+    /// Speak only the agent's turns (with `mono`): a recording of one voice.
+    one_voice: bool,
     /// Where each call's agent speaks, in milliseconds, by the same key.
     agent_spans: Mutex<HashMap<String, Vec<(i64, i64)>>>,
     /// Each mono call's speakers found and its words whose party came out right, by the same key.
@@ -82,7 +86,8 @@ impl Spoken {
     fn speak(&self, input: &AnalysisInput) -> anyhow::Result<PathBuf> {
         let n = self.made.fetch_add(1, Ordering::Relaxed);
         let language = if input.language == Lang::Pl { Language::Pl } else { Language::En };
-        let call = spoken::speak(self.dir.path(), n, language, &input.turns, self.mono)?;
+        let turns: Vec<(String, String)> = input.turns.iter().filter(|(speaker, _)| !self.one_voice || speaker == "agent").cloned().collect();
+        let call = spoken::speak(self.dir.path(), n, language, &turns, self.mono)?;
         let key = input.turns.first().map(|(_, text)| text.clone()).unwrap_or_default();
         self.agent_spans.lock().expect("not poisoned").insert(key, call.agent_spans);
         Ok(call.path)
@@ -164,6 +169,7 @@ async fn main() -> anyhow::Result<()> {
         transcripts: Mutex::new(HashMap::new()),
         word_errors: Mutex::new(HashMap::new()),
         mono: command_line.flag("--mono"),
+        one_voice: command_line.flag("--mono") && command_line.flag("--one-voice"),
         agent_spans: Mutex::new(HashMap::new()),
         roles: Mutex::new(HashMap::new()),
     };
