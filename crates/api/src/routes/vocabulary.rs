@@ -16,7 +16,8 @@ pub async fn get_vocabulary(State(state): State<AppState>, scope: ProjectScope) 
     Ok(Json(state.store.get_vocabulary(scope.id()).await?))
 }
 
-/// Replace the project's vocabulary. Calls processed from now on are respelled with it: a run of
+/// Replace the project's vocabulary. Calls processed from now on are heard with it: the speech
+/// model is told the terms before every window (unless `vocabulary_hints` is off), and a run of
 /// words that is a term's spoken form, or the term in other case or in pieces, becomes the term.
 #[utoipa::path(put, path = "/v1/projects/{projectId}/vocabulary", tag = "Projects", params(ProjectPath),
     request_body(content = Vocabulary, example = json!({"terms": [{"term": "Brightwater", "spokenForms": ["bright water"]},
