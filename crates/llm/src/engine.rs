@@ -59,6 +59,9 @@ pub struct Generation {
     pub seed: u32,
     /// Strings that end the answer (not included in it).
     pub stop: Vec<String>,
+    /// `Some(n)`: each generated token's log-probability, with the `n` likeliest tokens at its
+    /// place (what a closed question's answer is read from).
+    pub logprobs: Option<usize>,
 }
 
 /// Why generation stopped.
@@ -84,6 +87,23 @@ pub struct Completion {
     /// Prompt tokens whose keys and values were kept from the request before (the shared
     /// instructions), not computed again.
     pub cached_tokens: usize,
+    /// With `Generation::logprobs`: the answer's tokens, each with its log-probability.
+    pub logprobs: Option<Vec<TokenLogprob>>,
+}
+
+/// A generated token and how likely the model found it.
+///
+/// The probabilities are the model's own, over its whole vocabulary, before a grammar or the
+/// sampler narrowed them (as OpenAI reports them): a closed question's answer is read by
+/// comparing its options' tokens at the place where they part.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TokenLogprob {
+    /// The token's text (bytes: a token may hold part of a UTF-8 character).
+    pub bytes: Vec<u8>,
+    /// Its natural log-probability.
+    pub logprob: f32,
+    /// The likeliest tokens at that place, most likely first, with theirs.
+    pub top: Vec<(Vec<u8>, f32)>,
 }
 
 /// Why a generation failed.
@@ -235,6 +255,29 @@ fn next_token(ctx: &LlamaContext<'_>, index: i32, pick: &mut LlamaSampler, gramm
     token
 }
 
+/// The log-probability of `token` among `logits` (the model's scores of the whole vocabulary),
+/// and the `top` likeliest tokens' (ties to the lower id).
+fn logprob_of(logits: &[f32], token: LlamaToken, top: usize, piece: impl Fn(LlamaToken) -> Vec<u8>) -> TokenLogprob {
+    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let log_sum = max + logits.iter().map(|l| (l - max).exp()).sum::<f32>().ln();
+    // The `top` highest scores, kept sorted as the vocabulary is read.
+    let mut best: Vec<(usize, f32)> = Vec::with_capacity(top + 1);
+    for (id, &logit) in logits.iter().enumerate() {
+        if best.len() < top || best.last().is_some_and(|&(_, worst)| logit > worst) {
+            let at = best.partition_point(|&(_, l)| l >= logit);
+            best.insert(at, (id, logit));
+            best.truncate(top);
+        }
+    }
+    let score = |id: usize| logits.get(id).map_or(f32::NEG_INFINITY, |l| l - log_sum);
+    let token_of = |id: usize| LlamaToken::new(i32::try_from(id).unwrap_or(i32::MAX));
+    TokenLogprob {
+        bytes: piece(token),
+        logprob: usize::try_from(token.0).map_or(f32::NEG_INFINITY, score),
+        top: best.into_iter().map(|(id, _)| (piece(token_of(id)), score(id))).collect(),
+    }
+}
+
 fn generate(
     model: &LlamaModel,
     ctx: &mut LlamaContext<'_>,
@@ -295,6 +338,7 @@ fn generate(
     cached.clone_from(&tokens);
 
     let mut out = Vec::new();
+    let mut logprobs: Option<Vec<TokenLogprob>> = job.logprobs.map(|_| Vec::new());
     let mut generated = 0;
     let mut pos = tokens.len();
     let mut finish = Finish::Length;
@@ -305,12 +349,24 @@ fn generate(
             finish = Finish::Stop;
             break;
         }
+        if let (Some(list), Some(top)) = (logprobs.as_mut(), job.logprobs) {
+            list.push(logprob_of(ctx.get_logits_ith(index), token, top, |t| vocab.token_to_piece(t, false, None)));
+        }
         out.extend(vocab.token_to_piece(token, false, None));
         generated += 1;
         if !job.stop.is_empty() {
             let so_far = String::from_utf8_lossy(&out);
             if let Some(at) = job.stop.iter().filter(|s| !s.is_empty()).filter_map(|s| so_far.find(s.as_str())).min() {
                 out.truncate(at);
+                // The tokens that began before the stop string stay.
+                if let Some(list) = logprobs.as_mut() {
+                    let mut start = 0;
+                    list.retain(|t| {
+                        let kept = start < at;
+                        start += t.bytes.len();
+                        kept
+                    });
+                }
                 finish = Finish::Stop;
                 break;
             }
@@ -344,5 +400,6 @@ fn generate(
         prompt_tokens: tokens.len(),
         completion_tokens: generated,
         cached_tokens: reused,
+        logprobs,
     })
 }

@@ -6,5 +6,5 @@
 pub mod engine;
 pub mod server;
 
-pub use engine::{start, Completion, EngineHandle, EngineSettings, Finish, GenerateError, Generation, Message};
+pub use engine::{start, Completion, EngineHandle, EngineSettings, Finish, GenerateError, Generation, Message, TokenLogprob};
 pub use server::router;

@@ -1,6 +1,7 @@
 //! The OpenAI-compatible face of the engine: `POST /v1/chat/completions` (with
 //! `response_format` `json_schema` or `json_object` turned into a grammar, so the answer always
-//! parses), `GET /v1/models` and `GET /health`. A full queue answers 503 with `Retry-After`.
+//! parses, and `logprobs` / `top_logprobs` as OpenAI has them), `GET /v1/models` and
+//! `GET /health`. A full queue answers 503 with `Retry-After`.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -13,7 +14,7 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::engine::{EngineHandle, Finish, GenerateError, Generation, Message};
+use crate::engine::{EngineHandle, Finish, GenerateError, Generation, Message, TokenLogprob};
 
 /// The routes.
 pub fn router(engine: EngineHandle) -> Router {
@@ -72,6 +73,10 @@ struct ChatRequest {
     n: Option<u32>,
     #[serde(default)]
     response_format: Option<Value>,
+    #[serde(default)]
+    logprobs: bool,
+    #[serde(default)]
+    top_logprobs: Option<u32>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -160,6 +165,13 @@ async fn chat(State(engine): State<EngineHandle>, body: Result<Json<ChatRequest>
     if !(0.0..=2.0).contains(&temperature) {
         return Err(ApiError::invalid("temperature must be between 0 and 2"));
     }
+    // OpenAI's bounds: up to 20 alternatives, and only with `logprobs`.
+    let logprobs = match (request.logprobs, request.top_logprobs) {
+        (_, Some(n)) if n > MAX_TOP_LOGPROBS => return Err(ApiError::invalid(format!("top_logprobs must be between 0 and {MAX_TOP_LOGPROBS}"))),
+        (false, Some(_)) => return Err(ApiError::invalid("top_logprobs needs logprobs to be true")),
+        (true, top) => Some(top.unwrap_or(0) as usize),
+        (false, None) => None,
+    };
     let generation = Generation {
         messages,
         grammar: grammar_for(request.response_format.as_ref())?,
@@ -171,6 +183,7 @@ async fn chat(State(engine): State<EngineHandle>, body: Result<Json<ChatRequest>
             Some(Stop::One(s)) => vec![s],
             Some(Stop::Many(v)) => v,
         },
+        logprobs,
     };
     let rx = engine.submit(generation).map_err(|_| ApiError {
         status: StatusCode::SERVICE_UNAVAILABLE,
@@ -206,6 +219,7 @@ async fn chat(State(engine): State<EngineHandle>, body: Result<Json<ChatRequest>
             "index": 0,
             "message": {"role": "assistant", "content": completion.text},
             "finish_reason": match completion.finish { Finish::Stop => "stop", Finish::Length => "length" },
+            "logprobs": completion.logprobs.as_deref().map(|tokens| json!({"content": tokens.iter().map(token_json).collect::<Vec<_>>()})),
         }],
         "usage": {
             "prompt_tokens": completion.prompt_tokens,
@@ -215,6 +229,17 @@ async fn chat(State(engine): State<EngineHandle>, body: Result<Json<ChatRequest>
             "prompt_tokens_details": {"cached_tokens": completion.cached_tokens},
         },
     })))
+}
+
+/// Most alternatives a token's log-probability comes with (OpenAI's limit).
+const MAX_TOP_LOGPROBS: u32 = 20;
+
+/// A token's log-probability as OpenAI writes it: the text, its bytes, and the alternatives.
+fn token_json(token: &TokenLogprob) -> Value {
+    let one = |bytes: &[u8], logprob: f32| json!({"token": String::from_utf8_lossy(bytes), "logprob": logprob, "bytes": bytes});
+    let mut out = one(&token.bytes, token.logprob);
+    out["top_logprobs"] = token.top.iter().map(|(bytes, logprob)| one(bytes, *logprob)).collect();
+    out
 }
 
 #[cfg(test)]

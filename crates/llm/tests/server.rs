@@ -167,6 +167,65 @@ fn answers_chat_completions_with_json_that_matches_the_schema() {
     }
 }
 
+/// A token's text and log-probability.
+type Scored = (String, f64);
+
+/// Each token of `body`'s answer: (text, log-probability, the alternatives').
+fn tokens_of(body: &Value) -> Vec<(String, f64, Vec<Scored>)> {
+    let pair = |t: &Value| (t["token"].as_str().unwrap().to_owned(), t["logprob"].as_f64().unwrap());
+    body["choices"][0]["logprobs"]["content"]
+        .as_array()
+        .unwrap_or_else(|| panic!("logprobs.content: {body}"))
+        .iter()
+        .map(|t| {
+            let (token, logprob) = pair(t);
+            (token, logprob, t["top_logprobs"].as_array().unwrap().iter().map(pair).collect())
+        })
+        .collect()
+}
+
+#[test]
+fn log_probabilities_come_with_each_token_as_openai_gives_them() {
+    let sidecar = start(&[]);
+    // Greedy free text: each token is the likeliest at its place.
+    let (status, _, body) = chat(
+        &sidecar,
+        &json!({"messages": [{"role": "user", "content": "Name a colour."}], "max_tokens": 6, "temperature": 0, "logprobs": true, "top_logprobs": 5}),
+    );
+    assert_eq!(status, 200, "{body}");
+    let tokens = tokens_of(&body);
+    assert_eq!(tokens.len(), 6, "{body}");
+    let text: String = tokens.iter().map(|t| t.0.as_str()).collect();
+    assert_eq!(text, body["choices"][0]["message"]["content"].as_str().unwrap());
+    for (token, logprob, top) in &tokens {
+        assert_eq!(top.len(), 5);
+        assert_eq!((&top[0].0, top[0].1), (token, *logprob), "greedy takes the likeliest: {top:?}");
+        assert!(top.windows(2).all(|w| w[0].1 >= w[1].1), "most likely first: {top:?}");
+        assert!(*logprob <= 0.0 && top.iter().map(|t| t.1.exp()).sum::<f64>() <= 1.0 + 1e-4, "{top:?}");
+    }
+    // Under a schema the answer's tokens still add up to it, and a closed choice's place holds
+    // its options among the alternatives.
+    let (status, _, body) = chat(
+        &sidecar,
+        &json!({
+            "temperature": 0,
+            "logprobs": true,
+            "top_logprobs": 20,
+            "messages": [{"role": "system", "content": "Answer with JSON."}, {"role": "user", "content": "Is the sky blue? Which colour is grass?"}],
+            "response_format": {"type": "json_schema", "json_schema": {"name": "reply", "strict": true, "schema": yes_no_schema()}},
+        }),
+    );
+    assert_eq!(status, 200, "{body}");
+    let tokens = tokens_of(&body);
+    let content = body["choices"][0]["message"]["content"].as_str().unwrap();
+    assert_eq!(tokens.iter().map(|t| t.0.as_str()).collect::<String>(), content);
+    assert!(tokens.iter().all(|t| t.1.is_finite() && t.1 <= 0.0), "{tokens:?}");
+    // Without `logprobs`, none.
+    let (status, _, body) = chat(&sidecar, &json!({"messages": [{"role": "user", "content": "Hi"}], "max_tokens": 2}));
+    assert_eq!(status, 200, "{body}");
+    assert!(body["choices"][0]["logprobs"].is_null(), "{body}");
+}
+
 #[test]
 fn bad_requests_get_openai_style_errors() {
     let sidecar = start(&[]);
@@ -177,6 +236,8 @@ fn bad_requests_get_openai_style_errors() {
         (json!({"messages": "nope"}), "messages"),
         (json!({"messages": [{"role": "user", "content": "hi"}], "response_format": {"type": "xml"}}), "not supported"),
         (json!({"messages": [{"role": "user", "content": "hi"}], "temperature": 7}), "temperature"),
+        (json!({"messages": [{"role": "user", "content": "hi"}], "logprobs": true, "top_logprobs": 21}), "top_logprobs"),
+        (json!({"messages": [{"role": "user", "content": "hi"}], "top_logprobs": 2}), "needs logprobs"),
     ];
     for (body, says) in cases {
         let (status, _, answer) = chat(&sidecar, &body);
