@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use crate::choice::{TokenChoice, WeighedAnswer};
+
 /// Where and how to call. Its `Debug` masks the key and any credentials in the URL.
 #[derive(Clone)]
 pub struct OpenAiSettings {
@@ -94,7 +96,7 @@ pub struct OpenAiClient {
 
 /// What one attempt came to.
 enum Attempt {
-    Done(Value),
+    Done(WeighedAnswer),
     Retry(LlmError, Option<Duration>),
     Fail(LlmError),
 }
@@ -132,6 +134,20 @@ impl OpenAiClient {
     /// # Errors
     /// See [`LlmError`]; only 429, 5xx, timeouts and transport errors are retried.
     pub async fn chat_json(&self, system: &str, user: &str, name: &str, schema: &Value) -> Result<Value, LlmError> {
+        Ok(self.ask(system, user, name, schema, false).await?.value)
+    }
+
+    /// [`OpenAiClient::chat_json`], asking also for each token's log-probability and its 20
+    /// likeliest alternatives, so that how sure the model was of each closed choice can be read
+    /// ([`WeighedAnswer::choice`]); an endpoint that gives none still answers.
+    ///
+    /// # Errors
+    /// See [`LlmError`].
+    pub async fn chat_json_weighed(&self, system: &str, user: &str, name: &str, schema: &Value) -> Result<WeighedAnswer, LlmError> {
+        self.ask(system, user, name, schema, true).await
+    }
+
+    async fn ask(&self, system: &str, user: &str, name: &str, schema: &Value, logprobs: bool) -> Result<WeighedAnswer, LlmError> {
         let mut body = json!({
             "model": self.settings.model,
             "temperature": 0,
@@ -145,12 +161,16 @@ impl OpenAiClient {
             },
         });
         body["max_tokens"] = json!(self.settings.max_tokens);
+        if logprobs {
+            body["logprobs"] = json!(true);
+            body["top_logprobs"] = json!(TOP_LOGPROBS);
+        }
         let url = format!("{}/chat/completions", self.settings.base_url.trim_end_matches('/'));
         let attempts = self.settings.max_retries + 1;
         let mut delay = self.settings.retry_base;
         for attempt in 1..=attempts {
             match self.attempt(&url, &body, attempts).await {
-                Attempt::Done(value) => return Ok(value),
+                Attempt::Done(answer) => return Ok(answer),
                 Attempt::Fail(error) => return Err(error),
                 Attempt::Retry(error, _) if attempt == attempts => return Err(error),
                 Attempt::Retry(error, after) => {
@@ -190,26 +210,44 @@ impl OpenAiClient {
             let error = LlmError::Status { status: status.as_u16(), body: text.chars().take(300).collect() };
             return if status.as_u16() == 429 || status.is_server_error() { Attempt::Retry(error, retry_after) } else { Attempt::Fail(error) };
         }
-        Attempt::Done(match parse_answer(&text) {
-            Ok(v) => v,
-            Err(e) => return Attempt::Fail(e),
-        })
+        match parse_answer(&text) {
+            Ok(answer) => Attempt::Done(answer),
+            Err(e) => Attempt::Fail(e),
+        }
     }
 }
 
-/// The JSON object in a chat-completions answer's first message.
-fn parse_answer(text: &str) -> Result<Value, LlmError> {
+/// Alternatives asked for with each token (OpenAI's most).
+const TOP_LOGPROBS: u32 = 20;
+
+/// The JSON object in a chat-completions answer's first message, with the message's tokens when
+/// the endpoint gave their log-probabilities.
+fn parse_answer(text: &str) -> Result<WeighedAnswer, LlmError> {
     let envelope: Value = serde_json::from_str(text).map_err(|e| LlmError::InvalidOutput(format!("not a chat completion: {e}")))?;
-    let content = envelope["choices"][0]["message"]["content"].as_str().ok_or_else(|| LlmError::InvalidOutput("no message content".into()))?;
+    let choice = &envelope["choices"][0];
+    let written = choice["message"]["content"].as_str().ok_or_else(|| LlmError::InvalidOutput("no message content".into()))?;
     // Some servers wrap JSON in a Markdown fence even in JSON mode.
-    let content = content.trim().trim_start_matches("```json").trim_start_matches("```").trim_end_matches("```").trim();
+    let content = written.trim().trim_start_matches("```json").trim_start_matches("```").trim_end_matches("```").trim();
     let value: Value =
         serde_json::from_str(content).map_err(|e| LlmError::InvalidOutput(format!("{e}: {}", content.chars().take(200).collect::<String>())))?;
-    if value.is_object() {
-        Ok(value)
-    } else {
-        Err(LlmError::InvalidOutput(format!("expected an object, got {value}")))
+    if !value.is_object() {
+        return Err(LlmError::InvalidOutput(format!("expected an object, got {value}")));
     }
+    let pair = |t: &Value| Some((t["token"].as_str()?.to_owned(), t["logprob"].as_f64()?));
+    let tokens = choice["logprobs"]["content"]
+        .as_array()
+        .map(|tokens| {
+            tokens
+                .iter()
+                .filter_map(|t| {
+                    let (text, logprob) = pair(t)?;
+                    let top = t["top_logprobs"].as_array().map(|top| top.iter().filter_map(pair).collect()).unwrap_or_default();
+                    Some(TokenChoice { text, logprob, top })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(WeighedAnswer::new(value, written.to_owned(), tokens))
 }
 
 #[cfg(test)]

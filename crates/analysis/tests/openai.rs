@@ -49,6 +49,22 @@ async fn a_structured_answer_comes_back_as_json_and_the_request_asks_for_the_sch
 }
 
 #[tokio::test]
+async fn a_weighed_answer_asks_for_log_probabilities_and_does_without_them() {
+    // An endpoint that ignores `logprobs` (many OpenAI-compatible servers do): the answer comes
+    // back, and no probability is read from it, so the caller keeps what the model wrote.
+    let (url, script) = server(vec![ok(r#"{"title": "yes"}"#)]).await;
+    let answer = client(&url, Duration::from_secs(5), false).chat_json_weighed("Say yes.", "Hi.", "reply", &schema()).await.unwrap();
+    assert_eq!(answer.value, json!({"title": "yes"}));
+    assert_eq!(answer.choice("title", &["yes", "no"]), None);
+    let asked = script.seen.lock().unwrap()[0].1.clone();
+    assert_eq!((&asked["logprobs"], &asked["top_logprobs"]), (&json!(true), &json!(20)));
+    // A plain answer does not ask for them.
+    let (url, script) = server(vec![ok(r#"{"title": "yes"}"#)]).await;
+    client(&url, Duration::from_secs(5), false).chat_json("Say yes.", "Hi.", "reply", &schema()).await.unwrap();
+    assert!(script.seen.lock().unwrap()[0].1.get("logprobs").is_none());
+}
+
+#[tokio::test]
 async fn busy_and_failing_endpoints_are_retried_with_backoff() {
     let busy = Reply { status: 429, retry_after: Some("0"), delay: Duration::ZERO, content: String::new() };
     let broken = Reply { status: 500, retry_after: None, delay: Duration::ZERO, content: String::new() };

@@ -328,6 +328,21 @@ async fn the_client_gives_up_after_its_timeout_and_the_engine_falls_back_to_rule
     assert!(!analysis.actions.is_empty(), "the rules engine found the commitment: {analysis:?}");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_client_reads_how_sure_the_model_was_of_each_closed_choice() {
+    let sidecar = start(&[]);
+    let client = OpenAiClient::new(settings(&sidecar), None).unwrap();
+    let weighed = client.chat_json_weighed("Answer with JSON.", "Is the sky blue? Which colour is grass?", "reply", &yes_no_schema()).await.unwrap();
+    for (field, options) in [("answer", &["yes", "no"][..]), ("colour", &["red", "green", "blue"][..])] {
+        let written = weighed.value[field].as_str().unwrap();
+        let probabilities = weighed.choice(field, options).unwrap_or_else(|| panic!("{field}: no reading of {weighed:?}"));
+        assert!((probabilities.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{probabilities:?}");
+        // Greedy decoding under the grammar writes the option the model scores highest.
+        let best = options.iter().zip(&probabilities).max_by(|a, b| a.1.total_cmp(b.1)).unwrap();
+        assert_eq!(*best.0, written, "{field}: {probabilities:?}");
+    }
+}
+
 fn rules() -> RulesEngine {
     let dir = std::env::var_os("CALLSCOPE_TEST_MODELS_DIR").map_or_else(callscope_models::default_dir, PathBuf::from).join("sentiment-lexicons");
     RulesEngine::load(&dir).expect("the test profile installs the lexicons")
