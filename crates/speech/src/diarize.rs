@@ -13,6 +13,10 @@
 //!    segments are grouped by cosine distance into that many speakers.
 //! 3. **Resegmentation**: the mixture is fitted to each speaker's frames, and a Viterbi decoding
 //!    with a penalty per change of speaker labels every 10 ms speech frame again (three rounds).
+//!    A voiced frame's pitch counts too, under a Gaussian of each speaker's pitch: MFCCs keep the
+//!    vocal tract and drop the pitch, which is what tells apart two voices of similar timbre.
+//!    The pitch takes no part in steps 1 and 2: as a twentieth feature in all three steps it put
+//!    14 % of the real call's frames on the wrong speaker, against 5.6 % without it.
 //!
 //! Each *word* then goes to the speaker of most of its frames, so a Whisper segment that spans a
 //! change of speaker is split where the speaker changes.
@@ -31,6 +35,7 @@ use callscope_audio::SampleSource;
 
 use crate::gmm::Mixture;
 use crate::mel::{MelExtractor, MelFilters, FRAMES_PER_READ, HOP, SAMPLE_RATE};
+use crate::pitch;
 use crate::vad::Region;
 
 /// Settings of the diarizer.
@@ -303,7 +308,9 @@ pub fn diarize_reporting<S: SampleSource + ?Sized>(
                 grouped[a..b].fill(Some(group));
             }
             on_progress(0.6);
-            resegmented = Some(resegment(&features, &ubm, &speech, &grouped, speakers, settings, &mut |f| on_progress(0.6 + 0.4 * f)));
+            let pitch = pitch::semitones(samples, &speech)?;
+            let heard = Heard { features: &features, pitch: &pitch };
+            resegmented = Some(resegment(&heard, &ubm, &speech, &grouped, speakers, settings, &mut |f| on_progress(0.6 + 0.4 * f)));
         }
     }
     match resegmented {
@@ -513,12 +520,58 @@ fn label(features: &[[f32; N_CEPS]], segments: &[(usize, usize)], clusters: &[St
     }
 }
 
+/// What the resegmentation hears of each frame: its MFCCs and, when voiced, its pitch.
+struct Heard<'a> {
+    features: &'a [[f32; N_CEPS]],
+    pitch: &'a [Option<f32>],
+}
+
+/// Weight of a voiced frame's pitch against its MFCCs in the resegmentation. Chosen on the tune
+/// calls spoken into mono (0.2 and 1 tried: the agent told right on 9 and 10 of 10 English calls, 8
+/// and 8 of 10 Polish, words to the right party 0.79 and 0.82 English, 0.82 and 0.82 Polish;
+/// without the pitch 9, 7, 0.79 and 0.74) and checked on the real call (5.6 % of frames on the
+/// wrong speaker without, 5.6 % at 0.2, 5.3 % at 1).
+const PITCH_WEIGHT: f64 = 1.0;
+
+/// One speaker's pitch, a Gaussian in semitones.
+#[derive(Debug, Clone, Copy)]
+struct PitchModel {
+    mean: f64,
+    variance: f64,
+}
+
+impl PitchModel {
+    /// Fewest voiced frames a speaker's pitch is estimated from.
+    const MIN_FRAMES: usize = 50;
+
+    /// The Gaussian of `semitones`; `None` for fewer than [`Self::MIN_FRAMES`]. The variance is at
+    /// least one semitone squared, so that a monotonous voice is not a needle.
+    fn of(semitones: impl Iterator<Item = f32>) -> Option<Self> {
+        let (mut n, mut sum, mut squares) = (0usize, 0f64, 0f64);
+        for s in semitones {
+            n += 1;
+            sum += f64::from(s);
+            squares += f64::from(s) * f64::from(s);
+        }
+        if n < Self::MIN_FRAMES {
+            return None;
+        }
+        let mean = sum / n as f64;
+        Some(Self { mean, variance: (squares / n as f64 - mean * mean).max(1.0) })
+    }
+
+    fn log_likelihood(&self, semitones: f32) -> f64 {
+        let d = f64::from(semitones) - self.mean;
+        -0.5 * (self.variance.ln() + d * d / self.variance)
+    }
+}
+
 /// Refines frame labels: `ubm`, a mixture trained on all the speech, is fitted to each speaker's
 /// frames, and the most likely sequence of speakers over the `speech` frames under those models,
 /// with a penalty for each change, becomes the new labels; repeated `resegment_rounds` times or
 /// until nothing changes. Frames `start` leaves unlabelled take no part in the first fitting.
 fn resegment(
-    features: &[[f32; N_CEPS]],
+    heard: &Heard<'_>,
     ubm: &Mixture<N_CEPS>,
     speech: &[usize],
     start: &[Option<usize>],
@@ -526,6 +579,8 @@ fn resegment(
     settings: &DiarizeSettings,
     on_progress: &mut dyn FnMut(f64),
 ) -> Vec<Option<usize>> {
+    let features = heard.features;
+    let weight = PITCH_WEIGHT;
     let mut frames = start.to_vec();
     let mut scratch = vec![0f64; ubm.components()];
     let n = speech.len();
@@ -537,6 +592,11 @@ fn resegment(
                 ubm.adapt(&mine, settings.relevance, 2)
             })
             .collect();
+        let pitches: Option<Vec<PitchModel>> = if weight > 0.0 {
+            (0..speakers).map(|s| PitchModel::of(speech.iter().filter(|&&f| frames[f] == Some(s)).filter_map(|&f| heard.pitch[f]))).collect()
+        } else {
+            None
+        };
         // Viterbi over the speech frames in order.
         let mut back = vec![0u16; n * speakers];
         let mut score: Vec<f64> = vec![0.0; speakers];
@@ -545,6 +605,11 @@ fn resegment(
         for (t, &f) in speech.iter().enumerate() {
             for (slot, model) in emissions.iter_mut().zip(&models) {
                 *slot = model.log_likelihood(&features[f], &mut scratch);
+            }
+            if let (Some(models), Some(semitones)) = (&pitches, heard.pitch[f]) {
+                for (slot, model) in emissions.iter_mut().zip(models) {
+                    *slot += weight * model.log_likelihood(semitones);
+                }
             }
             if t == 0 {
                 score.copy_from_slice(&emissions);
@@ -690,6 +755,29 @@ mod tests {
         mostly.extend(voice(1.0, 210.0, 1.2, 9));
         let alone = diarize(&mostly, &[Region { start: 0, end: mostly.len() }], &two).unwrap();
         assert_eq!(alone.speakers(), 1);
+    }
+
+    #[test]
+    fn the_pitch_tells_apart_two_voices_of_one_timbre() {
+        // One vocal tract at two pitches two semitones apart (as one synthetic voice set high and
+        // low), taking turns: without the pitch the resegmentation gives five turns to one voice.
+        let mut signal = Vec::new();
+        for i in 0..6u32 {
+            signal.extend(voice(4.0, if i % 2 == 0 { 110.0 } else { 124.0 }, 1.0, i));
+        }
+        let regions = [Region { start: 0, end: signal.len() }];
+        let two = DiarizeSettings { min_speakers: 2, ..DiarizeSettings::default() };
+        let found = diarize(&signal, &regions, &two).unwrap();
+        let turns: Vec<usize> = (0..6).map(|i| found.speaker_at(i as f32 * 4.0 + 0.5, i as f32 * 4.0 + 3.5)).collect();
+        assert_eq!(turns, [0, 1, 0, 1, 0, 1], "each turn to its voice");
+    }
+
+    #[test]
+    fn a_speaker_s_pitch_needs_enough_voiced_frames_and_keeps_a_semitone_of_spread() {
+        assert!(PitchModel::of(std::iter::repeat_n(3.0, PitchModel::MIN_FRAMES - 1)).is_none());
+        let flat = PitchModel::of(std::iter::repeat_n(3.0, PitchModel::MIN_FRAMES)).unwrap();
+        assert_eq!((flat.mean, flat.variance), (3.0, 1.0));
+        assert!(flat.log_likelihood(3.0) > flat.log_likelihood(5.0));
     }
 
     #[test]

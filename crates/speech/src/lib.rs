@@ -5,6 +5,7 @@
 pub mod diarize;
 mod gmm;
 pub mod mel;
+mod pitch;
 pub mod silero;
 pub mod vad;
 pub mod whisper;
