@@ -30,33 +30,35 @@ pub struct WeighedAnswer {
     pub value: Value,
     /// The answer's text as generated.
     content: String,
-    /// Its tokens, whose texts make up `content`; empty when the endpoint gave no
-    /// log-probabilities.
-    tokens: Vec<TokenChoice>,
+    /// Its tokens, whose texts make up `content`, each with its byte span in it; empty when the
+    /// endpoint gave no log-probabilities or they do not spell the answer.
+    tokens: Vec<(TokenChoice, (usize, usize))>,
 }
 
 impl WeighedAnswer {
     /// An answer `value` written as `content` in `tokens`.
     pub fn new(value: Value, content: String, tokens: Vec<TokenChoice>) -> Self {
-        Self { value, content, tokens }
+        let mut at = 0;
+        let mut placed: Vec<(TokenChoice, (usize, usize))> = tokens
+            .into_iter()
+            .map(|token| {
+                let span = (at, at + token.text.len());
+                at = span.1;
+                (token, span)
+            })
+            .collect();
+        if !placed.iter().all(|(token, (start, end))| content.get(*start..*end) == Some(token.text.as_str())) || at != content.len() {
+            placed.clear();
+        }
+        Self { value, content, tokens: placed }
     }
 
     /// Each of `options`' probability (summing to 1) as the string value of the first field named
     /// `key` in the answer; `None` when the endpoint gave no log-probabilities, the tokens do not
     /// spell the answer, or no field `key` with a string value is in it.
     pub fn choice(&self, key: &str, options: &[&str]) -> Option<Vec<f64>> {
-        if self.tokens.is_empty() || self.tokens.iter().map(|t| t.text.as_str()).collect::<String>() != self.content {
-            return None;
-        }
         let value_start = value_start(&self.content, key)?;
-        // Each token's byte span in the content.
-        let mut spans = Vec::with_capacity(self.tokens.len());
-        let mut at = 0;
-        for token in &self.tokens {
-            spans.push((at, at + token.text.len()));
-            at += token.text.len();
-        }
-        let first = spans.iter().position(|&(_, end)| end > value_start)?;
+        let first = self.tokens.iter().position(|&(_, (_, end))| end > value_start)?;
         let mut weights = Vec::with_capacity(options.len());
         for option in options {
             // The option as it would be written, with its closing quote.
@@ -64,7 +66,8 @@ impl WeighedAnswer {
             // The log-probability of the part of the written answer the option shares.
             let mut shared = 0f64;
             let mut weight = 0f64;
-            for (token, &(start, end)) in self.tokens[first..].iter().zip(&spans[first..]) {
+            for (token, (start, end)) in &self.tokens[first..] {
+                let (start, end) = (*start, *end);
                 // What the token holds before the value (the opening quote, say), and of it.
                 let before = &self.content[start..start.max(value_start)];
                 let done = start.saturating_sub(value_start);

@@ -255,9 +255,9 @@ fn next_token(ctx: &LlamaContext<'_>, index: i32, pick: &mut LlamaSampler, gramm
     token
 }
 
-/// The log-probability of `token` among `logits` (the model's scores of the whole vocabulary),
-/// and the `top` likeliest tokens' (ties to the lower id).
-fn logprob_of(logits: &[f32], token: LlamaToken, top: usize, piece: impl Fn(LlamaToken) -> Vec<u8>) -> TokenLogprob {
+/// The log-probability of `token` (whose text is `bytes`) among `logits` (the model's scores of
+/// the whole vocabulary), and the `top` likeliest tokens' (ties to the lower id).
+fn logprob_of(logits: &[f32], token: LlamaToken, bytes: Vec<u8>, top: usize, piece: impl Fn(LlamaToken) -> Vec<u8>) -> TokenLogprob {
     let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let log_sum = max + logits.iter().map(|l| (l - max).exp()).sum::<f32>().ln();
     // The `top` highest scores, kept sorted as the vocabulary is read.
@@ -272,7 +272,7 @@ fn logprob_of(logits: &[f32], token: LlamaToken, top: usize, piece: impl Fn(Llam
     let score = |id: usize| logits.get(id).map_or(f32::NEG_INFINITY, |l| l - log_sum);
     let token_of = |id: usize| LlamaToken::new(i32::try_from(id).unwrap_or(i32::MAX));
     TokenLogprob {
-        bytes: piece(token),
+        bytes,
         logprob: usize::try_from(token.0).map_or(f32::NEG_INFINITY, score),
         top: best.into_iter().map(|(id, _)| (piece(token_of(id)), score(id))).collect(),
     }
@@ -349,10 +349,11 @@ fn generate(
             finish = Finish::Stop;
             break;
         }
+        let piece = vocab.token_to_piece(token, false, None);
+        out.extend(&piece);
         if let (Some(list), Some(top)) = (logprobs.as_mut(), job.logprobs) {
-            list.push(logprob_of(ctx.get_logits_ith(index), token, top, |t| vocab.token_to_piece(t, false, None)));
+            list.push(logprob_of(ctx.get_logits_ith(index), token, piece, top, |t| vocab.token_to_piece(t, false, None)));
         }
-        out.extend(vocab.token_to_piece(token, false, None));
         generated += 1;
         if !job.stop.is_empty() {
             let so_far = String::from_utf8_lossy(&out);

@@ -580,7 +580,6 @@ fn resegment(
     on_progress: &mut dyn FnMut(f64),
 ) -> Vec<Option<usize>> {
     let features = heard.features;
-    let weight = PITCH_WEIGHT;
     let mut frames = start.to_vec();
     let mut scratch = vec![0f64; ubm.components()];
     let n = speech.len();
@@ -592,11 +591,9 @@ fn resegment(
                 ubm.adapt(&mine, settings.relevance, 2)
             })
             .collect();
-        let pitches: Option<Vec<PitchModel>> = if weight > 0.0 {
-            (0..speakers).map(|s| PitchModel::of(speech.iter().filter(|&&f| frames[f] == Some(s)).filter_map(|&f| heard.pitch[f]))).collect()
-        } else {
-            None
-        };
+        // Every speaker's pitch, or none at all when one has too few voiced frames.
+        let pitches: Option<Vec<PitchModel>> =
+            (0..speakers).map(|s| PitchModel::of(speech.iter().filter(|&&f| frames[f] == Some(s)).filter_map(|&f| heard.pitch[f]))).collect();
         // Viterbi over the speech frames in order.
         let mut back = vec![0u16; n * speakers];
         let mut score: Vec<f64> = vec![0.0; speakers];
@@ -608,7 +605,7 @@ fn resegment(
             }
             if let (Some(models), Some(semitones)) = (&pitches, heard.pitch[f]) {
                 for (slot, model) in emissions.iter_mut().zip(models) {
-                    *slot += weight * model.log_likelihood(semitones);
+                    *slot += PITCH_WEIGHT * model.log_likelihood(semitones);
                 }
             }
             if t == 0 {
