@@ -31,9 +31,7 @@ use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use callscope_analysis::engine::{AnalysisError, AnalysisInput, Analyzer, CallAnalysis, Lang};
-use callscope_analysis::quality::{
-    evaluate_parts_where, held_out, in_order, report_lines, table_header, table_row, wilson, HELDOUT, HELDOUT2, OWN, TUNE,
-};
+use callscope_analysis::quality::{evaluate_parts_where, held_out, in_order, report_lines, table_header, table_row, wilson, HELDOUT, OWN, SPLITS};
 use callscope_domain::{JobStage, Language};
 use callscope_pipeline::{CallContext, Pipeline, Progress};
 use spoken::{wer_words, word_errors, CommandLine};
@@ -154,11 +152,12 @@ async fn main() -> anyhow::Result<()> {
         Some("own") => include_str!("../../analysis/corpus/calls.json"),
         None | Some("new") => include_str!("../../analysis/corpus/heldout.json"),
         Some("second") => include_str!("../../analysis/corpus/heldout-2.json"),
-        Some(other) => anyhow::bail!("--corpus own|new|second, not {other}"),
+        Some("tune2") => include_str!("../../analysis/corpus/tune-2.json"),
+        Some(other) => anyhow::bail!("--corpus own|new|second|tune2, not {other}"),
     };
     let (language, split) = (option("--language"), option("--split"));
     if let Some(split) = &split {
-        anyhow::ensure!([OWN, TUNE, HELDOUT, HELDOUT2].contains(&split.as_str()), "--split own|tune|heldout|heldout2");
+        anyhow::ensure!(SPLITS.contains(&split.as_str()), "--split {}", SPLITS.join("|"));
     }
     let limit: usize = option("--calls").map(|n| n.parse()).transpose()?.unwrap_or(usize::MAX);
     let spoken = Spoken {
