@@ -117,14 +117,17 @@ pub(crate) fn by_id(categories: &[CategoryInfo]) -> HashMap<CategoryId, &Categor
     categories.iter().map(|c| (c.id, c)).collect()
 }
 
-/// Classifies the call's turns into `categories`; `None` when there are none.
-pub fn classify(categories: &[CategoryInfo], turns: &[&str]) -> Option<Classification> {
-    if categories.is_empty() {
-        return None;
-    }
-    let text = turns.join("\n");
+/// How well each category's words fit a text: each category's own score with the keywords it
+/// found, and the categories that found any, best first, scored with a share of their
+/// ancestors' score.
+struct KeywordScores<'a> {
+    own: HashMap<CategoryId, (f32, Vec<String>)>,
+    ranked: Vec<(f32, &'a CategoryInfo)>,
+}
+
+fn keyword_scores<'a>(categories: &'a [CategoryInfo], text: &str) -> KeywordScores<'a> {
     let mut counts: HashMap<String, f32> = HashMap::new();
-    for s in stems(&text) {
+    for s in stems(text) {
         *counts.entry(s).or_insert(0.0) += 1.0;
     }
     let own: HashMap<CategoryId, (f32, Vec<String>)> = categories
@@ -149,6 +152,22 @@ pub fn classify(categories: &[CategoryInfo], turns: &[&str]) -> Option<Classific
         })
         .collect();
     ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.name.cmp(&b.1.name)));
+    KeywordScores { own, ranked }
+}
+
+/// The categories whose words occur in the call's turns, best first, with their scores.
+pub(crate) fn keyword_ranking(categories: &[CategoryInfo], turns: &[&str]) -> Vec<(CategoryId, f32)> {
+    keyword_scores(categories, &turns.join("\n")).ranked.iter().map(|(score, c)| (c.id, *score)).collect()
+}
+
+/// Classifies the call's turns into `categories`; `None` when there are none.
+pub fn classify(categories: &[CategoryInfo], turns: &[&str]) -> Option<Classification> {
+    if categories.is_empty() {
+        return None;
+    }
+    let text = turns.join("\n");
+    let KeywordScores { own, ranked } = keyword_scores(categories, &text);
+    let by_id = by_id(categories);
     let make = |score: f32, c: &CategoryInfo| {
         let path = chain(&by_id, c);
         let hits = &own[&c.id].1;
@@ -180,6 +199,20 @@ pub fn classify(categories: &[CategoryInfo], turns: &[&str]) -> Option<Classific
         own[&top.id].1.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
     );
     Some(Classification { overall_confidence: primary.confidence, primary: Some(primary), secondary, reasoning })
+}
+
+/// The match for a category chosen elsewhere (by a model weighing the keywords' candidates),
+/// with `confidence`, quoting the call's sentence with most of that category's words (none when
+/// none occurs). `None` for an id not in `categories`.
+pub fn chosen_match(categories: &[CategoryInfo], turns: &[&str], id: CategoryId, confidence: f32) -> Option<CategoryMatch> {
+    let mut chosen = match_for(categories, id, confidence)?;
+    let text = turns.join("\n");
+    let hits = keyword_scores(categories, &text).own.remove(&id).map(|(_, hits)| hits).unwrap_or_default();
+    if !hits.is_empty() {
+        let best = sentences(&text).into_iter().max_by_key(|s| stems(s).iter().filter(|x| hits.contains(x)).count());
+        chosen.evidence = best.unwrap_or_default().to_owned();
+    }
+    Some(chosen)
 }
 
 /// The match for a category chosen elsewhere (by a model, when no category's words occur in the
