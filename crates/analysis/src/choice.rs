@@ -71,7 +71,10 @@ impl WeighedAnswer {
                 // What the token holds before the value (the opening quote, say), and of it.
                 let before = &self.content[start..start.max(value_start)];
                 let done = start.saturating_sub(value_start);
-                if done >= option.len() {
+                // Where the written answer runs on past the option ("billing_2" where the option
+                // is "billing"), the option parts here instead, where its closing quote was an
+                // alternative.
+                if done >= option.len() && self.content.get(value_start + option.len()..).is_some_and(|after| after.starts_with('"')) {
                     // The written answer is this option, whatever follows it.
                     weight = shared.exp();
                     break;
@@ -209,5 +212,20 @@ mod tests {
         assert_eq!(value_start(content, "01"), Some(content.find("none").unwrap()));
         assert_eq!(value_start(content, "category"), Some(13));
         assert_eq!(value_start(r#"{"a":1}"#, "a"), None, "not a string");
+    }
+
+    #[test]
+    fn an_option_that_begins_a_longer_written_one_parts_where_its_quote_would_be() {
+        // "billing_2" written as "billing" + "_" + "2"; "billing" would have closed its quote
+        // where "_" was written (0.2 against 0.8).
+        let weighed = answer(vec![
+            token("{\"category\":\"", -0.01, &[]),
+            token("billing", 0.9f64.ln(), &[("billing", 0.9f64.ln()), ("sales", 0.1f64.ln())]),
+            token("_", 0.8f64.ln(), &[("_", 0.8f64.ln()), ("\"}", 0.2f64.ln())]),
+            token("2", -0.0, &[]),
+            token("\"}", -0.0, &[]),
+        ]);
+        let p = weighed.choice("category", &["billing", "billing_2", "sales"]).unwrap();
+        assert!(close(&p, &[0.18, 0.72, 0.1]), "{p:?}");
     }
 }

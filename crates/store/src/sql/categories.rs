@@ -191,7 +191,9 @@ async fn lock_taxonomy(tx: &mut Tx<'_>, project: ProjectId, now: Timestamp) -> S
 }
 
 async fn load_categories(conn: &mut <Db as sqlx::Database>::Connection, project: ProjectId) -> StoreResult<Vec<CategoryRow>> {
-    Ok(sqlx::query_as(&format!("select {CATEGORY_COLUMNS} from categories where project_id = $1"))
+    // In a stable order: the analysis shows the model the tree as listed, and a prompt that
+    // changes from call to call loses the model's cached prefix and its leaning (guided.rs).
+    Ok(sqlx::query_as(&format!("select {CATEGORY_COLUMNS} from categories where project_id = $1 order by display_order, name, id"))
         .bind(project.0)
         .fetch_all(conn)
         .await?)
