@@ -81,7 +81,73 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     doc.merge(link_routes().split_for_parts().1);
     doc.merge(open_routes().split_for_parts().1);
     declare_problem_media_type(&mut doc);
+    document_common_errors(&mut doc);
     doc
+}
+
+/// What the `{id}` of a project-scoped path names, from the collection before it: the table that
+/// words every such route's 404.
+fn resource_of_id(path: &str) -> Option<&'static str> {
+    const RESOURCES: [(&str, &str); 8] = [
+        ("action-items", "action item"),
+        ("analysis-templates", "template"),
+        ("calls", "call"),
+        ("categories", "category"),
+        ("jobs", "job"),
+        ("rules", "rule"),
+        ("speaker-presets", "preset"),
+        ("webhooks", "webhook"),
+    ];
+    let collection = path.strip_prefix("/v1/projects/{projectId}/")?.split("/{id}").next().filter(|_| path.contains("/{id}"))?;
+    RESOURCES.iter().find(|(name, _)| *name == collection).map(|(_, resource)| *resource)
+}
+
+/// The errors a route gives by what it is, whatever its handler does: the key and the rate
+/// limit of every `/v1` route, the project of every project-scoped one, a JSON body's parse and
+/// size, a query's types, and the database or time limit of every route that reads the store.
+/// They are added here, by rule, where an annotation does not say more (most did not say them
+/// at all), so that no route can leave one out.
+fn document_common_errors(doc: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::path::ParameterIn;
+    use utoipa::openapi::{Content, Ref, RefOr, ResponseBuilder};
+    let problem = |description: String| {
+        RefOr::T(
+            ResponseBuilder::new()
+                .description(description)
+                .content("application/problem+json", Content::new(Some(Ref::from_schema_name("Problem"))))
+                .build(),
+        )
+    };
+    for (path, item) in doc.paths.paths.iter_mut() {
+        let operations = [&mut item.get, &mut item.post, &mut item.put, &mut item.patch, &mut item.delete];
+        for operation in operations.into_iter().flatten() {
+            let json_body = operation.request_body.as_ref().is_some_and(|b| b.content.contains_key("application/json"));
+            let query = operation.parameters.iter().flatten().any(|p| matches!(p.parameter_in, ParameterIn::Query));
+            let mut common: Vec<(&str, String)> = Vec::new();
+            if path.starts_with("/v1") {
+                common.push(("401", "`unauthorized`: the `X-API-Key` header is missing, unknown or revoked".into()));
+                common.push(("429", "`rate_limited`: the key's requests per minute are spent; `Retry-After` says when to try again".into()));
+            }
+            if let Some(resource) = resource_of_id(path) {
+                common.push(("404", format!("`not_found`: no such project in the key's organization, or no such {resource} in it")));
+            } else if path.contains("{projectId}") {
+                common.push(("404", "`not_found`: no such project in the key's organization".into()));
+            }
+            if json_body {
+                common.push(("400", "`bad_request`: the body is not valid JSON".into()));
+                common.push(("413", format!("`payload_too_large`: JSON bodies are limited to {} bytes", crate::MAX_JSON_BYTES)));
+                common.push(("415", "`unsupported_media_type`: the body is not `application/json`".into()));
+            } else if query {
+                common.push(("400", "`bad_request`: a query parameter of the wrong type".into()));
+            }
+            if path.starts_with("/v1") || path.starts_with("/audio") {
+                common.push(("503", "`unavailable`: the database is unavailable, the server is handling as many requests as it allows, or the request was not answered within its time limit; `Retry-After` says when to try again".into()));
+            }
+            for (status, description) in common {
+                operation.responses.responses.entry(status.to_owned()).or_insert_with(|| problem(description));
+            }
+        }
+    }
 }
 
 /// Error answers are `application/problem+json`; the annotations name only their schema.

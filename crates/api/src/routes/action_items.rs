@@ -169,8 +169,6 @@ pub(crate) fn parse_list_query(raw: Option<&str>) -> Result<ActionItemQuery, Api
 /// List the project's action items, filtered, sorted and paged, with counters.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/action-items", tag = "Action items", params(ProjectPath, ActionItemListQuery),
     responses((status = 200, description = "A page of items and the counters", body = ActionItemPage),
-        (status = 400, description = "A parameter of the wrong type", body = Problem),
-        (status = 404, description = "No such project", body = Problem),
         (status = 422, description = "Unknown enum values, page bounds, or from after to", body = Problem)))]
 pub async fn list_action_items(
     State(state): State<AppState>,
@@ -273,7 +271,6 @@ impl ActionItemPatchRequest {
     params(ProjectPath, ("id" = Uuid, Path, description = "The action item")),
     request_body = ActionItemPatchRequest,
     responses((status = 200, description = "The item as changed", body = ActionItemView),
-        (status = 400, description = "Malformed JSON", body = Problem), (status = 404, description = "No such project or item", body = Problem),
         (status = 422, description = "An unknown status or priority, an empty description, conflicting flags", body = Problem)))]
 pub async fn update_action_item(
     State(state): State<AppState>,
@@ -330,7 +327,6 @@ impl NewActionItemRequest {
     params(ProjectPath, ("id" = Uuid, Path, description = "The call")),
     request_body = NewActionItemRequest,
     responses((status = 201, description = "The item", body = ActionItemView, headers(("Location" = String, description = "Path of the new item"))),
-        (status = 400, description = "Malformed JSON", body = Problem), (status = 404, description = "No such project or call", body = Problem),
         (status = 422, description = "An empty or too long description, an unknown priority, a malformed dueAt", body = Problem)))]
 pub async fn add_action_item(
     State(state): State<AppState>,
@@ -360,7 +356,6 @@ pub struct MergeActionItemRequest {
     params(ProjectPath, ("id" = Uuid, Path, description = "The item merged away")),
     request_body = MergeActionItemRequest,
     responses((status = 200, description = "The item that stays, as merged", body = ActionItemView),
-        (status = 400, description = "Malformed JSON", body = Problem), (status = 404, description = "No such project or item", body = Problem),
         (status = 422, description = "`into` is this item or an item of another call", body = Problem)))]
 pub async fn merge_action_item(
     State(state): State<AppState>,
@@ -374,8 +369,7 @@ pub async fn merge_action_item(
 /// Get one action item.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/action-items/{id}", tag = "Action items",
     params(ProjectPath, ("id" = Uuid, Path, description = "The action item")),
-    responses((status = 200, description = "The item", body = ActionItemView),
-        (status = 404, description = "No such project or item", body = Problem)))]
+    responses((status = 200, description = "The item", body = ActionItemView)))]
 pub async fn get_action_item(
     State(state): State<AppState>,
     InProject { scope, id }: InProject<ActionItemId>,
@@ -387,7 +381,7 @@ pub async fn get_action_item(
 /// Delete an action item; `action_item.deleted` goes to the outbox.
 #[utoipa::path(delete, path = "/v1/projects/{projectId}/action-items/{id}", tag = "Action items",
     params(ProjectPath, ("id" = Uuid, Path, description = "The action item")),
-    responses((status = 204, description = "Deleted"), (status = 404, description = "No such project or item", body = Problem)))]
+    responses((status = 204, description = "Deleted")))]
 pub async fn delete_action_item(State(state): State<AppState>, InProject { scope, id }: InProject<ActionItemId>) -> Result<StatusCode, ApiError> {
     state.store.delete_action_item(scope.id(), id).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -395,7 +389,7 @@ pub async fn delete_action_item(State(state): State<AppState>, InProject { scope
 
 /// The distinct responsible parties of the project's items, sorted.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/action-items/responsible-parties", tag = "Action items", params(ProjectPath),
-    responses((status = 200, description = "Names, sorted", body = Vec<String>), (status = 404, description = "No such project", body = Problem)))]
+    responses((status = 200, description = "Names, sorted", body = Vec<String>)))]
 pub async fn responsible_parties(State(state): State<AppState>, scope: ProjectScope) -> Result<Json<Vec<String>>, ApiError> {
     Ok(Json(state.store.responsible_parties(scope.id()).await?))
 }
@@ -403,7 +397,7 @@ pub async fn responsible_parties(State(state): State<AppState>, scope: ProjectSc
 /// PENDING and IN_PROGRESS items: overdue first, then by `dueAt` (none last), then `callDate`.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/action-items/pending", tag = "Action items", params(ProjectPath, DateRangeQuery),
     responses((status = 200, description = "The open items", body = Vec<ActionItemView>),
-        (status = 400, description = "A date that does not parse", body = Problem), (status = 404, description = "No such project", body = Problem),
+        (status = 400, description = "A date that does not parse", body = Problem),
         (status = 422, description = "from after to", body = Problem)))]
 pub async fn pending_action_items(
     State(state): State<AppState>,

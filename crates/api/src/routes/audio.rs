@@ -34,8 +34,7 @@ pub struct AudioInfoView {
 /// Facts about a call's audio.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/calls/{id}/audio", tag = "Calls",
     params(ProjectPath, ("id" = Uuid, Path, description = "The call")),
-    responses((status = 200, description = "The audio file's facts", body = AudioInfoView),
-        (status = 404, description = "No such project or call", body = Problem)))]
+    responses((status = 200, description = "The audio file's facts", body = AudioInfoView)))]
 pub async fn get_audio_info(State(state): State<AppState>, InProject { scope, id }: InProject<CallId>) -> Result<Json<AudioInfoView>, ApiError> {
     let audio = state.store.get_call_audio(scope.id(), id).await?;
     let content_url = format!("/v1/projects/{}/calls/{id}/audio/content", scope.id());
@@ -57,7 +56,6 @@ struct RangeHeader {
     params(ProjectPath, ("id" = Uuid, Path, description = "The call"), RangeHeader),
     responses((status = 200, description = "The whole file", content_type = "application/octet-stream"),
         (status = 206, description = "The requested range (`Content-Range`)", content_type = "application/octet-stream"),
-        (status = 404, description = "No such project or call", body = Problem),
         (status = 416, description = "`range_not_satisfiable`", body = Problem)))]
 pub async fn get_audio_content(
     State(state): State<AppState>,
@@ -87,8 +85,7 @@ pub struct AudioLinkView {
 #[utoipa::path(post, path = "/v1/projects/{projectId}/calls/{id}/audio/link", tag = "Calls",
     params(ProjectPath, ("id" = Uuid, Path, description = "The call")),
     responses(
-        (status = 201, description = "The link (also in `Location`)", body = AudioLinkView, headers(("Location" = String, description = "The link's path"))),
-        (status = 404, description = "No such project or call", body = Problem)))]
+        (status = 201, description = "The link (also in `Location`)", body = AudioLinkView, headers(("Location" = String, description = "The link's path")))))]
 pub async fn create_audio_link(
     State(state): State<AppState>,
     InProject { scope, id }: InProject<CallId>,

@@ -174,8 +174,6 @@ fn id_param(v: &mut Validator, name: &str, value: Option<&str>, what: &str) -> O
 /// List the project's calls, newest first unless sorted otherwise.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/calls", tag = "Calls", params(ProjectPath, PageQuery, DateRangeQuery, CallListQuery),
     responses((status = 200, description = "A page of calls", body = CallPage),
-        (status = 400, description = "A parameter of the wrong type", body = Problem),
-        (status = 404, description = "No such project", body = Problem),
         (status = 422, description = "Page bounds, from after to, or a filter or order not allowed (sentimentLevel, language, categoryId, \
             nonTalkOverS, interruptionsOver, ruleId, sortBy, sortDir)", body = Problem)))]
 pub async fn list_calls(
@@ -210,7 +208,7 @@ pub(crate) async fn delete_audio(state: &AppState, keys: &[String]) -> Result<()
 /// right to erasure).
 #[utoipa::path(delete, path = "/v1/projects/{projectId}/calls/{id}", tag = "Calls",
     params(ProjectPath, ("id" = Uuid, Path, description = "The call")),
-    responses((status = 204, description = "Erased"), (status = 404, description = "No such project or call", body = Problem),
+    responses((status = 204, description = "Erased"),
         (status = 503, description = "The audio could not be deleted; nothing was", body = Problem)))]
 pub async fn delete_call(State(state): State<AppState>, InProject { scope, id }: InProject<CallId>) -> Result<StatusCode, ApiError> {
     // The audio first, every copy of it: if one cannot go, the call stays whole (and findable
@@ -294,8 +292,7 @@ async fn detail(state: &AppState, project: callscope_domain::ProjectId, id: Call
 /// Get a call: transcript, speakers, PII statistics, classification, summary with its action
 /// items, template answers.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/calls/{id}", tag = "Calls", params(ProjectPath, ("id" = Uuid, Path, description = "The call")),
-    responses((status = 200, description = "The call", body = CallDetailView),
-        (status = 404, description = "No such project or call", body = Problem)))]
+    responses((status = 200, description = "The call", body = CallDetailView)))]
 pub async fn get_call(State(state): State<AppState>, InProject { scope, id }: InProject<CallId>) -> Result<Json<CallDetailView>, ApiError> {
     Ok(Json(detail(&state, scope.id(), id).await?))
 }
@@ -348,8 +345,7 @@ pub struct CallWordsView {
 /// Get a call's timed words and where its personal data was said.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/calls/{id}/words", tag = "Calls",
     params(ProjectPath, ("id" = Uuid, Path, description = "The call")),
-    responses((status = 200, description = "The call's words and personal data spans", body = CallWordsView),
-        (status = 404, description = "No such project or call", body = Problem)))]
+    responses((status = 200, description = "The call's words and personal data spans", body = CallWordsView)))]
 pub async fn get_call_words(State(state): State<AppState>, InProject { scope, id }: InProject<CallId>) -> Result<Json<CallWordsView>, ApiError> {
     let transcript = state.store.get_call_transcript(scope.id(), id).await?;
     let mut words: Vec<TimedWordView> = transcript
@@ -391,7 +387,6 @@ pub struct SetCategoryRequest {
     params(ProjectPath, ("id" = Uuid, Path, description = "The call")),
     request_body = SetCategoryRequest,
     responses((status = 200, description = "The call, recategorised", body = CallDetailView),
-        (status = 404, description = "No such project or call", body = Problem),
         (status = 422, description = "categoryId missing, or not a category of this project", body = Problem)))]
 pub async fn set_call_category(
     State(state): State<AppState>,
@@ -431,7 +426,6 @@ const SPEAKER_NAME_MAX: usize = 100;
     params(ProjectPath, ("id" = Uuid, Path, description = "The call")),
     request_body = RenameSpeakersRequest,
     responses((status = 200, description = "The call, its speakers renamed", body = CallDetailView),
-        (status = 404, description = "No such project or call", body = Problem),
         (status = 422, description = "No names, an empty or too long name, or a speakerId not of this call", body = Problem)))]
 pub async fn rename_speakers(
     State(state): State<AppState>,
@@ -473,7 +467,6 @@ pub struct ReanalyzeRequest {
     request_body(content = Option<ReanalyzeRequest>, description = "Optional: the template to use",
         example = json!({"templateId": "0193a3c1-8a40-7d12-b6f1-2c9e8d7a6b5c"})),
     responses((status = 202, description = "Queued; poll the job", body = Job),
-        (status = 404, description = "No such project or call", body = Problem),
         (status = 422, description = "templateId is not a template of this project", body = Problem)))]
 pub async fn reanalyze_call(
     State(state): State<AppState>,

@@ -126,8 +126,7 @@ pub struct MoveCategoryRequest {
 
 /// The category tree with call counts.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/categories", tag = "Categories", params(ProjectPath),
-    responses((status = 200, description = "Root categories, each with its subtree", body = [CategoryTreeNode]),
-        (status = 404, description = "No such project", body = Problem)))]
+    responses((status = 200, description = "Root categories, each with its subtree", body = [CategoryTreeNode])))]
 pub async fn get_category_tree(State(state): State<AppState>, scope: ProjectScope) -> Result<Json<Vec<CategoryTreeNode>>, ApiError> {
     let categories = state.store.list_categories(scope.id()).await?;
     let counts = state.store.category_call_counts(scope.id()).await?;
@@ -139,7 +138,6 @@ pub async fn get_category_tree(State(state): State<AppState>, scope: ProjectScop
     request_body = CreateCategoryRequest,
     responses(
         (status = 201, description = "The category", body = CategoryView, headers(("Location" = String, description = "Path of the new category"))),
-        (status = 404, description = "No such project", body = Problem),
         (status = 409, description = "`duplicate_category`: a sibling has the same name", body = Problem),
         (status = 422, description = "A field breaks a rule, `parentId` is not a category of the project, or the tree would pass 20 levels", body = Problem)))]
 pub async fn create_category(
@@ -156,8 +154,7 @@ pub async fn create_category(
 /// Get one category.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/categories/{id}", tag = "Categories",
     params(ProjectPath, ("id" = Uuid, Path, description = "The category")),
-    responses((status = 200, description = "The category", body = CategoryView),
-        (status = 404, description = "No such project or category", body = Problem)))]
+    responses((status = 200, description = "The category", body = CategoryView)))]
 pub async fn get_category(State(state): State<AppState>, InProject { scope, id }: InProject<CategoryId>) -> Result<Json<CategoryView>, ApiError> {
     let categories = state.store.list_categories(scope.id()).await?;
     let category = categories.into_iter().find(|c| c.id == id).ok_or_else(|| ApiError::not_found("category"))?;
@@ -169,7 +166,6 @@ pub async fn get_category(State(state): State<AppState>, InProject { scope, id }
     params(ProjectPath, ("id" = Uuid, Path, description = "The category")),
     request_body = UpdateCategoryRequest,
     responses((status = 200, description = "The category", body = CategoryView),
-        (status = 404, description = "No such project or category", body = Problem),
         (status = 409, description = "`duplicate_category`", body = Problem), (status = 422, description = "A field breaks a rule", body = Problem)))]
 pub async fn update_category(
     State(state): State<AppState>,
@@ -188,7 +184,6 @@ pub async fn update_category(
     params(ProjectPath, ("id" = Uuid, Path, description = "The category")),
     request_body = MoveCategoryRequest,
     responses((status = 200, description = "The moved category", body = CategoryView),
-        (status = 404, description = "No such project or category", body = Problem),
         (status = 409, description = "`category_cycle` or `duplicate_category`", body = Problem),
         (status = 422, description = "`parentId` is not a category of the project, a bad position, or the tree would pass 20 levels", body = Problem)))]
 pub async fn move_category(
@@ -203,7 +198,7 @@ pub async fn move_category(
 /// Delete a category and its subtree; calls filed there become uncategorized.
 #[utoipa::path(delete, path = "/v1/projects/{projectId}/categories/{id}", tag = "Categories",
     params(ProjectPath, ("id" = Uuid, Path, description = "The category")),
-    responses((status = 204, description = "Deleted"), (status = 404, description = "No such project or category", body = Problem)))]
+    responses((status = 204, description = "Deleted")))]
 pub async fn delete_category(State(state): State<AppState>, InProject { scope, id }: InProject<CategoryId>) -> Result<StatusCode, ApiError> {
     state.store.delete_category(scope.id(), id).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -211,7 +206,7 @@ pub async fn delete_category(State(state): State<AppState>, InProject { scope, i
 
 /// Delete the whole taxonomy.
 #[utoipa::path(delete, path = "/v1/projects/{projectId}/categories", tag = "Categories", params(ProjectPath),
-    responses((status = 204, description = "All categories deleted"), (status = 404, description = "No such project", body = Problem)))]
+    responses((status = 204, description = "All categories deleted")))]
 pub async fn clear_categories(State(state): State<AppState>, scope: ProjectScope) -> Result<StatusCode, ApiError> {
     state.store.clear_categories(scope.id()).await?;
     Ok(StatusCode::NO_CONTENT)

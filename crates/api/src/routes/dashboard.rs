@@ -111,7 +111,7 @@ pub fn dashboard(calls: &[(chrono::DateTime<chrono::Utc>, SentimentLevel, Option
 #[utoipa::path(get, path = "/v1/projects/{projectId}/dashboard/sentiment", tag = "Dashboard",
     params(("projectId" = uuid::Uuid, Path, description = "The project"), DateRangeQuery, DashboardQuery),
     responses((status = 200, description = "The dashboard", body = SentimentDashboard),
-        (status = 400, description = "A date that is not RFC 3339", body = Problem), (status = 404, description = "No such project", body = Problem),
+        (status = 400, description = "A date that is not RFC 3339", body = Problem),
         (status = 422, description = "from after to, or an unknown time zone", body = Problem)))]
 pub async fn sentiment_dashboard(
     State(state): State<AppState>,
@@ -226,7 +226,7 @@ pub fn characteristics_dashboard(calls: &[(chrono::DateTime<chrono::Utc>, f64, C
 #[utoipa::path(get, path = "/v1/projects/{projectId}/dashboard/characteristics", tag = "Dashboard",
     params(("projectId" = uuid::Uuid, Path, description = "The project"), DateRangeQuery, DashboardQuery),
     responses((status = 200, description = "The dashboard", body = CharacteristicsDashboard),
-        (status = 400, description = "A date that is not RFC 3339", body = Problem), (status = 404, description = "No such project", body = Problem),
+        (status = 400, description = "A date that is not RFC 3339", body = Problem),
         (status = 422, description = "from after to, or an unknown time zone", body = Problem)))]
 pub async fn characteristics_dashboard_route(
     State(state): State<AppState>,

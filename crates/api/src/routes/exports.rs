@@ -42,7 +42,6 @@ fn file_name(upload: &str, extension: &str) -> String {
     params(ProjectPath, ("id" = Uuid, Path, description = "The call"), TranscriptFileQuery),
     responses((status = 200, description = "The transcript file, as an attachment",
             content((String = "text/plain"), (String = "application/x-subrip"), (String = "text/vtt"))),
-        (status = 404, description = "No such project or call", body = Problem),
         (status = 422, description = "`format` is not `txt`, `srt` or `vtt`", body = Problem)))]
 pub async fn get_transcript_file(
     State(state): State<AppState>,
@@ -80,8 +79,6 @@ fn too_many(total: u64) -> ApiError {
 /// labels of the rules it matched. Cells a spreadsheet would run as a formula start with an apostrophe.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/calls/export", tag = "Calls", params(ProjectPath, DateRangeQuery, CallListQuery),
     responses((status = 200, description = "The calls as CSV (RFC 4180, a header row), as an attachment", content((String = "text/csv"))),
-        (status = 400, description = "A parameter of the wrong type", body = Problem),
-        (status = 404, description = "No such project", body = Problem),
         (status = 422, description = "A filter value not allowed, from after to, or more than 100,000 calls", body = Problem)))]
 pub async fn export_calls(
     State(state): State<AppState>,
@@ -134,8 +131,6 @@ pub async fn export_calls(
 /// sort order, one row each. Cells a spreadsheet would run as a formula start with an apostrophe.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/action-items/export", tag = "Action items", params(ProjectPath),
     responses((status = 200, description = "The action items as CSV (RFC 4180, a header row), as an attachment", content((String = "text/csv"))),
-        (status = 400, description = "A parameter of the wrong type", body = Problem),
-        (status = 404, description = "No such project", body = Problem),
         (status = 422, description = "Unknown enum values, from after to, or more than 100,000 items", body = Problem)))]
 pub async fn export_action_items(State(state): State<AppState>, scope: ProjectScope, RawQuery(raw): RawQuery) -> Result<Response, ApiError> {
     let mut query = parse_list_query(raw.as_deref())?;

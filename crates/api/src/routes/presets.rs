@@ -66,8 +66,7 @@ pub struct UpdatePresetRequest {
 
 /// List the project's speaker presets, by name.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/speaker-presets", tag = "Speaker presets", params(ProjectPath),
-    responses((status = 200, description = "Presets by name", body = [SpeakerPresetView]),
-        (status = 404, description = "No such project", body = Problem)))]
+    responses((status = 200, description = "Presets by name", body = [SpeakerPresetView])))]
 pub async fn list_presets(State(state): State<AppState>, scope: ProjectScope) -> Result<Json<Vec<SpeakerPresetView>>, ApiError> {
     let presets = state.store.list_presets(scope.id()).await?;
     Ok(Json(presets.into_iter().map(Into::into).collect()))
@@ -77,8 +76,7 @@ pub async fn list_presets(State(state): State<AppState>, scope: ProjectScope) ->
 #[utoipa::path(post, path = "/v1/projects/{projectId}/speaker-presets", tag = "Speaker presets", params(ProjectPath),
     request_body = CreatePresetRequest,
     responses(
-        (status = 201, description = "The preset", body = SpeakerPresetView, headers(("Location" = String, description = "Path of the new preset"))),
-        (status = 404, description = "No such project", body = Problem), (status = 422, description = "A field breaks a rule", body = Problem)))]
+        (status = 201, description = "The preset", body = SpeakerPresetView, headers(("Location" = String, description = "Path of the new preset"))), (status = 422, description = "A field breaks a rule", body = Problem)))]
 pub async fn create_preset(
     State(state): State<AppState>,
     scope: ProjectScope,
@@ -93,8 +91,7 @@ pub async fn create_preset(
 /// Get one speaker preset.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/speaker-presets/{id}", tag = "Speaker presets",
     params(ProjectPath, ("id" = Uuid, Path, description = "The preset")),
-    responses((status = 200, description = "The preset", body = SpeakerPresetView),
-        (status = 404, description = "No such project or preset", body = Problem)))]
+    responses((status = 200, description = "The preset", body = SpeakerPresetView)))]
 pub async fn get_preset(
     State(state): State<AppState>,
     InProject { scope, id }: InProject<SpeakerPresetId>,
@@ -109,7 +106,6 @@ pub async fn get_preset(
     params(ProjectPath, ("id" = Uuid, Path, description = "The preset")),
     request_body = UpdatePresetRequest,
     responses((status = 200, description = "The preset", body = SpeakerPresetView),
-        (status = 404, description = "No such project or preset", body = Problem),
         (status = 422, description = "A field breaks a rule", body = Problem)))]
 pub async fn update_preset(
     State(state): State<AppState>,
@@ -127,8 +123,7 @@ pub async fn update_preset(
 /// Make a preset the project's only default.
 #[utoipa::path(patch, path = "/v1/projects/{projectId}/speaker-presets/{id}/default", tag = "Speaker presets",
     params(ProjectPath, ("id" = Uuid, Path, description = "The preset")),
-    responses((status = 200, description = "The preset, now the default", body = SpeakerPresetView),
-        (status = 404, description = "No such project or preset", body = Problem)))]
+    responses((status = 200, description = "The preset, now the default", body = SpeakerPresetView)))]
 pub async fn set_default_preset(
     State(state): State<AppState>,
     InProject { scope, id }: InProject<SpeakerPresetId>,
@@ -139,7 +134,7 @@ pub async fn set_default_preset(
 /// Delete a preset (deleting the default leaves none).
 #[utoipa::path(delete, path = "/v1/projects/{projectId}/speaker-presets/{id}", tag = "Speaker presets",
     params(ProjectPath, ("id" = Uuid, Path, description = "The preset")),
-    responses((status = 204, description = "Deleted"), (status = 404, description = "No such project or preset", body = Problem)))]
+    responses((status = 204, description = "Deleted")))]
 pub async fn delete_preset(State(state): State<AppState>, InProject { scope, id }: InProject<SpeakerPresetId>) -> Result<StatusCode, ApiError> {
     state.store.delete_preset(scope.id(), id).await?;
     Ok(StatusCode::NO_CONTENT)

@@ -22,9 +22,6 @@ pub(crate) async fn project_of(state: &AppState, caller: Caller, id: ProjectId) 
     responses(
         (status = 201, description = "The project", body = ProjectView,
             headers(("Location" = String, description = "Path of the new project"))),
-        (status = 400, description = "Malformed JSON", body = Problem),
-        (status = 401, description = "Missing, unknown or revoked key", body = Problem),
-        (status = 415, description = "Body is not JSON", body = Problem),
         (status = 422, description = "A field breaks a rule", body = Problem),
     )
 )]
@@ -49,8 +46,6 @@ pub async fn create_project(
     params(PageQuery),
     responses(
         (status = 200, description = "A page of projects", body = ProjectPage),
-        (status = 400, description = "A parameter of the wrong type", body = Problem),
-        (status = 401, description = "Missing, unknown or revoked key", body = Problem),
         (status = 422, description = "Page bounds", body = Problem),
     )
 )]
@@ -70,8 +65,6 @@ pub async fn list_projects(
     params(ProjectPath),
     responses(
         (status = 200, description = "The project", body = ProjectView),
-        (status = 401, description = "Missing, unknown or revoked key", body = Problem),
-        (status = 404, description = "No such project in the caller's organization", body = Problem),
     )
 )]
 pub async fn get_project(State(state): State<AppState>, caller: Caller, ApiPath(id): ApiPath<ProjectId>) -> Result<Json<ProjectView>, ApiError> {
@@ -85,9 +78,6 @@ pub async fn get_project(State(state): State<AppState>, caller: Caller, ApiPath(
     request_body = UpdateProjectRequest,
     responses(
         (status = 200, description = "The updated project", body = ProjectView),
-        (status = 400, description = "Malformed JSON", body = Problem),
-        (status = 401, description = "Missing, unknown or revoked key", body = Problem),
-        (status = 404, description = "No such project in the caller's organization", body = Problem),
         (status = 422, description = "A field breaks a rule", body = Problem),
     )
 )]

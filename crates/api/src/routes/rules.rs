@@ -74,8 +74,7 @@ async fn checked(state: &AppState, scope: &ProjectScope, input: RuleInput) -> Re
 
 /// List the project's rules, oldest first.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/rules", tag = "Rules", params(ProjectPath),
-    responses((status = 200, description = "Rules, oldest first", body = [RuleView]),
-        (status = 404, description = "No such project", body = Problem)))]
+    responses((status = 200, description = "Rules, oldest first", body = [RuleView])))]
 pub async fn list_rules(State(state): State<AppState>, scope: ProjectScope) -> Result<Json<Vec<RuleView>>, ApiError> {
     Ok(Json(state.store.list_rules(scope.id()).await?.into_iter().map(Into::into).collect()))
 }
@@ -87,8 +86,6 @@ pub async fn list_rules(State(state): State<AppState>, scope: ProjectScope) -> R
         {"type": "sentiment", "level": "negative", "by": "customer", "during": "end"}]})),
     responses(
         (status = 201, description = "The rule", body = RuleView, headers(("Location" = String, description = "Path of the new rule"))),
-        (status = 400, description = "A body that is not JSON", body = Problem),
-        (status = 404, description = "No such project", body = Problem),
         (status = 422, description = "A value breaks a rule: a blank name or one another rule has, no conditions, an unknown condition type, \
             a category not of the project, an unknown PII type, or the project already has 100 rules", body = Problem)))]
 pub async fn create_rule(
@@ -104,7 +101,7 @@ pub async fn create_rule(
 
 /// Get one rule.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/rules/{id}", tag = "Rules", params(ProjectPath, ("id" = Uuid, Path, description = "The rule")),
-    responses((status = 200, description = "The rule", body = RuleView), (status = 404, description = "No such project or rule", body = Problem)))]
+    responses((status = 200, description = "The rule", body = RuleView)))]
 pub async fn get_rule(State(state): State<AppState>, InProject { scope, id }: InProject<RuleId>) -> Result<Json<RuleView>, ApiError> {
     Ok(Json(state.store.get_rule(scope.id(), id).await?.into()))
 }
@@ -114,8 +111,6 @@ pub async fn get_rule(State(state): State<AppState>, InProject { scope, id }: In
     request_body(content = RuleInput, example = json!({"name": "Long hold", "description": "Customers kept waiting.", "require": "any",
         "conditions": [{"type": "non_talk", "overSeconds": 60}, {"type": "phrase", "phrases": ["still waiting", "czekam"], "by": "customer"}]})),
     responses((status = 200, description = "The rule", body = RuleView),
-        (status = 400, description = "A body that is not JSON", body = Problem),
-        (status = 404, description = "No such project or rule", body = Problem),
         (status = 422, description = "A value breaks a rule", body = Problem)))]
 pub async fn replace_rule(
     State(state): State<AppState>,
@@ -128,7 +123,7 @@ pub async fn replace_rule(
 
 /// Delete a rule and the matches it made.
 #[utoipa::path(delete, path = "/v1/projects/{projectId}/rules/{id}", tag = "Rules", params(ProjectPath, ("id" = Uuid, Path, description = "The rule")),
-    responses((status = 204, description = "Deleted"), (status = 404, description = "No such project or rule", body = Problem)))]
+    responses((status = 204, description = "Deleted")))]
 pub async fn delete_rule(State(state): State<AppState>, InProject { scope, id }: InProject<RuleId>) -> Result<StatusCode, ApiError> {
     state.store.delete_rule(scope.id(), id).await?;
     Ok(StatusCode::NO_CONTENT)

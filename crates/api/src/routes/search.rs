@@ -54,7 +54,6 @@ pub struct CallSearchPage {
 #[utoipa::path(get, path = "/v1/projects/{projectId}/calls/search", tag = "Calls", params(ProjectPath, SearchQuery, PageQuery, DateRangeQuery),
     responses((status = 200, description = "A page of hits, most relevant first", body = CallSearchPage),
         (status = 400, description = "A query that cannot be parsed (invalid_query, with the position), or a parameter of the wrong type", body = Problem),
-        (status = 404, description = "No such project", body = Problem),
         (status = 422, description = "An empty or exclusion-only query, one of more than 500 characters or 32 words, page bounds, or from after to", body = Problem),
         (status = 503, description = "The search index is being built, or the database is unavailable", body = Problem)))]
 pub async fn search_calls(

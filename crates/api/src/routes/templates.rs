@@ -148,8 +148,7 @@ impl TemplateRequest {
 
 /// List the project's templates, newest first.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/analysis-templates", tag = "Analysis templates", params(ProjectPath),
-    responses((status = 200, description = "Templates, newest first", body = [AnalysisTemplateView]),
-        (status = 404, description = "No such project", body = Problem)))]
+    responses((status = 200, description = "Templates, newest first", body = [AnalysisTemplateView])))]
 pub async fn list_templates(State(state): State<AppState>, scope: ProjectScope) -> Result<Json<Vec<AnalysisTemplateView>>, ApiError> {
     Ok(Json(state.store.list_templates(scope.id()).await?.into_iter().map(Into::into).collect()))
 }
@@ -158,8 +157,7 @@ pub async fn list_templates(State(state): State<AppState>, scope: ProjectScope) 
 #[utoipa::path(post, path = "/v1/projects/{projectId}/analysis-templates", tag = "Analysis templates", params(ProjectPath),
     request_body = TemplateRequest,
     responses(
-        (status = 201, description = "The template", body = AnalysisTemplateView, headers(("Location" = String, description = "Path of the new template"))),
-        (status = 404, description = "No such project", body = Problem), (status = 422, description = "A field breaks a rule", body = Problem)))]
+        (status = 201, description = "The template", body = AnalysisTemplateView, headers(("Location" = String, description = "Path of the new template"))), (status = 422, description = "A field breaks a rule", body = Problem)))]
 pub async fn create_template(
     State(state): State<AppState>,
     scope: ProjectScope,
@@ -174,8 +172,7 @@ pub async fn create_template(
 /// Get one template.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/analysis-templates/{id}", tag = "Analysis templates",
     params(ProjectPath, ("id" = Uuid, Path, description = "The template")),
-    responses((status = 200, description = "The template", body = AnalysisTemplateView),
-        (status = 404, description = "No such project or template", body = Problem)))]
+    responses((status = 200, description = "The template", body = AnalysisTemplateView)))]
 pub async fn get_template(
     State(state): State<AppState>,
     InProject { scope, id }: InProject<TemplateId>,
@@ -188,7 +185,6 @@ pub async fn get_template(
     params(ProjectPath, ("id" = Uuid, Path, description = "The template")),
     request_body = TemplateRequest,
     responses((status = 200, description = "The template", body = AnalysisTemplateView),
-        (status = 404, description = "No such project or template", body = Problem),
         (status = 422, description = "A field breaks a rule", body = Problem)))]
 pub async fn replace_template(
     State(state): State<AppState>,
@@ -204,8 +200,7 @@ pub async fn replace_template(
 /// Activate a template (the project's others are deactivated).
 #[utoipa::path(post, path = "/v1/projects/{projectId}/analysis-templates/{id}/activate", tag = "Analysis templates",
     params(ProjectPath, ("id" = Uuid, Path, description = "The template")),
-    responses((status = 200, description = "The template, active", body = AnalysisTemplateView),
-        (status = 404, description = "No such project or template", body = Problem)))]
+    responses((status = 200, description = "The template, active", body = AnalysisTemplateView)))]
 pub async fn activate_template(
     State(state): State<AppState>,
     InProject { scope, id }: InProject<TemplateId>,
@@ -216,8 +211,7 @@ pub async fn activate_template(
 /// Deactivate a template.
 #[utoipa::path(post, path = "/v1/projects/{projectId}/analysis-templates/{id}/deactivate", tag = "Analysis templates",
     params(ProjectPath, ("id" = Uuid, Path, description = "The template")),
-    responses((status = 200, description = "The template, inactive", body = AnalysisTemplateView),
-        (status = 404, description = "No such project or template", body = Problem)))]
+    responses((status = 200, description = "The template, inactive", body = AnalysisTemplateView)))]
 pub async fn deactivate_template(
     State(state): State<AppState>,
     InProject { scope, id }: InProject<TemplateId>,
@@ -228,7 +222,7 @@ pub async fn deactivate_template(
 /// Delete a template.
 #[utoipa::path(delete, path = "/v1/projects/{projectId}/analysis-templates/{id}", tag = "Analysis templates",
     params(ProjectPath, ("id" = Uuid, Path, description = "The template")),
-    responses((status = 204, description = "Deleted"), (status = 404, description = "No such project or template", body = Problem)))]
+    responses((status = 204, description = "Deleted")))]
 pub async fn delete_template(State(state): State<AppState>, InProject { scope, id }: InProject<TemplateId>) -> Result<StatusCode, ApiError> {
     state.store.delete_template(scope.id(), id).await?;
     Ok(StatusCode::NO_CONTENT)

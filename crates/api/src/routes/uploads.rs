@@ -183,7 +183,6 @@ fn clean_filename(raw: Option<&str>) -> String {
     responses(
         (status = 202, description = "Accepted and queued", body = UploadAccepted, headers(("Location" = String, description = "Path of the job"))),
         (status = 400, description = "Not a multipart body with a `file` part", body = Problem),
-        (status = 404, description = "No such project", body = Problem),
         (status = 408, description = "`request_timeout`: the body arrived slower than the server waits for (`upload_min_bytes_per_second` over `upload_pace_window_seconds`)", body = Problem),
         (status = 409, description = "`duplicate_upload`: these bytes were uploaded before (`existingJobId`, `transcriptId`)", body = Problem),
         (status = 413, description = "Over the size limit", body = Problem),
@@ -309,7 +308,7 @@ pub async fn upload_call(
 /// Get an upload job.
 #[utoipa::path(get, path = "/v1/projects/{projectId}/calls/jobs/{id}", tag = "Calls",
     params(ProjectPath, ("id" = Uuid, Path, description = "The job")),
-    responses((status = 200, description = "The job", body = Job), (status = 404, description = "No such project or job", body = Problem)))]
+    responses((status = 200, description = "The job", body = Job)))]
 pub async fn get_job(State(state): State<AppState>, InProject { scope, id }: InProject<JobId>) -> Result<Json<Job>, ApiError> {
     Ok(Json(state.store.get_job(scope.id(), id).await?))
 }
@@ -320,7 +319,6 @@ pub async fn get_job(State(state): State<AppState>, InProject { scope, id }: InP
 #[utoipa::path(delete, path = "/v1/projects/{projectId}/calls/jobs/{id}", tag = "Calls",
     params(ProjectPath, ("id" = Uuid, Path, description = "The job")),
     responses((status = 204, description = "The job, its audio and its call.failed event (with its webhook deliveries) are deleted"),
-        (status = 404, description = "No such project or job", body = Problem),
         (status = 409, description = "`job_not_failed`: the job is pending, processing or completed", body = Problem),
         (status = 503, description = "The audio could not be deleted; nothing was", body = Problem)))]
 pub async fn delete_job(State(state): State<AppState>, InProject { scope, id }: InProject<JobId>) -> Result<StatusCode, ApiError> {

@@ -11,7 +11,7 @@ use crate::{ApiError, AppState};
 
 /// Get the project's vocabulary (empty when it has none).
 #[utoipa::path(get, path = "/v1/projects/{projectId}/vocabulary", tag = "Projects", params(ProjectPath),
-    responses((status = 200, description = "The vocabulary", body = Vocabulary), (status = 404, description = "No such project", body = Problem)))]
+    responses((status = 200, description = "The vocabulary", body = Vocabulary)))]
 pub async fn get_vocabulary(State(state): State<AppState>, scope: ProjectScope) -> Result<Json<Vocabulary>, ApiError> {
     Ok(Json(state.store.get_vocabulary(scope.id()).await?))
 }
@@ -23,8 +23,6 @@ pub async fn get_vocabulary(State(state): State<AppState>, scope: ProjectScope) 
     request_body(content = Vocabulary, example = json!({"terms": [{"term": "Brightwater", "spokenForms": ["bright water"]},
         {"term": "Hearthly Pro", "spokenForms": ["hartley pro"]}, {"term": "Łódź Kaliska"}]})),
     responses((status = 200, description = "The vocabulary, as stored", body = Vocabulary),
-        (status = 400, description = "A body that is not JSON", body = Problem),
-        (status = 404, description = "No such project", body = Problem),
         (status = 422, description = "Over 500 terms, a blank or repeated term, or a term or spoken form over 100 characters", body = Problem)))]
 pub async fn set_vocabulary(
     State(state): State<AppState>,

@@ -116,7 +116,6 @@ async fn check_url(raw: &str, allow_private: bool) -> Result<String, ApiError> {
     request_body = CreateWebhookRequest,
     responses(
         (status = 201, description = "The webhook with its secret (shown only now)", body = CreatedWebhookView, headers(("Location" = String, description = "Path of the new webhook"))),
-        (status = 404, description = "No such project", body = Problem),
         (status = 422, description = "Not a public https URL, or an unknown event", body = Problem)))]
 pub async fn create_webhook(
     State(state): State<AppState>,
@@ -143,8 +142,7 @@ pub async fn create_webhook(
 
 /// List the project's webhooks (without secrets).
 #[utoipa::path(get, path = "/v1/projects/{projectId}/webhooks", tag = "Webhooks", params(ProjectPath),
-    responses((status = 200, description = "Webhooks, oldest first", body = [WebhookView]),
-        (status = 404, description = "No such project", body = Problem)))]
+    responses((status = 200, description = "Webhooks, oldest first", body = [WebhookView])))]
 pub async fn list_webhooks(State(state): State<AppState>, scope: ProjectScope) -> Result<Json<Vec<WebhookView>>, ApiError> {
     Ok(Json(state.store.list_webhooks(scope.id()).await?.into_iter().map(Into::into).collect()))
 }
@@ -152,8 +150,7 @@ pub async fn list_webhooks(State(state): State<AppState>, scope: ProjectScope) -
 /// Get one webhook (without its secret).
 #[utoipa::path(get, path = "/v1/projects/{projectId}/webhooks/{id}", tag = "Webhooks",
     params(ProjectPath, ("id" = Uuid, Path, description = "The webhook")),
-    responses((status = 200, description = "The webhook", body = WebhookView),
-        (status = 404, description = "No such project or webhook", body = Problem)))]
+    responses((status = 200, description = "The webhook", body = WebhookView)))]
 pub async fn get_webhook(State(state): State<AppState>, InProject { scope, id }: InProject<WebhookId>) -> Result<Json<WebhookView>, ApiError> {
     let webhooks = state.store.list_webhooks(scope.id()).await?;
     let webhook = webhooks.into_iter().find(|w| w.id == id).ok_or_else(|| ApiError::not_found("webhook"))?;
@@ -163,8 +160,7 @@ pub async fn get_webhook(State(state): State<AppState>, InProject { scope, id }:
 /// Pause an active webhook or resume a paused one.
 #[utoipa::path(patch, path = "/v1/projects/{projectId}/webhooks/{id}/toggle", tag = "Webhooks",
     params(ProjectPath, ("id" = Uuid, Path, description = "The webhook")),
-    responses((status = 200, description = "The webhook with its new state", body = WebhookView),
-        (status = 404, description = "No such project or webhook", body = Problem)))]
+    responses((status = 200, description = "The webhook with its new state", body = WebhookView)))]
 pub async fn toggle_webhook(State(state): State<AppState>, InProject { scope, id }: InProject<WebhookId>) -> Result<Json<WebhookView>, ApiError> {
     Ok(Json(state.store.toggle_webhook(scope.id(), id).await?.into()))
 }
@@ -172,7 +168,7 @@ pub async fn toggle_webhook(State(state): State<AppState>, InProject { scope, id
 /// Delete a webhook.
 #[utoipa::path(delete, path = "/v1/projects/{projectId}/webhooks/{id}", tag = "Webhooks",
     params(ProjectPath, ("id" = Uuid, Path, description = "The webhook")),
-    responses((status = 204, description = "Deleted"), (status = 404, description = "No such project or webhook", body = Problem)))]
+    responses((status = 204, description = "Deleted")))]
 pub async fn delete_webhook(State(state): State<AppState>, InProject { scope, id }: InProject<WebhookId>) -> Result<StatusCode, ApiError> {
     state.store.delete_webhook(scope.id(), id).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -249,7 +245,6 @@ const DELIVERIES_MAX: u32 = 1000;
     params(ProjectPath, ("id" = Uuid, Path, description = "The webhook"), DeliveriesQuery),
     responses((status = 200, description = "Deliveries, most recent first (a JSON array, not an envelope)", body = [WebhookDeliveryView]),
         (status = 400, description = "A limit that is not a number", body = Problem),
-        (status = 404, description = "No such project or webhook", body = Problem),
         (status = 422, description = "A limit outside 1–1000", body = Problem)))]
 pub async fn list_deliveries(
     State(state): State<AppState>,
@@ -271,8 +266,7 @@ pub async fn list_deliveries(
 /// to it (`webhook.test` cannot be subscribed to).
 #[utoipa::path(post, path = "/v1/projects/{projectId}/webhooks/{id}/test", tag = "Webhooks",
     params(ProjectPath, ("id" = Uuid, Path, description = "The webhook")),
-    responses((status = 202, description = "The test delivery, queued; the deliveries log shows how it went", body = WebhookDeliveryView),
-        (status = 404, description = "No such project or webhook", body = Problem)))]
+    responses((status = 202, description = "The test delivery, queued; the deliveries log shows how it went", body = WebhookDeliveryView)))]
 pub async fn test_webhook(
     State(state): State<AppState>,
     InProject { scope, id }: InProject<WebhookId>,

@@ -121,6 +121,20 @@ async fn the_document_lists_every_route_and_every_documented_route_is_served(bac
                 documented.push((method.to_uppercase(), path.clone()));
                 assert!(op["responses"].as_object().is_some_and(|r| !r.is_empty()), "{method} {path} documents responses");
                 assert!(op["summary"].as_str().is_some_and(|s| !s.is_empty()), "{method} {path} has a summary");
+                // The errors every route of its kind can give are documented on each.
+                let mut common = Vec::new();
+                if path.starts_with("/v1") {
+                    common.extend(["401", "429", "503"]);
+                }
+                if path.starts_with("/v1/projects/{projectId}") {
+                    common.push("404");
+                }
+                if op["requestBody"]["content"].get("application/json").is_some() {
+                    common.extend(["400", "413", "415"]);
+                }
+                for status in common {
+                    assert!(op["responses"].get(status).is_some(), "{method} {path} documents its {status}");
+                }
                 if let Some(body) = op.get("requestBody").filter(|b| b["content"].get("multipart/form-data").is_none()) {
                     let media = &body["content"]["application/json"];
                     let schema = resolve(&media["schema"]);
