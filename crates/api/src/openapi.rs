@@ -127,6 +127,9 @@ fn document_common_errors(doc: &mut utoipa::openapi::OpenApi) {
             if path.starts_with("/v1") {
                 common.push(("401", "`unauthorized`: the `X-API-Key` header is missing, unknown or revoked".into()));
                 common.push(("429", "`rate_limited`: the key's requests per minute are spent; `Retry-After` says when to try again".into()));
+            } else if path.starts_with("/audio") {
+                common
+                    .push(("429", "`rate_limited`: the client address's requests per minute are spent; `Retry-After` says when to try again".into()));
             }
             if let Some(resource) = resource_of_id(path) {
                 common.push(("404", format!("`not_found`: no such project in the key's organization, or no such {resource} in it")));

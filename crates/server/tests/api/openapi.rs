@@ -125,6 +125,8 @@ async fn the_document_lists_every_route_and_every_documented_route_is_served(bac
                 let mut common = Vec::new();
                 if path.starts_with("/v1") {
                     common.extend(["401", "429", "503"]);
+                } else if path.starts_with("/audio") {
+                    common.extend(["429", "503"]);
                 }
                 if path.starts_with("/v1/projects/{projectId}") {
                     common.push("404");
