@@ -55,13 +55,24 @@ struct Leaning {
     calls: usize,
 }
 
-/// What the model's leaning is kept by: the prompt that shows it the tree (the same tree listed
-/// in another order is the same prompt), hashed.
-fn tree_key(categories: &[CategoryInfo]) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    system_prompt(categories).hash(&mut hasher);
-    hasher.finish()
+/// What every request of a call shares about the project's categories, built once per call: the
+/// system prompt that shows the model the tree, the keys it names them by, and the prompt's hash,
+/// by which the model's leaning over the tree is kept (the same tree listed in another order is
+/// the same prompt).
+struct Tree {
+    prompt: String,
+    keys: CategoryKeys,
+    id: u64,
+}
+
+impl Tree {
+    fn new(categories: &[CategoryInfo]) -> Self {
+        use std::hash::{Hash, Hasher};
+        let prompt = system_prompt(categories);
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        prompt.hash(&mut hasher);
+        Tree { id: hasher.finish(), keys: CategoryKeys::new(categories), prompt }
+    }
 }
 
 /// How many of a tree's calls the model's mean is taken over before it calibrates the next:
@@ -203,27 +214,23 @@ impl GuidedEngine {
     /// The model's mean probability of each category key (in [`CategoryKeys::all`]'s order) over
     /// the tree's calls so far (this process's), once it has seen [`LEANING_AFTER`] of them: its
     /// leaning, whatever the call.
-    fn leaning(&self, categories: &[CategoryInfo]) -> Option<Vec<f64>> {
-        let tree = tree_key(categories);
+    fn leaning(&self, tree: &Tree) -> Option<Vec<f64>> {
         let seen = self.priors.lock().ok()?;
-        let leaning = seen.get(&tree)?;
-        let keys = CategoryKeys::new(categories);
+        let leaning = seen.get(&tree.id)?;
         (leaning.calls >= LEANING_AFTER)
-            .then(|| keys.all().iter().map(|key| leaning.sums.get(*key).copied().unwrap_or(0.0) / leaning.calls as f64).collect())
+            .then(|| tree.keys.all().iter().map(|key| leaning.sums.get(*key).copied().unwrap_or(0.0) / leaning.calls as f64).collect())
     }
 
     /// Adds a call's probability of each category key (in [`CategoryKeys::all`]'s order) to its
     /// tree's running mean.
-    fn learn_leaning(&self, categories: &[CategoryInfo], weights: &[f64]) {
-        let tree = tree_key(categories);
-        let keys = CategoryKeys::new(categories);
+    fn learn_leaning(&self, tree: &Tree, weights: &[f64]) {
         let Ok(mut seen) = self.priors.lock() else { return };
         // Every edit of a tree is a new one: past this many, start again rather than grow.
-        if seen.len() >= 4096 && !seen.contains_key(&tree) {
+        if seen.len() >= 4096 && !seen.contains_key(&tree.id) {
             seen.clear();
         }
-        let leaning = seen.entry(tree).or_default();
-        for (key, w) in keys.all().into_iter().zip(weights) {
+        let leaning = seen.entry(tree.id).or_default();
+        for (key, w) in tree.keys.all().into_iter().zip(weights) {
             *leaning.sums.entry(key.to_owned()).or_default() += w;
         }
         leaning.calls += 1;
@@ -232,6 +239,7 @@ impl GuidedEngine {
     async fn choose(
         &self,
         input: &AnalysisInput,
+        tree: &Tree,
         offset: usize,
         turns: &[(String, String)],
         candidates: Vec<ActionDraft>,
@@ -241,15 +249,14 @@ impl GuidedEngine {
         let schema = schema(&input.categories, candidates.len(), &parties);
         let weighed = self
             .client
-            .chat_json_weighed(&system_prompt(&input.categories), &user_prompt(turns, &candidates, offset), "call_choices", &schema)
+            .chat_json_weighed(&tree.prompt, &user_prompt(turns, &candidates, offset), "call_choices", &schema)
             .await
             .map_err(|e| e.to_string())?;
         let answer = &weighed.value;
         tracing::debug!(%answer, candidates = candidates.len(), "the model's choices");
         let sentiment = answer["sentiment"].as_str().and_then(|s| s.parse::<Overall>().ok()).ok_or("no valid sentiment")?;
-        let keys = CategoryKeys::new(&input.categories);
-        let category = answer["category"].as_str().and_then(|key| keys.id(key));
-        let category_weights = weighed.choice("category", &keys.all());
+        let category = answer["category"].as_str().and_then(|key| tree.keys.id(key));
+        let category_weights = weighed.choice("category", &tree.keys.all());
         let sentiment_weights = weighed.choice("sentiment", &SENTIMENTS);
         let mut options = parties.clone();
         options.push("none");
@@ -278,18 +285,17 @@ impl GuidedEngine {
     /// won, 5 lost), while the model's own pick was right on 28 (it favours the first category
     /// listed). Until then the keywords choose, and the model only when no category's words occur
     /// in the call (the option it wrote, by most parts).
-    fn settle_category(&self, input: &AnalysisInput, choices: &[Choices], leaning: Option<&[f64]>, analysis: &mut CallAnalysis) {
+    fn settle_category(&self, input: &AnalysisInput, tree: &Tree, ranking: &[(CategoryId, f32)], choices: &[Choices], analysis: &mut CallAnalysis) {
         if input.categories.is_empty() {
             return;
         }
-        let keys = CategoryKeys::new(&input.categories);
-        let texts: Vec<&str> = input.turns.iter().map(|t| t.1.as_str()).collect();
-        let ranking = keyword_ranking(&input.categories, &texts);
+        // The leaning of the calls before this one, which then counts towards it.
+        let leaning = self.leaning(tree);
         let weights = mean_weights(choices.iter().map(|c| c.category_weights.as_ref()));
         if let Some(weights) = &weights {
-            self.learn_leaning(&input.categories, weights);
+            self.learn_leaning(tree, weights);
         }
-        let weighed = weights.as_deref().and_then(|w| calibrated(w, leaning)).and_then(|c| weigh_categories(&ranking, &keys, &c));
+        let weighed = weights.as_deref().and_then(|w| calibrated(w, leaning.as_deref())).and_then(|c| weigh_categories(ranking, &tree.keys, &c));
         let model = self.client.model();
         let (id, score, reasoning) = match weighed {
             Some((id, score)) => {
@@ -317,6 +323,7 @@ impl GuidedEngine {
             return;
         }
         let confidence = ((score.clamp(0.0, 0.95) * 100.0).round() / 100.0) as f32;
+        let texts: Vec<&str> = input.turns.iter().map(|t| t.1.as_str()).collect();
         let Some(primary) = chosen_match(&input.categories, &texts, id, confidence) else { return };
         let reasoning = format!("\"{}\": {reasoning}", primary.category_names.join(" › "));
         // The keywords' pick stays as a secondary match, unless it is an ancestor of the choice.
@@ -335,13 +342,15 @@ impl GuidedEngine {
         // What the precise rules find stays, whatever the model says (measured: a small model
         // drops sure items as often as doubtful ones).
         let sure: Vec<(usize, String)> = find_precise(&spoken, call);
+        let tree = Tree::new(&input.categories);
         let mut choices = Vec::new();
         for (offset, part) in parts(&input.turns, self.context_chars) {
             let mine = candidates.iter().filter(|c| (offset..offset + part.len()).contains(&c.turn)).cloned().collect();
-            choices.push(self.choose(input, offset, part, mine, &sure).await?);
+            choices.push(self.choose(input, &tree, offset, part, mine, &sure).await?);
         }
-        let leaning = self.leaning(&input.categories);
-        log_weights(input, &choices, leaning.as_deref());
+        let texts: Vec<&str> = input.turns.iter().map(|t| t.1.as_str()).collect();
+        let ranking = keyword_ranking(&input.categories, &texts);
+        log_weights(input, &tree, &ranking, &choices, self.leaning(&tree).as_deref());
         // The customer's mood by the end: the last part's answer, read by its probabilities.
         let sentiment = choices.last().map_or(analysis.sentiment.overall, |c| weigh_sentiment(c.sentiment, c.sentiment_weights.as_deref()));
         if sentiment != analysis.sentiment.overall {
@@ -353,7 +362,7 @@ impl GuidedEngine {
         }
         // The model was asked how the customer felt by the end: the progression ends there.
         analysis.sentiment.ended(sentiment);
-        self.settle_category(input, &choices, leaning.as_deref(), &mut analysis);
+        self.settle_category(input, &tree, &ranking, &choices, &mut analysis);
         analysis.actions = merge_accepted(choices.into_iter().flat_map(|c| c.kept).collect(), &spoken);
         crate::actions::settle_deadlines(&mut analysis.actions, &spoken, call);
         let pairs: Vec<(&str, &str)> = input.turns.iter().map(|t| (t.0.as_str(), t.1.as_str())).collect();
@@ -432,13 +441,12 @@ fn weigh_categories(ranking: &[(CategoryId, f32)], keys: &CategoryKeys, calibrat
 
 /// The keywords' ranking and the model's probabilities of each category and sentiment, at
 /// debug level: what the closed questions' thresholds are chosen from.
-fn log_weights(input: &AnalysisInput, choices: &[Choices], leaning: Option<&[f64]>) {
+fn log_weights(input: &AnalysisInput, tree: &Tree, ranking: &[(CategoryId, f32)], choices: &[Choices], leaning: Option<&[f64]>) {
     if !tracing::enabled!(tracing::Level::DEBUG) {
         return;
     }
-    let keys = CategoryKeys::new(&input.categories);
-    let texts: Vec<&str> = input.turns.iter().map(|t| t.1.as_str()).collect();
-    let keyword: Vec<Value> = keyword_ranking(&input.categories, &texts).iter().map(|(id, score)| json!([keys.key(*id), score])).collect();
+    let keys = &tree.keys;
+    let keyword: Vec<Value> = ranking.iter().map(|(id, score)| json!([keys.key(*id), score])).collect();
     let parts: Vec<Value> = choices
         .iter()
         .map(|c| {
@@ -571,17 +579,19 @@ mod tests {
         };
         // Before the tree's leaning is known the keywords' pick (billing, said twice) stands.
         let mut first = engine.rules.run(&input);
-        engine.settle_category(&input, &choices([0.5, 0.45, 0.05]), engine.leaning(&input.categories).as_deref(), &mut first);
+        let tree = Tree::new(&input.categories);
+        let texts: Vec<&str> = input.turns.iter().map(|t| t.1.as_str()).collect();
+        let ranking = keyword_ranking(&input.categories, &texts);
+        engine.settle_category(&input, &tree, &ranking, &choices([0.5, 0.45, 0.05]), &mut first);
         assert_eq!(first.classification.as_ref().and_then(|c| c.primary.as_ref()).map(|p| p.category_id), Some(billing));
         // The model gives "billing" most on every call: once that is known, this call's lean
         // to outages counts.
         for _ in 1..LEANING_AFTER {
-            engine.learn_leaning(&input.categories, &[0.8, 0.1, 0.1]);
+            engine.learn_leaning(&tree, &[0.8, 0.1, 0.1]);
         }
-        let leaning = engine.leaning(&input.categories);
-        assert!(leaning.is_some());
+        assert!(engine.leaning(&tree).is_some());
         let mut analysis = engine.rules.run(&input);
-        engine.settle_category(&input, &choices([0.5, 0.45, 0.05]), leaning.as_deref(), &mut analysis);
+        engine.settle_category(&input, &tree, &ranking, &choices([0.5, 0.45, 0.05]), &mut analysis);
         let classification = analysis.classification.unwrap();
         let primary = classification.primary.unwrap();
         assert_eq!(primary.category_id, outages, "{}", classification.reasoning);
@@ -593,8 +603,8 @@ mod tests {
     #[test]
     fn the_leaning_is_known_after_enough_calls_of_the_tree_and_the_parts_are_averaged() {
         let engine = engine();
-        let tree = vec![category("Billing"), category("Outages")];
-        let other = vec![category("Claims"), category("Policies")];
+        let tree = Tree::new(&[category("Billing"), category("Outages")]);
+        let other = Tree::new(&[category("Claims"), category("Policies")]);
         for n in 0..LEANING_AFTER {
             assert_eq!(engine.leaning(&tree), None, "after {n} calls");
             engine.learn_leaning(&tree, &[if n % 2 == 0 { 1.0 } else { 0.5 }, 0.0]);
