@@ -278,6 +278,10 @@ fn polish_first_person(word: &str) -> bool {
         || (folded.chars().count() >= 5 && (folded.ends_with("am") || folded.ends_with("iem")))
 }
 
+/// How many words of an object may stand before a Polish verb of promise and be taken into the
+/// item's words.
+const FRONTED_OBJECT: usize = 6;
+
 /// Objects that leave an item's words saying nothing ("send you those", "wyślę je").
 const PRONOUNS: &[&str] = &["those", "them", "it", "that", "this", "these", "one", "je", "to", "go", "ja", "te"];
 /// "I'm …ing" that is not a commitment in progress ("I'm calling about", "I'm afraid").
@@ -334,10 +338,13 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
     };
     let mut out: Vec<ActionDraft> = Vec::new();
     for (turn_index, turn) in turns.iter().enumerate() {
-        for whole in turn.text.split_inclusive(['.', '!', '?']).map(str::trim).filter(|s| !s.is_empty()) {
+        let sentences: Vec<&str> = turn.text.split_inclusive(['.', '!', '?']).map(str::trim).filter(|s| !s.is_empty()).collect();
+        // The two turns before this one: what an item's "it" may stand for.
+        let earlier: Vec<&str> = turns[turn_index.saturating_sub(2)..turn_index].iter().map(|t| t.text).collect();
+        for (sentence_index, whole) in sentences.iter().copied().enumerate() {
             let parts = clauses(whole);
             let mut from_sentence: Vec<ActionDraft> = Vec::new();
-            for sentence in parts.iter().copied() {
+            for (clause_index, sentence) in parts.iter().copied().enumerate() {
                 let ws = words(sentence);
                 if ws.iter().any(|w| CONDITIONAL.contains(&w.2.as_str())) {
                     continue;
@@ -391,8 +398,15 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                             let next_is_action = ws.get(i + 1).is_some_and(|w| w.2.ends_with("c") || w.2 == "sie" || w.2 == "znac");
                             if !modal || next_is_action {
                                 // Polish puts the object first as often as not ("Zaktualizowaną
-                                // polisę prześlemy mailem"): the item's words start with it.
-                                let from = if i > first_word && i - first_word <= 3 { first_word } else { i };
+                                // polisę prześlemy mailem", "Formularz upoważnienia do polecenia
+                                // zapłaty wyślę"): the item's words start with it, after the
+                                // last comma before the verb ("Jasne, zdjęcie wyślę").
+                                let mut start =
+                                    (first_word..i).rev().find(|&j| sentence[ws[j].1..ws[j + 1].0].contains(',')).map_or(first_word, |j| j + 1);
+                                while start < i && PL_FILLERS.contains(&ws[start].2.as_str()) {
+                                    start += 1;
+                                }
+                                let from = if i > start && i - start <= FRONTED_OBJECT { start } else { i };
                                 found = Some((from, turn.speaker));
                                 break;
                             }
@@ -438,11 +452,16 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                     who = turn.speaker;
                 }
                 let clause = sentence[ws[from].0..].trim_end_matches(['.', '!', '?', ',']).trim();
+                // "Email it over on Monday": named by what the call said it is, where it says
+                // plainly (the sentences and clauses before it, then the two turns before).
+                let before: Vec<&str> = sentences[..sentence_index].iter().chain(&parts[..clause_index]).copied().collect();
+                let named = crate::antecedents::name_the_object(clause, &before, &earlier);
                 // "Send you those" says nothing on its own: the whole clause does ("I took photos
                 // of the mud, I'll send you those").
-                let vague = clause.split_whitespace().count() < 4
+                let vague = named.is_none()
+                    && clause.split_whitespace().count() < 4
                     && clause.rsplit(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()).is_some_and(|w| PRONOUNS.contains(&fold(w).as_str()));
-                let clause = if vague { sentence.trim_end_matches(['.', '!', '?', ',']).trim() } else { clause };
+                let clause = if vague { sentence.trim_end_matches(['.', '!', '?', ',']).trim() } else { named.as_deref().unwrap_or(clause) };
                 let description = capitalise(clause);
                 if description.split_whitespace().count() < 2 {
                     continue;
@@ -685,6 +704,33 @@ mod tests {
             ("Keep the receipt", "customer"),
         ];
         assert_eq!(wide, expected.map(|(d, w)| (d.to_owned(), w.to_owned())), "not \"be honest\", not the conditional");
+    }
+
+    /// Items a supervisor could not read without the call (tuning calls, issue 35): the thing to
+    /// send stood before the Polish verb or behind an English "it".
+    #[test]
+    fn an_item_names_what_is_to_be_done() {
+        let items = extract_actions(
+            &[
+                t("konsultant", "Formularz upoważnienia do polecenia zapłaty wyślę pani mailem zaraz po rozmowie."),
+                t("klient", "Jasne, zdjęcie tabliczki wyślę wam jeszcze dzisiaj."),
+            ],
+            call(),
+        );
+        let described: Vec<&str> = items.iter().map(|a| a.description.as_str()).collect();
+        assert_eq!(
+            described,
+            ["Formularz upoważnienia do polecenia zapłaty wyślę pani mailem zaraz po rozmowie", "Zdjęcie tabliczki wyślę wam jeszcze dzisiaj"]
+        );
+        let items = extract_actions(
+            &[
+                t("agent", "We will need the crime reference before we can settle anything, though."),
+                t("customer", "Fine. I'll ring the police on Monday and get it to you."),
+            ],
+            call(),
+        );
+        assert_eq!(outline(&items), [("Ring the police on Monday and get the crime reference to you", "customer", Some("on Monday"), "MEDIUM")]);
+        assert_eq!(items[0].evidence, "I'll ring the police on Monday and get it to you.", "the evidence is as said");
     }
 
     #[test]

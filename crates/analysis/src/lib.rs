@@ -5,6 +5,7 @@
 //! leaves), which also drives the local model that `callscope-llm` serves.
 
 pub mod actions;
+pub mod antecedents;
 pub mod choice;
 pub mod classify;
 pub mod engine;

@@ -1,0 +1,191 @@
+//! What "it" and "them" stand for in an English action item. "Email them over tonight" and
+//! "Upload it this evening" tell a supervisor nothing on their own; the call said what: "could
+//! you send us the photos", "we need a copy of the marriage certificate", "I've got the visa
+//! letter". The item's words name it ("Email the photos over tonight"); its evidence keeps the
+//! words as said.
+//!
+//! Deliberately narrow, since a wrong name misleads more than a pronoun: only a noun phrase led
+//! by a determiner ("the", "a", "your"…), agreeing in number with the pronoun, taken first from
+//! what was asked for ("need", "send us", "upload"…) in the item's turn or the two before it, then
+//! from the sentence just before the item in its own turn. Polish items keep their words: Polish
+//! has no articles to find a noun phrase by.
+
+use crate::text::fold;
+
+/// Pronouns that stand for a thing to be sent, signed or done.
+const PRONOUNS: &[&str] = &["it", "them", "those", "these"];
+/// Words that lead a noun phrase.
+const DETERMINERS: &[&str] = &["the", "a", "an", "your", "my", "our", "his", "her", "their"];
+/// Verbs whose object is the thing asked for.
+const ASKING_VERBS: &[&str] = &["need", "needs", "send", "email", "upload", "provide", "post", "return", "sign", "forward", "want"];
+/// Words read past between an asking verb and its object ("send us the", "need in a").
+const BETWEEN: &[&str] = &["us", "me", "you", "him", "her", "in", "over", "through", "back", "also", "just", "still", "across"];
+/// Words that end a noun phrase: function words, and the starts of clauses.
+const ENDS: &[&str] = &[
+    "and", "or", "but", "so", "to", "for", "by", "with", "on", "in", "at", "from", "into", "as", "if", "before", "after", "when", "while", "that",
+    "which", "who", "is", "are", "was", "were", "be", "been", "will", "would", "can", "could", "should", "has", "have", "had", "it", "its", "i",
+    "we", "you", "they", "he", "she", "this", "these", "those", "then", "now", "please", "yes", "no", "not", "there", "here", "today", "tomorrow",
+    "tonight", "within", "until", "about", "because", "the", "a", "an", "your", "my", "our", "his", "her", "their", "me", "us", "them", "just",
+    "also", "up",
+];
+/// Nouns that lead to what they hold ("a copy of the certificate", "photos of the damage").
+const CONTAINERS: &[&str] =
+    &["copy", "copies", "scan", "scans", "photo", "photos", "picture", "pictures", "proof", "letter", "statement", "statements"];
+/// Heads that name no thing to hand over.
+const NOT_THINGS: &[&str] = &[
+    "moment", "minute", "minutes", "second", "seconds", "day", "days", "week", "weeks", "month", "months", "year", "years", "time", "way", "thing",
+    "things", "bit", "lot", "end", "start", "morning", "afternoon", "evening", "night", "weekend", "call", "line", "problem", "issue", "question",
+];
+/// The most content words a noun phrase holds, determiner not counted.
+const LONGEST: usize = 4;
+
+/// A word of a text and where it stands.
+struct Word {
+    start: usize,
+    end: usize,
+    folded: String,
+    /// Whether it is followed, past spaces, by a mark that ends a phrase (a comma, a dash).
+    broken_after: bool,
+}
+
+fn words(text: &str) -> Vec<Word> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
+        // An apostrophe inside a word keeps it whole ("it's" is not "it").
+        let inside = c.is_alphanumeric() || c == '-' || (c == '\'' || c == '’') && start.is_some();
+        match (inside, start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                let rest = text[i..].trim_start();
+                let broken_after = rest.starts_with([',', ';', ':', '.', '!', '?', '—', '–', '(']) || rest.starts_with("- ");
+                out.push(Word { start: s, end: i, folded: fold(&text[s..i]), broken_after });
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether a noun's form is plural ("photos", "receipts"; not "glass", "address").
+fn plural(head: &str) -> bool {
+    head.ends_with('s') && !head.ends_with("ss") && !head.ends_with("us") && !head.ends_with("is")
+}
+
+/// The noun phrase that starts at word `at`, as (start, end, head): led by a determiner, or
+/// (with `bare`) by a noun that holds things ("photos of the damage"); `None` unless it names a
+/// thing.
+fn phrase_at(ws: &[Word], at: usize, bare: bool) -> Option<(usize, usize, String)> {
+    let first = ws.get(at)?;
+    let led = DETERMINERS.contains(&first.folded.as_str());
+    if !(led || bare && CONTAINERS.contains(&first.folded.as_str())) || first.broken_after && led {
+        return None;
+    }
+    let mut end = at;
+    let mut content = 0;
+    let mut i = at + usize::from(led);
+    while let Some(w) = ws.get(i) {
+        if i > at && (ENDS.contains(&w.folded.as_str()) || w.folded.chars().all(|c| c.is_ascii_digit()) || content == LONGEST) {
+            break;
+        }
+        end = i;
+        content += 1;
+        if w.broken_after {
+            break;
+        }
+        // "a copy of the marriage certificate": through "of" to what the copy is of.
+        if CONTAINERS.contains(&w.folded.as_str()) && ws.get(i + 1).is_some_and(|n| n.folded == "of") {
+            // The copies' number is the phrase's: "photos of the damage" are "them".
+            if let Some((_, of_end, _)) = phrase_at(ws, i + 2, false) {
+                return Some((first.start, of_end, w.folded.clone()));
+            }
+            break;
+        }
+        i += 1;
+    }
+    if content == 0 {
+        return None;
+    }
+    let head = ws[end].folded.clone();
+    (!NOT_THINGS.contains(&head.as_str())).then(|| (first.start, ws[end].end, head))
+}
+
+/// The phrases asked for in `text` ("we need a copy of the certificate": "a copy of the
+/// certificate"), in order.
+fn asked_for(text: &str) -> Vec<(&str, String)> {
+    let ws = words(text);
+    let mut out = Vec::new();
+    for (i, w) in ws.iter().enumerate() {
+        if !ASKING_VERBS.contains(&w.folded.as_str()) || w.broken_after {
+            continue;
+        }
+        let mut at = i + 1;
+        while ws.get(at).is_some_and(|n| BETWEEN.contains(&n.folded.as_str()) && !n.broken_after) {
+            at += 1;
+        }
+        out.extend(phrase_at(&ws, at, true).map(|(start, end, head)| (&text[start..end], head)));
+    }
+    out
+}
+
+/// Every noun phrase of `text` led by a determiner, in order.
+fn phrases(text: &str) -> Vec<(&str, String)> {
+    let ws = words(text);
+    (0..ws.len()).filter_map(|i| phrase_at(&ws, i, false)).map(|(start, end, head)| (&text[start..end], head)).collect()
+}
+
+/// `description` with its first "it"/"them" after a verb replaced by what it stands for, when
+/// the call says so plainly. `before` is what was said before the item: the sentences of its
+/// own turn before it (nearest last), and `earlier` the two turns before that (nearest last).
+pub fn name_the_object(description: &str, before: &[&str], earlier: &[&str]) -> Option<String> {
+    let ws = words(description);
+    // The first pronoun that follows a word (the verb, or "get him to do it"), not the subject.
+    let pronoun = ws.iter().skip(1).find(|w| PRONOUNS.contains(&w.folded.as_str()))?;
+    let wants_plural = pronoun.folded != "it";
+    let agrees = |(_, head): &(&str, String)| plural(head) == wants_plural;
+    // What was asked for, nearest first; then a thing named in the sentence just before.
+    let asked = before.iter().rev().chain(earlier.iter().rev()).flat_map(|t| asked_for(t).into_iter().rev()).find(agrees);
+    let named = || before.last().and_then(|s| phrases(s).into_iter().find(agrees));
+    let (phrase, _) = asked.or_else(named)?;
+    // "Send a copy of the form" reads as the item: "the" for what was asked as "a"/"your".
+    // A bare "photos of the damage" reads "the photos of the damage" too.
+    let phrase = match phrase.split_once(' ').map(|(det, rest)| (fold(det), rest)) {
+        Some((det, rest)) if matches!(det.as_str(), "a" | "an" | "your" | "my" | "our") => format!("the {rest}"),
+        Some((det, _)) if DETERMINERS.contains(&det.as_str()) => phrase.to_owned(),
+        _ => format!("the {phrase}"),
+    };
+    Some(format!("{}{phrase}{}", &description[..pronoun.start], &description[pronoun.end..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The items users met without their object, with what the call said before them.
+    #[test]
+    fn a_pronoun_is_named_by_what_was_asked_for_or_just_named() {
+        let cases = [
+            ("Upload it this evening when I'm home", &["Great."][..], &["For a surname change we need a copy of the marriage certificate. I'm sending you an upload link by email now, it should be with you in the next five minutes."][..], Some("Upload the copy of the marriage certificate this evening when I'm home")),
+            ("Ring the police on Monday and get it to you", &["Fine."][..], &["We will need the crime reference before we can settle anything, though."][..], Some("Ring the police on Monday and get the crime reference to you")),
+            ("Email it over on Monday, it's on my work laptop", &["Oh, brilliant.", "I've got the visa letter."][..], &["Okay, we can waive that with proof, like a visa or a work permit."][..], Some("Email the visa letter over on Monday, it's on my work laptop")),
+            ("Email it to you before we close today at four", &["And the no-claims letter — I can generate that now, it shows eleven years."][..], &[][..], Some("Email the no-claims letter to you before we close today at four")),
+            ("Email them over tonight", &[][..], &["Could you send us photos of the damage?", "Yes, I'll send them."][..], Some("Email the photos of the damage over tonight")),
+        ];
+        for (description, before, earlier, want) in cases {
+            assert_eq!(name_the_object(description, before, earlier).as_deref(), want, "{description}");
+        }
+    }
+
+    /// A pronoun that agrees with nothing said, or a sentence without one, stays as it is.
+    #[test]
+    fn an_unclear_pronoun_is_left_alone() {
+        // "Them" is the lender (one), not the policy: nothing plural was named.
+        assert_eq!(name_the_object("Ring them on Tuesday", &["Fine."], &["It's best to let your lender know about the new policy, yes."]), None);
+        assert_eq!(name_the_object("Send you the form by Friday", &[], &["Could you send us the receipts?"]), None);
+        // A time is no thing to send.
+        assert_eq!(name_the_object("Send it over", &["Give me a moment."], &[]), None);
+        // "It's" is not the object.
+        assert_eq!(name_the_object("Check it's gone through", &["I've sent the form."], &[]), None);
+    }
+}
