@@ -278,6 +278,14 @@ fn polish_first_person(word: &str) -> bool {
         || (folded.chars().count() >= 5 && (folded.ends_with("am") || folded.ends_with("iem")))
 }
 
+/// Whether a Polish word read as a first-person verb is written as another word: in a text
+/// that writes diacritics, "umowie" (in the contract) is not "umówię" (I'll arrange), nor
+/// "przesle" "prześlę". The singular first person ends in "ę".
+fn spelled_as_another_word(word: &str, sentence: &str) -> bool {
+    let writes_diacritics = sentence.chars().any(|c| "ąćęłńóśźżĄĆĘŁŃÓŚŹŻ".contains(c));
+    writes_diacritics && fold(word).ends_with('e') && !word.ends_with('ę') && !word.ends_with('Ę')
+}
+
 /// How many words of an object may stand before a Polish verb of promise and be taken into the
 /// item's words.
 const FRONTED_OBJECT: usize = 6;
@@ -387,29 +395,33 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                             found = Some((subject, turn.speaker));
                             break;
                         }
-                        if wide && i == first_word && polish_first_person(&sentence[ws[i].0..ws[i].1]) {
+                        // "muszę", "będę", "postaram się" need an action after them: not a
+                        // state ("muszę być w pracy", "będę czekać").
+                        let modal = matches!(ws[i].2.as_str(), "musze" | "musimy" | "bede" | "bedziemy" | "postaram" | "postaramy" | "dam" | "damy");
+                        let next_is_action = ws.get(i + 1).is_some_and(|w| {
+                            (w.2.ends_with("c") && !matches!(w.2.as_str(), "byc" | "czekac" | "miec")) || w.2 == "sie" || w.2 == "znac"
+                        });
+                        if wide && i == first_word && (!modal || next_is_action) && polish_first_person(&sentence[ws[i].0..ws[i].1]) {
                             found = Some((first_word, turn.speaker));
                             break;
                         }
-                        if PL_PROMISE.contains(&ws[i].2.as_str()) && (i == 0 || !matches!(ws[i - 1].2.as_str(), "nie" | "czy")) {
-                            // "muszę", "będę", "postaram się" need an action after them.
-                            let modal =
-                                matches!(ws[i].2.as_str(), "musze" | "musimy" | "bede" | "bedziemy" | "postaram" | "postaramy" | "dam" | "damy");
-                            let next_is_action = ws.get(i + 1).is_some_and(|w| w.2.ends_with("c") || w.2 == "sie" || w.2 == "znac");
-                            if !modal || next_is_action {
-                                // Polish puts the object first as often as not ("Zaktualizowaną
-                                // polisę prześlemy mailem", "Formularz upoważnienia do polecenia
-                                // zapłaty wyślę"): the item's words start with it, after the
-                                // last comma before the verb ("Jasne, zdjęcie wyślę").
-                                let mut start =
-                                    (first_word..i).rev().find(|&j| sentence[ws[j].1..ws[j + 1].0].contains(',')).map_or(first_word, |j| j + 1);
-                                while start < i && PL_FILLERS.contains(&ws[start].2.as_str()) {
-                                    start += 1;
-                                }
-                                let from = if i > start && i - start <= FRONTED_OBJECT { start } else { i };
-                                found = Some((from, turn.speaker));
-                                break;
+                        if PL_PROMISE.contains(&ws[i].2.as_str())
+                            && (i == 0 || !matches!(ws[i - 1].2.as_str(), "nie" | "czy"))
+                            && !spelled_as_another_word(&sentence[ws[i].0..ws[i].1], sentence)
+                            && (!modal || next_is_action)
+                        {
+                            // Polish puts the object first as often as not ("Zaktualizowaną
+                            // polisę prześlemy mailem", "Formularz upoważnienia do polecenia
+                            // zapłaty wyślę"): the item's words start with it, after the
+                            // last comma before the verb ("Jasne, zdjęcie wyślę").
+                            let mut start =
+                                (first_word..i).rev().find(|&j| sentence[ws[j].1..ws[j + 1].0].contains(',')).map_or(first_word, |j| j + 1);
+                            while start < i && PL_FILLERS.contains(&ws[start].2.as_str()) {
+                                start += 1;
                             }
+                            let from = if i > start && i - start <= FRONTED_OBJECT { start } else { i };
+                            found = Some((from, turn.speaker));
+                            break;
                         }
                     }
                     let wide_request = if wide { EN_WIDE_REQUEST.iter().find(|p| starts_with(&ws, i, p)) } else { None };
@@ -422,7 +434,9 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                             }
                         }
                     }
-                    if let Some(p) = PL_REQUEST.iter().find(|p| starts_with(&ws, i, p)) {
+                    // "Nie musi pan nic wypełniać", "nie trzeba": asked not to.
+                    let negated = i > 0 && ws[i - 1].2 == "nie";
+                    if let Some(p) = PL_REQUEST.iter().find(|p| !negated && starts_with(&ws, i, p)) {
                         if let Some(them) = other(turn.speaker) {
                             if ws.len() > i + p.len() {
                                 found = Some((i + p.len().min(1), them));
@@ -430,7 +444,7 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                             }
                         }
                     }
-                    let pl_wide_request = if wide { PL_WIDE_REQUEST.iter().find(|p| starts_with(&ws, i, p)) } else { None };
+                    let pl_wide_request = if wide && !negated { PL_WIDE_REQUEST.iter().find(|p| starts_with(&ws, i, p)) } else { None };
                     if let (Some(p), Some(them)) = (pl_wide_request, other(turn.speaker)) {
                         // From the infinitive when one follows ("trzeba ją przelać" reads
                         // "przelać"), else from the request itself ("potrzebuję skanu").
@@ -731,6 +745,32 @@ mod tests {
         );
         assert_eq!(outline(&items), [("Ring the police on Monday and get the crime reference to you", "customer", Some("on Monday"), "MEDIUM")]);
         assert_eq!(items[0].evidence, "I'll ring the police on Monday and get it to you.", "the evidence is as said");
+    }
+
+    /// Polish sentences that only look like promises or requests (tuning calls, issue 35).
+    #[test]
+    fn polish_words_that_only_look_like_promises_are_none() {
+        for text in [
+            "Przy umowie na dwa lata cena jest niższa.",
+            "Dobrze, będę czekać.",
+            "Nie musi pan nic wypełniać, wszystko zrobię.",
+            "W poniedziałek muszę być w pracy.",
+            "Skargą zajmie się kierownik, przesle panu odpowiedź.",
+        ] {
+            let turns = [t("konsultant", text), t("klient", "Rozumiem.")];
+            let found: Vec<String> = propose_actions(&turns, call()).into_iter().map(|a| a.description).collect();
+            assert!(
+                found.iter().all(|d| !d.contains("umowie")
+                    && !d.contains("czekać")
+                    && !d.contains("wypełniać")
+                    && !d.contains("być")
+                    && !d.contains("przesle")),
+                "{text}: {found:?}"
+            );
+        }
+        // Without diacritics in the text, the spelling says nothing: "umowie" may be "umówię".
+        let found = extract_actions(&[t("konsultant", "Umowie montera na jutro."), t("klient", "Dobrze.")], call());
+        assert_eq!(outline(&found), [("Umowie montera na jutro", "konsultant", Some("na jutro"), "HIGH")]);
     }
 
     #[test]
