@@ -102,7 +102,9 @@ const URGENT: &[&str] = &[
     "urgent", "urgently", "asap", "immediately", "pilne", "pilna", "pilny", "pilnej", "pilnego", "pilnie", "natychmiast", "priorytet", "priorytetowo",
 ];
 const URGENT_PHRASES: &[&[&str]] = &[&["as", "soon", "as", "possible"], &["right", "away"], &["jak", "najszybciej"], &["od", "razu"]];
-const CONDITIONAL: &[&str] = &["if", "unless", "jesli", "jezeli", "gdyby", "jakby"];
+const CONDITIONAL: &[&str] = &["if", "unless", "jesli", "jezeli", "gdyby", "jakby", "wtedy"];
+/// Polish "when I/it will…" that makes a clause a condition ("sama zadzwonię, jak będę chciała").
+const PL_WHEN: &[&[&str]] = &[&["jak", "bede"], &["jak", "bedzie"], &["kiedy", "bede"], &["kiedy", "bedzie"], &["gdy", "bede"], &["gdy", "bedzie"]];
 
 /// Words of a sentence with their byte offsets.
 fn words(sentence: &str) -> Vec<(usize, usize, String)> {
@@ -346,15 +348,20 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
     };
     let mut out: Vec<ActionDraft> = Vec::new();
     for (turn_index, turn) in turns.iter().enumerate() {
-        let sentences: Vec<&str> = turn.text.split_inclusive(['.', '!', '?']).map(str::trim).filter(|s| !s.is_empty()).collect();
+        let sentences: Vec<&str> = turn.text.split_inclusive(['.', '!', '?', '…']).map(str::trim).filter(|s| !s.is_empty()).collect();
         // The two turns before this one: what an item's "it" may stand for.
         let earlier: Vec<&str> = turns[turn_index.saturating_sub(2)..turn_index].iter().map(|t| t.text).collect();
         for (sentence_index, whole) in sentences.iter().copied().enumerate() {
             let parts = clauses(whole);
             let mut from_sentence: Vec<ActionDraft> = Vec::new();
+            // A condition holds the clauses after it too ("Gdyby nadal nie było prądu, a u
+            // sąsiadów już by był, proszę zadzwonić"), not those before it.
+            let mut conditional = false;
             for (clause_index, sentence) in parts.iter().copied().enumerate() {
                 let ws = words(sentence);
-                if ws.iter().any(|w| CONDITIONAL.contains(&w.2.as_str())) {
+                conditional |=
+                    ws.iter().any(|w| CONDITIONAL.contains(&w.2.as_str())) || (0..ws.len()).any(|i| PL_WHEN.iter().any(|p| starts_with(&ws, i, p)));
+                if conditional {
                     continue;
                 }
                 let question = whole.ends_with('?');
@@ -771,6 +778,24 @@ mod tests {
         // Without diacritics in the text, the spelling says nothing: "umowie" may be "umówię".
         let found = extract_actions(&[t("konsultant", "Umowie montera na jutro."), t("klient", "Dobrze.")], call());
         assert_eq!(outline(&found), [("Umowie montera na jutro", "konsultant", Some("na jutro"), "HIGH")]);
+    }
+
+    /// A condition holds the clauses after it, not those before it; "wtedy" and "jak będę" are
+    /// conditions; "Sprawdzę…" is a sentence of its own (tuning calls, issue 35).
+    #[test]
+    fn a_condition_holds_the_clauses_after_it() {
+        for text in [
+            "Gdyby po dziewiętnastej nadal nie było prądu, a u sąsiadów już by był, proszę zadzwonić jeszcze raz.",
+            "Wtedy wyślemy nowy rowerek albo zwrócimy pieniądze, do wyboru.",
+            "Nie, nie, sama zadzwonię, jak będę chciała.",
+            "Sprawdzę… Tak, kurier oznaczył doręczenie w sobotę o czternastej.",
+        ] {
+            let turns = [t("konsultant", text), t("klient", "Rozumiem.")];
+            let found: Vec<String> = propose_actions(&turns, call()).into_iter().map(|a| a.description).collect();
+            assert!(found.is_empty(), "{text}: {found:?}");
+        }
+        let items = extract_actions(&[t("agent", "I'll send the form today, and if it doesn't come, call us."), t("customer", "Okay.")], call());
+        assert_eq!(outline(&items), [("Send the form today", "agent", Some("today"), "HIGH")]);
     }
 
     #[test]
