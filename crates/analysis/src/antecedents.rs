@@ -19,7 +19,7 @@ const DETERMINERS: &[&str] = &["the", "a", "an", "your", "my", "our", "his", "he
 /// Verbs whose object is the thing asked for.
 const ASKING_VERBS: &[&str] = &["need", "needs", "send", "email", "upload", "provide", "post", "return", "sign", "forward", "want"];
 /// Words read past between an asking verb and its object ("send us the", "need in a").
-const BETWEEN: &[&str] = &["us", "me", "you", "him", "her", "in", "over", "through", "back", "also", "just", "still", "across"];
+const BETWEEN: &[&str] = &["us", "me", "you", "him", "her", "in", "over", "through", "back", "also", "just", "still", "across", "is"];
 /// Words that end a noun phrase: function words, and the starts of clauses.
 const ENDS: &[&str] = &[
     "and", "or", "but", "so", "to", "for", "by", "with", "on", "in", "at", "from", "into", "as", "if", "before", "after", "when", "while", "that",
@@ -28,6 +28,8 @@ const ENDS: &[&str] = &[
     "tonight", "within", "until", "about", "because", "the", "a", "an", "your", "my", "our", "his", "her", "their", "me", "us", "them", "just",
     "also", "up",
 ];
+/// Words after a pronoun that make it the subject of a clause.
+const SUBJECT_OF: &[&str] = &["is", "was", "will", "would", "has", "had", "does", "are", "were", "can", "could", "should", "might", "may", "did"];
 /// Nouns that lead to what they hold ("a copy of the certificate", "photos of the damage").
 const CONTAINERS: &[&str] =
     &["copy", "copies", "scan", "scans", "photo", "photos", "picture", "pictures", "proof", "letter", "statement", "statements"];
@@ -86,7 +88,9 @@ fn phrase_at(ws: &[Word], at: usize, bare: bool) -> Option<(usize, usize, String
     let mut content = 0;
     let mut i = at + usize::from(led);
     while let Some(w) = ws.get(i) {
-        if i > at && (ENDS.contains(&w.folded.as_str()) || w.folded.chars().all(|c| c.is_ascii_digit()) || content == LONGEST) {
+        // A contraction ("doesn't", "we'll") is a verb's: the phrase has ended.
+        let contracted = w.folded.contains(['\'', '’']);
+        if i > at && (ENDS.contains(&w.folded.as_str()) || contracted || w.folded.chars().all(|c| c.is_ascii_digit()) || content == LONGEST) {
             break;
         }
         end = i;
@@ -140,13 +144,21 @@ fn phrases(text: &str) -> Vec<(&str, String)> {
 /// own turn before it (nearest last), and `earlier` the two turns before that (nearest last).
 pub fn name_the_object(description: &str, before: &[&str], earlier: &[&str]) -> Option<String> {
     let ws = words(description);
-    // The first pronoun that follows a word (the verb, or "get him to do it"), not the subject.
-    let pronoun = ws.iter().skip(1).find(|w| PRONOUNS.contains(&w.folded.as_str()))?;
+    // The first pronoun that is an object: after a word of its clause (the verb, or "get him to
+    // do it"), not the subject of what follows ("…, it is urgent").
+    let (_, pronoun) = ws.iter().enumerate().skip(1).find(|&(k, w)| {
+        PRONOUNS.contains(&w.folded.as_str())
+            && !ws[k - 1].broken_after
+            && !ws.get(k + 1).is_some_and(|next| SUBJECT_OF.contains(&next.folded.as_str()))
+    })?;
     let wants_plural = pronoun.folded != "it";
     let agrees = |(_, head): &(&str, String)| plural(head) == wants_plural;
     // What was asked for, nearest first; then a thing named in the sentence just before.
     let asked = before.iter().rev().chain(earlier.iter().rev()).flat_map(|t| asked_for(t).into_iter().rev()).find(agrees);
-    let named = || before.last().and_then(|s| phrases(s).into_iter().find(agrees));
+    // The sentence just before in the item's turn, then the last of the turn before unless it
+    // asks something ("And if the temp money doesn't come?" names no thing to be done).
+    let last_said = earlier.last().and_then(|turn| crate::text::sentences(turn).last().copied()).filter(|s| !s.ends_with('?'));
+    let named = || before.last().copied().into_iter().chain(last_said).find_map(|s| phrases(s).into_iter().find(agrees));
     let (phrase, _) = asked.or_else(named)?;
     // "Send a copy of the form" reads as the item: "the" for what was asked as "a"/"your".
     // A bare "photos of the damage" reads "the photos of the damage" too.
@@ -171,6 +183,8 @@ mod tests {
             ("Email it over on Monday, it's on my work laptop", &["Oh, brilliant.", "I've got the visa letter."][..], &["Okay, we can waive that with proof, like a visa or a work permit."][..], Some("Email the visa letter over on Monday, it's on my work laptop")),
             ("Email it to you before we close today at four", &["And the no-claims letter — I can generate that now, it shows eleven years."][..], &[][..], Some("Email the no-claims letter to you before we close today at four")),
             ("Email them over tonight", &[][..], &["Could you send us photos of the damage?", "Yes, I'll send them."][..], Some("Email the photos of the damage over tonight")),
+            ("Send them over by Tuesday", &["What I need is photos of your fuse box and the spot where you'd like the charger."][..], &[][..], Some("Send the photos of your fuse box over by Tuesday")),
+            ("Forward those to us", &["That would really help."][..], &["Well. I've also got the emails I had with him, where he says the same sort of thing."][..], Some("Forward the emails to us")),
         ];
         for (description, before, earlier, want) in cases {
             assert_eq!(name_the_object(description, before, earlier).as_deref(), want, "{description}");
@@ -183,6 +197,9 @@ mod tests {
         // "Them" is the lender (one), not the policy: nothing plural was named.
         assert_eq!(name_the_object("Ring them on Tuesday", &["Fine."], &["It's best to let your lender know about the new policy, yes."]), None);
         assert_eq!(name_the_object("Send you the form by Friday", &[], &["Could you send us the receipts?"]), None);
+        // The subject of another clause, and a thing named only in a question, are not it.
+        assert_eq!(name_the_object("Escalate this to my manager, it is urgent", &["I see."], &["I sent the form."]), None);
+        assert_eq!(name_the_object("Look at it again", &[], &["Right. And if the temp money doesn't come?"]), None);
         // A time is no thing to send.
         assert_eq!(name_the_object("Send it over", &["Give me a moment."], &[]), None);
         // "It's" is not the object.
