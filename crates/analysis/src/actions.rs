@@ -348,6 +348,7 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
     };
     let mut out: Vec<ActionDraft> = Vec::new();
     for (turn_index, turn) in turns.iter().enumerate() {
+        let first_turn = !turns[..turn_index].iter().any(|t| t.speaker == turn.speaker);
         let sentences: Vec<&str> = turn.text.split_inclusive(['.', '!', '?', '…']).map(str::trim).filter(|s| !s.is_empty()).collect();
         // The two turns before this one: what an item's "it" may stand for.
         let earlier: Vec<&str> = turns[turn_index.saturating_sub(2)..turn_index].iter().map(|t| t.text).collect();
@@ -373,7 +374,11 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                 for i in 0..ws.len() {
                     if !question {
                         let wide_promise = if wide { EN_WIDE_PROMISE.iter().find(|p| starts_with(&ws, i, p)) } else { None };
-                        if let Some(p) = wide_promise.or_else(|| EN_PROMISE.iter().find(|p| starts_with(&ws, i, p))) {
+                        let promise = wide_promise.or_else(|| EN_PROMISE.iter().find(|p| starts_with(&ws, i, p)));
+                        // "I need to cancel my contract" in a speaker's first turn is why they
+                        // called, done during the call.
+                        let why_they_called = first_turn && promise.is_some_and(|p| p.contains(&"need") || p.contains(&"have"));
+                        if let Some(p) = promise.filter(|_| !why_they_called) {
                             let mut verb = i + p.len();
                             while ws.get(verb).is_some_and(|w| ADVERBS.contains(&w.2.as_str())) {
                                 verb += 1;
@@ -385,7 +390,16 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                         }
                         // "I'm raising a refund for you now": a commitment in progress.
                         let in_progress = starts_with(&ws, i, &["i", "m"]) || starts_with(&ws, i, &["we", "re"]);
-                        if wide && in_progress && ws.get(i + 2).is_some_and(|w| w.2.ends_with("ing") && !NOT_IN_PROGRESS.contains(&w.2.as_str())) {
+                        // "I'm moving to Canada", "into a new flat": a state, not a task.
+                        let relocating = ws.get(i + 2).is_some_and(|w| w.2 == "moving")
+                            && ws
+                                .get(i + 3)
+                                .is_some_and(|w| matches!(w.2.as_str(), "to" | "into" | "house" | "abroad" | "out" | "away" | "flat" | "home"));
+                        if wide
+                            && in_progress
+                            && !relocating
+                            && ws.get(i + 2).is_some_and(|w| w.2.ends_with("ing") && !NOT_IN_PROGRESS.contains(&w.2.as_str()))
+                        {
                             found = Some((i + 2, turn.speaker));
                             break;
                         }
@@ -796,6 +810,23 @@ mod tests {
         }
         let items = extract_actions(&[t("agent", "I'll send the form today, and if it doesn't come, call us."), t("customer", "Okay.")], call());
         assert_eq!(outline(&items), [("Send the form today", "agent", Some("today"), "HIGH")]);
+    }
+
+    /// What a caller needs in their first turn is why they called (tuning calls, issue 35).
+    #[test]
+    fn the_callers_reason_is_no_item() {
+        let turns = [
+            t("agent", "Saltmarsh Telecom, Imogen speaking. How can I help?"),
+            t("customer", "Hi, I need to cancel my contract. I'm moving to Canada."),
+            t("agent", "Of course. I'll send you a final bill."),
+            t("customer", "Fine. I need to return the router too, I suppose."),
+        ];
+        let found: Vec<(String, String)> = propose_actions(&turns, call()).into_iter().map(|a| (a.description, a.responsible_party)).collect();
+        assert_eq!(
+            found,
+            [("Send you a final bill".to_owned(), "agent".to_owned()), ("Return the router too".to_owned(), "customer".to_owned())],
+            "not the reason for the call, nor the move (a state)"
+        );
     }
 
     #[test]
