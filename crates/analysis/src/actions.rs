@@ -768,6 +768,13 @@ mod tests {
         assert_eq!(items[0].evidence, "I'll ring the police on Monday and get it to you.", "the evidence is as said");
     }
 
+    /// The candidates a wide search proposes in an agent's sentence that the customer answers
+    /// "Rozumiem.".
+    fn proposed_for(text: &str) -> Vec<String> {
+        let turns = [t("konsultant", text), t("klient", "Rozumiem.")];
+        propose_actions(&turns, call()).into_iter().map(|a| a.description).collect()
+    }
+
     /// Polish sentences that only look like promises or requests (tuning calls, issue 35).
     #[test]
     fn polish_words_that_only_look_like_promises_are_none() {
@@ -778,8 +785,7 @@ mod tests {
             "W poniedziałek muszę być w pracy.",
             "Skargą zajmie się kierownik, przesle panu odpowiedź.",
         ] {
-            let turns = [t("konsultant", text), t("klient", "Rozumiem.")];
-            let found: Vec<String> = propose_actions(&turns, call()).into_iter().map(|a| a.description).collect();
+            let found = proposed_for(text);
             assert!(
                 found.iter().all(|d| !d.contains("umowie")
                     && !d.contains("czekać")
@@ -804,8 +810,7 @@ mod tests {
             "Nie, nie, sama zadzwonię, jak będę chciała.",
             "Sprawdzę… Tak, kurier oznaczył doręczenie w sobotę o czternastej.",
         ] {
-            let turns = [t("konsultant", text), t("klient", "Rozumiem.")];
-            let found: Vec<String> = propose_actions(&turns, call()).into_iter().map(|a| a.description).collect();
+            let found = proposed_for(text);
             assert!(found.is_empty(), "{text}: {found:?}");
         }
         let items = extract_actions(&[t("agent", "I'll send the form today, and if it doesn't come, call us."), t("customer", "Okay.")], call());
