@@ -26,7 +26,7 @@ const ENDS: &[&str] = &[
     "which", "who", "is", "are", "was", "were", "be", "been", "will", "would", "can", "could", "should", "has", "have", "had", "it", "its", "i",
     "we", "you", "they", "he", "she", "this", "these", "those", "then", "now", "please", "yes", "no", "not", "there", "here", "today", "tomorrow",
     "tonight", "within", "until", "about", "because", "the", "a", "an", "your", "my", "our", "his", "her", "their", "me", "us", "them", "just",
-    "also", "up",
+    "also", "up", "through", "over", "back", "out", "off", "away", "straight", "down", "again", "than", "like",
 ];
 /// Words after a pronoun that make it the subject of a clause.
 const SUBJECT_OF: &[&str] = &["is", "was", "will", "would", "has", "had", "does", "are", "were", "can", "could", "should", "might", "may", "did"];
@@ -184,6 +184,7 @@ mod tests {
             ("Email it to you before we close today at four", &["And the no-claims letter — I can generate that now, it shows eleven years."][..], &[][..], Some("Email the no-claims letter to you before we close today at four")),
             ("Email them over tonight", &[][..], &["Could you send us photos of the damage?", "Yes, I'll send them."][..], Some("Email the photos of the damage over tonight")),
             ("Send them over by Tuesday", &["What I need is photos of your fuse box and the spot where you'd like the charger."][..], &[][..], Some("Send the photos of your fuse box over by Tuesday")),
+            ("Send you an email confirming it this afternoon", &["I'll put the refund through straight away."][..], &[][..], Some("Send you an email confirming the refund this afternoon")),
             ("Forward those to us", &["That would really help."][..], &["Well. I've also got the emails I had with him, where he says the same sort of thing."][..], Some("Forward the emails to us")),
         ];
         for (description, before, earlier, want) in cases {

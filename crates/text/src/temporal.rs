@@ -542,6 +542,18 @@ fn relative_day(atoms: &[Atom], at: usize) -> Option<(usize, Expression)> {
         &["w", "ciagu", "najblizszej", "godziny"],
         &["w", "ciagu", "pol", "godziny"],
         &["dzisiejszego", "dnia"],
+        // Right after the call is the day of the call.
+        &["zaraz", "po", "rozmowie"],
+        &["zaraz", "po", "naszej", "rozmowie"],
+        &["po", "rozmowie"],
+        &["po", "naszej", "rozmowie"],
+        &["right", "after", "the", "call"],
+        &["right", "after", "this", "call"],
+        &["straight", "after", "the", "call"],
+        &["straight", "after", "this", "call"],
+        &["after", "this", "call"],
+        &["as", "soon", "as", "we", "hang", "up"],
+        &["as", "soon", "as", "i", "hang", "up"],
     ];
     const TOMORROW: &[&[&str]] = &[&["tomorrow"], &["jutro"], &["jutra"], &["jutrzejszego", "dnia"]];
     const AFTER_TOMORROW: &[&[&str]] = &[&["the", "day", "after", "tomorrow"], &["day", "after", "tomorrow"], &["pojutrze"], &["pojutrza"]];
@@ -992,6 +1004,15 @@ mod tests {
         assert_eq!(one("within five working days"), ("within five working days".into(), "2026-11-25 Wed".into()));
         assert_eq!(one("by 5 pm on Friday"), ("by 5 pm on Friday".into(), "2026-11-20 Fri".into()));
         assert_eq!(one("do piętnastego grudnia włącznie"), ("do piętnastego grudnia włącznie".into(), "2026-12-15 Tue".into()));
+    }
+
+    /// "Right after the call" is the call's day (tuning calls, issue 35: "wyślę panu mailem
+    /// zaraz po rozmowie" had no deadline).
+    #[test]
+    fn right_after_the_call_is_today() {
+        assert_eq!(one("listę wyślę panu mailem zaraz po rozmowie"), ("zaraz po rozmowie".into(), "2026-11-18 Wed".into()));
+        assert_eq!(one("I'll email it straight after this call"), ("straight after this call".into(), "2026-11-18 Wed".into()));
+        assert_eq!(one("I'll send it as soon as we hang up"), ("as soon as we hang up".into(), "2026-11-18 Wed".into()));
     }
 
     #[test]
