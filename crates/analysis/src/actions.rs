@@ -569,7 +569,24 @@ fn deadlines_from_the_dialogue(items: &mut [ActionDraft], turns: &[SpokenTurn<'_
             let after = this.text.find(items[at].evidence.as_str()).map_or(this.text.len(), |i| i + items[at].evidence.len());
             found = deadline_in(&this.text[after..], call);
         }
+        if found.is_none() {
+            // With other items in the turn, the sentence right after the item's, unless its
+            // deadline is another item's ("Formularz wyślę panu mailem. Będzie go pan miał w
+            // ciągu godziny, […] proszę podpisać obie.").
+            let after = this.text.find(items[at].evidence.as_str()).map(|i| i + items[at].evidence.len());
+            let next = after.and_then(|after| crate::text::sentences(&this.text[after..]).into_iter().find(|s| s.chars().any(char::is_alphanumeric)));
+            let anothers = |said: &str| items.iter().any(|i| i.turn == turn && i.evidence.contains(said));
+            found = next.and_then(|s| deadline_in(s, call)).filter(|(said, _)| !anothers(said));
+        }
         let other = |t: &&SpokenTurn<'_>| t.speaker != this.speaker;
+        if found.is_none() {
+            // "— Formularz wyślę pani mailem. — A kiedy? — Najpóźniej dziś do szesnastej."
+            let asked_when = turns.get(turn + 1).filter(other).is_some_and(|t| asks_when(t.text));
+            let answer = turns.get(turn + 2).filter(|t| t.speaker == this.speaker);
+            if asked_when {
+                found = answer.and_then(|t| deadline_in(t.text, call));
+            }
+        }
         if found.is_none() && opens_by_accepting(this.text) {
             let asked = turn.checked_sub(1).and_then(|t| turns.get(t)).filter(other);
             found = asked.and_then(|asked| sentence_sharing_words(asked.text, &items[at].evidence)).and_then(|s| deadline_in(s, call));
@@ -584,6 +601,12 @@ fn deadlines_from_the_dialogue(items: &mut [ActionDraft], turns: &[SpokenTurn<'_
             (items[at].deadline_mentioned, items[at].due_at) = (Some(said), Some(due));
         }
     }
+}
+
+/// Whether a turn asks when ("A kiedy?", "By when?", "Kiedy mogę się jej spodziewać?").
+fn asks_when(text: &str) -> bool {
+    let words: Vec<String> = fold(text).split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_owned).collect();
+    text.trim_end().ends_with('?') && words.len() <= 8 && words.iter().any(|w| matches!(w.as_str(), "kiedy" | "when"))
 }
 
 /// Whether a turn opens by accepting what was asked ("Sure, …", "Dobrze, …", "A, no tak").
@@ -692,6 +715,31 @@ mod tests {
             call(),
         );
         assert_eq!(due(&items), [("customer", Some("w ciągu trzech dni"), Some("2026-11-21".into()))]);
+    }
+
+    /// A deadline in the sentence right after the item's, or in the answer to "when?" (tuning
+    /// calls, issue 35).
+    #[test]
+    fn a_deadline_said_next_or_asked_for_is_the_items() {
+        let items = extract_actions(
+            &[
+                t("konsultant", "Skontaktuję się dziś z likwidatorem. Oddzwonię do pana z odpowiedzią. Najpóźniej w ciągu trzech dni roboczych."),
+                t("klient", "Dobrze."),
+            ],
+            call(),
+        );
+        assert_eq!(
+            due(&items),
+            [
+                ("konsultant", Some("dziś"), Some("2026-11-18".into())),
+                ("konsultant", Some("w ciągu trzech dni roboczych"), Some("2026-11-23".into()))
+            ]
+        );
+        let items = extract_actions(
+            &[t("konsultant", "Formularz wyślę pani mailem."), t("klient", "A kiedy?"), t("konsultant", "Najpóźniej jutro do szesnastej.")],
+            call(),
+        );
+        assert_eq!(due(&items), [("konsultant", Some("Najpóźniej jutro do szesnastej"), Some("2026-11-19".into()))]);
     }
 
     #[test]
