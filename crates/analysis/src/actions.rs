@@ -248,8 +248,12 @@ const EN_WIDE_REQUEST: &[&[&str]] = &[
     &["you", "have", "to"],
     &["you", "must"],
 ];
-/// Words after "I'll" that make no action ("I'll be honest", "I can't").
-const NOT_ACTIONS: &[&str] = &["be", "still", "take", "try", "see", "tell", "t", "not", "never", "only"];
+/// Words after "I'll" that make no action ("I'll be honest", "I can't"), states and feelings
+/// among them ("I'll sleep better", "we'll know").
+const NOT_ACTIONS: &[&str] = &[
+    "be", "still", "take", "try", "see", "tell", "t", "not", "never", "only", "sleep", "feel", "know", "love", "like", "hope", "think", "enjoy",
+    "miss", "understand", "believe", "wait",
+];
 /// Words read past between a promise and its verb ("I'll also order", "we'll just check").
 const ADVERBS: &[&str] = &["also", "just", "definitely", "personally", "then", "now", "certainly", "quickly", "first", "gladly"];
 /// Words read past at the start of a Polish clause.
@@ -470,7 +474,9 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                         // From the infinitive when one follows ("trzeba ją przelać" reads
                         // "przelać"), else from the request itself ("potrzebuję skanu").
                         let infinitive = (i + p.len()..ws.len().min(i + p.len() + 3)).find(|&j| ws[j].2.ends_with('c'));
-                        if ws.len() > i + p.len() {
+                        // "Trzeba mieć swoje naczynia": a state to be in, not a task.
+                        let a_state = infinitive.is_some_and(|j| matches!(ws[j].2.as_str(), "miec" | "byc" | "czekac"));
+                        if ws.len() > i + p.len() && !a_state {
                             found = Some((infinitive.unwrap_or(i), them));
                             break;
                         }
@@ -843,6 +849,9 @@ mod tests {
                 "{text}: {found:?}"
             );
         }
+        assert!(proposed_for("Trzeba mieć swoje naczynia, woda będzie w beczkowozie.").is_empty());
+        let turns = [t("customer", "Thanks, I'll sleep a bit better now. We'll know in advance next time.")];
+        assert!(propose_actions(&turns, call()).is_empty(), "states and feelings are no tasks");
         // Without diacritics in the text, the spelling says nothing: "umowie" may be "umówię".
         let found = extract_actions(&[t("konsultant", "Umowie montera na jutro."), t("klient", "Dobrze.")], call());
         assert_eq!(outline(&found), [("Umowie montera na jutro", "konsultant", Some("na jutro"), "HIGH")]);

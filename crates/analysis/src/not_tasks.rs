@@ -155,6 +155,13 @@ pub fn not_a_task(sentence: &str, answer: Option<&str>) -> Option<NotATask> {
     if asks && has_any(&w, ASK_FOR_DATA) && has_any(&w, DATA) && !has_any(&w, &["send", "email", "post", "wyslac", "przeslac", "odeslac"]) {
         return Some(NotATask::DataRequest);
     }
+    // "Potrzebuję numer dokumentu", "I need your date of birth": the data itself, given in the
+    // call (not "potrzebuję skanu", a thing to send).
+    let needs_data = w.windows(2).any(|x| matches!(x[0].as_str(), "potrzebuje" | "potrzebujemy") && DATA.contains(&x[1].as_str()))
+        || w.windows(3).any(|x| x[0] == "need" && x[1] == "your" && DATA.contains(&x[2].as_str()));
+    if needs_data {
+        return Some(NotATask::DataRequest);
+    }
     let now = NOW.iter().any(|p| has_seq(&w, p));
     if now && has_any(&w, AT_THE_KEYBOARD) {
         return Some(NotATask::DoneDuringTheCall);
@@ -194,6 +201,8 @@ mod tests {
             ("Let me read that back to you.", None, Some(NotATask::DoneDuringTheCall)),
             ("Could you give me your postcode, please?", None, Some(NotATask::DataRequest)),
             ("Proszę podać numer PESEL.", None, Some(NotATask::DataRequest)),
+            ("Potrzebuję numer dokumentu tożsamości z nowym nazwiskiem.", None, Some(NotATask::DataRequest)),
+            ("I need your date of birth as well.", None, Some(NotATask::DataRequest)),
             ("Would you like to pay by card?", Some("No, by transfer."), Some(NotATask::Offer)),
             ("Czy mam wysłać fakturę mailem?", Some("Nie trzeba."), Some(NotATask::Offer)),
             ("I thought I'd have to chase it for a week.", None, Some(NotATask::StateOrFeeling)),
@@ -220,6 +229,8 @@ mod tests {
             ("I'll confirm your new address in writing by Friday.", None),
             ("I'm afraid I'll have to send an engineer on Monday.", None),
             ("Let me check with billing and call you back tomorrow.", None),
+            ("Potrzebuję jeszcze skanu odpisu aktu małżeństwa.", None),
+            ("I need your signature on the form by Friday.", None),
         ] {
             assert_eq!(not_a_task(sentence, answer), None, "{sentence}");
         }
