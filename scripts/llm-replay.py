@@ -13,7 +13,7 @@ are compared call by call rather than as two noisy runs:
 A request that is not in the cache goes upstream (and is kept); `--offline` refuses it instead,
 which shows that a change altered the prompts. Timings through the cache mean nothing.
 """
-import argparse, hashlib, http.server, os, sys, urllib.error, urllib.request
+import argparse, hashlib, http.server, json, os, sys, tempfile, urllib.error, urllib.request
 
 
 def main():
@@ -29,7 +29,9 @@ def main():
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_POST(self):
             body = self.rfile.read(int(self.headers.get('Content-Length', 0)))
-            key = hashlib.sha256(self.path.encode() + b'\0' + body).hexdigest()
+            # The upstream is part of the key: another server behind the same model name is
+            # another model.
+            key = hashlib.sha256(args.upstream.encode() + b'\0' + self.path.encode() + b'\0' + body).hexdigest()
             path = os.path.join(args.cache, key)
             if os.path.exists(path):
                 counts['hit'] += 1
@@ -45,11 +47,15 @@ def main():
             except urllib.error.HTTPError as e:
                 # Refusals are passed on, never kept: a retry should reach the model again.
                 return self.answer(e.code, e.read())
+            except (urllib.error.URLError, OSError) as e:
+                return self.answer(502, json.dumps({'error': {'message': f'upstream unreachable: {e}'}}).encode())
             counts['miss'] += 1
-            # Written whole, then renamed, so an interrupted run leaves no half answer behind.
-            with open(path + '.part', 'wb') as f:
+            # Written whole to a file of its own, then renamed, so an interrupted run leaves no
+            # half answer behind and two identical requests at once cannot mix theirs.
+            fd, part = tempfile.mkstemp(dir=args.cache, suffix='.part')
+            with os.fdopen(fd, 'wb') as f:
                 f.write(answer)
-            os.replace(path + '.part', path)
+            os.replace(part, path)
             self.answer(200, answer)
 
         def do_GET(self):

@@ -102,9 +102,10 @@ const URGENT: &[&str] = &[
     "urgent", "urgently", "asap", "immediately", "pilne", "pilna", "pilny", "pilnej", "pilnego", "pilnie", "natychmiast", "priorytet", "priorytetowo",
 ];
 const URGENT_PHRASES: &[&[&str]] = &[&["as", "soon", "as", "possible"], &["right", "away"], &["jak", "najszybciej"], &["od", "razu"]];
-const CONDITIONAL: &[&str] = &["if", "unless", "jesli", "jezeli", "gdyby", "jakby", "wtedy"];
-/// Polish "when I/it will…" that makes a clause a condition ("sama zadzwonię, jak będę chciała").
-const PL_WHEN: &[&[&str]] = &[&["jak", "bede"], &["jak", "bedzie"], &["kiedy", "bede"], &["kiedy", "bedzie"], &["gdy", "bede"], &["gdy", "bedzie"]];
+const CONDITIONAL: &[&str] = &["if", "unless", "jesli", "jezeli", "gdyby", "jakby"];
+/// Polish "when I will…" that makes a clause the speaker's condition ("sama zadzwonię, jak będę
+/// chciała"; not "sprawdzę, kiedy będzie technik", a question).
+const PL_WHEN: &[&[&str]] = &[&["jak", "bede"], &["kiedy", "bede"], &["gdy", "bede"]];
 
 /// Words of a sentence with their byte offsets.
 fn words(sentence: &str) -> Vec<(usize, usize, String)> {
@@ -261,6 +262,11 @@ const PL_FILLERS: &[&str] = &[
     "dobrze", "tak", "to", "ja", "my", "oczywiscie", "no", "ok", "okej", "juz", "jeszcze", "zaraz", "wiec", "i", "a", "wobec", "tego", "dzisiaj",
     "jutro", "teraz", "od", "razu", "w", "takim", "razie", "sam", "sama", "chetnie",
 ];
+/// Words between a Polish modal and its infinitive ("musimy to zgłosić", "damy panu znać").
+const PL_BETWEEN_MODAL: &[&str] = &["to", "sie", "panu", "pani", "panstwu", "go", "ja", "je", "jeszcze", "ci", "wam", "tez", "juz"];
+/// Polish infinitives of a state or a deliberation, no task.
+const PL_NOT_ACTIONS: &[&str] = &["byc", "czekac", "miec", "przemyslec", "zastanowic", "pomyslec", "policzyc", "poczekac"];
+
 /// First-person Polish verbs that are no promise ("dziękuję", "rozumiem", "chcę").
 const PL_NOT_PROMISES: &[&str] = &[
     "dziekuje", "prosze", "przepraszam", "zapraszam", "pozdrawiam", "rozumiem", "mysle", "chce", "chcemy", "moge", "mozemy", "licze", "sadze",
@@ -359,13 +365,19 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
         for (sentence_index, whole) in sentences.iter().copied().enumerate() {
             let parts = clauses(whole);
             let mut from_sentence: Vec<ActionDraft> = Vec::new();
-            // A condition holds the clauses after it too ("Gdyby nadal nie było prądu, a u
-            // sąsiadów już by był, proszę zadzwonić"), not those before it.
-            let mut conditional = false;
+            // A condition that opens its clause holds the clauses after it too ("Gdyby nadal nie
+            // było prądu, a u sąsiadów już by był, proszę zadzwonić"), not those before it; a
+            // sentence opened by "wtedy" is a condition's consequence ("Wtedy wyślemy nowy").
+            let mut held = false;
             for (clause_index, sentence) in parts.iter().copied().enumerate() {
                 let ws = words(sentence);
-                conditional |=
-                    ws.iter().any(|w| CONDITIONAL.contains(&w.2.as_str())) || (0..ws.len()).any(|i| PL_WHEN.iter().any(|p| starts_with(&ws, i, p)));
+                let lead = ws.iter().map(|w| w.2.as_str()).find(|w| !PL_FILLERS.contains(w));
+                let opens_a_condition = lead.is_some_and(|w| CONDITIONAL.contains(&w) || (w == "wtedy" && clause_index == 0));
+                let conditional = held
+                    || opens_a_condition
+                    || ws.iter().any(|w| CONDITIONAL.contains(&w.2.as_str()))
+                    || (0..ws.len()).any(|i| PL_WHEN.iter().any(|p| starts_with(&ws, i, p)));
+                held |= opens_a_condition;
                 if conditional {
                     continue;
                 }
@@ -423,9 +435,11 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                         // "muszę", "będę", "postaram się" need an action after them: not a
                         // state ("muszę być w pracy", "będę czekać").
                         let modal = matches!(ws[i].2.as_str(), "musze" | "musimy" | "bede" | "bedziemy" | "postaram" | "postaramy" | "dam" | "damy");
-                        let next_is_action = ws.get(i + 1).is_some_and(|w| {
-                            (w.2.ends_with("c") && !matches!(w.2.as_str(), "byc" | "czekac" | "miec")) || w.2 == "sie" || w.2 == "znac"
-                        });
+                        // The infinitive next, past a pronoun or two ("musimy to zgłosić", "damy
+                        // panu znać", "postaram się to załatwić"); not a state or a deliberation
+                        // ("muszę być", "będę czekać", "muszę to przemyśleć").
+                        let infinitive = ws.iter().skip(i + 1).take(3).find(|w| !PL_BETWEEN_MODAL.contains(&w.2.as_str()));
+                        let next_is_action = infinitive.is_some_and(|w| w.2.ends_with('c') && !PL_NOT_ACTIONS.contains(&w.2.as_str()));
                         if wide && i == first_word && (!modal || next_is_action) && polish_first_person(&sentence[ws[i].0..ws[i].1]) {
                             found = Some((first_word, turn.speaker));
                             break;
@@ -460,7 +474,7 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                         }
                     }
                     // "Nie musi pan nic wypełniać", "nie trzeba": asked not to.
-                    let negated = i > 0 && ws[i - 1].2 == "nie";
+                    let negated = i > 0 && ws[i - 1].2 == "nie" && !sentence[ws[i - 1].1..ws[i].0].contains(|c: char| c.is_ascii_punctuation());
                     if let Some(p) = PL_REQUEST.iter().find(|p| !negated && starts_with(&ws, i, p)) {
                         if let Some(them) = other(turn.speaker) {
                             if ws.len() > i + p.len() {
@@ -475,7 +489,7 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                         // "przelać"), else from the request itself ("potrzebuję skanu").
                         let infinitive = (i + p.len()..ws.len().min(i + p.len() + 3)).find(|&j| ws[j].2.ends_with('c'));
                         // "Trzeba mieć swoje naczynia": a state to be in, not a task.
-                        let a_state = infinitive.is_some_and(|j| matches!(ws[j].2.as_str(), "miec" | "byc" | "czekac"));
+                        let a_state = infinitive.is_some_and(|j| PL_NOT_ACTIONS.contains(&ws[j].2.as_str()));
                         if ws.len() > i + p.len() && !a_state {
                             found = Some((infinitive.unwrap_or(i), them));
                             break;
@@ -609,10 +623,16 @@ fn deadlines_from_the_dialogue(items: &mut [ActionDraft], turns: &[SpokenTurn<'_
     }
 }
 
-/// Whether a turn asks when ("A kiedy?", "By when?", "Kiedy mogę się jej spodziewać?").
+/// Whether a turn asks when the thing just promised will be done: a bare "A kiedy?" or "By
+/// when?", or a short question that points back to it ("Kiedy mogę się jej spodziewać?"; not
+/// "When will the engineer come?").
 fn asks_when(text: &str) -> bool {
     let words: Vec<String> = fold(text).split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_owned).collect();
-    text.trim_end().ends_with('?') && words.len() <= 8 && words.iter().any(|w| matches!(w.as_str(), "kiedy" | "when"))
+    let points_back = words.iter().any(|w| matches!(w.as_str(), "it" | "them" | "jej" | "ja" | "go" | "je" | "to"));
+    text.trim_end().ends_with('?')
+        && words.len() <= 8
+        && words.iter().any(|w| matches!(w.as_str(), "kiedy" | "when"))
+        && (words.len() <= 4 || points_back)
 }
 
 /// Whether a turn opens by accepting what was asked ("Sure, …", "Dobrze, …", "A, no tak").
@@ -746,6 +766,12 @@ mod tests {
             call(),
         );
         assert_eq!(due(&items), [("konsultant", Some("Najpóźniej jutro do szesnastej"), Some("2026-11-19".into()))]);
+        // A question about something else is no "when?" for the item.
+        let items = extract_actions(
+            &[t("agent", "I'll send you the form."), t("customer", "When will the engineer come?"), t("agent", "On Monday.")],
+            call(),
+        );
+        assert_eq!(due(&items), [("agent", None, None)]);
     }
 
     #[test]
@@ -872,6 +898,27 @@ mod tests {
         }
         let items = extract_actions(&[t("agent", "I'll send the form today, and if it doesn't come, call us."), t("customer", "Okay.")], call());
         assert_eq!(outline(&items), [("Send the form today", "agent", Some("today"), "HIGH")]);
+        // A condition in the middle of its clause holds no clause after it; "wtedy" inside a
+        // sentence is "then"; "kiedy będzie" asks; "Nie, proszę…" is no negated request; a
+        // modal finds its infinitive a few words on.
+        let items = extract_actions(
+            &[t("agent", "I'll email you the quote if you like, and I'll book the engineer for Monday."), t("customer", "Great.")],
+            call(),
+        );
+        assert_eq!(outline(&items), [("Book the engineer for Monday", "agent", Some("for Monday"), "MEDIUM")]);
+        for text in [
+            "Oddzwonię w piątek, wtedy będę wiedział więcej.",
+            "Sprawdzę, kiedy będzie technik.",
+            "Nie, proszę przesłać skan mailem.",
+            "Musimy to zgłosić do działu technicznego.",
+            "Damy panu znać jutro.",
+            "Postaram się to załatwić do piątku.",
+        ] {
+            assert_eq!(proposed_for(text).len(), 1, "{text}");
+        }
+        for text in ["Muszę to jeszcze przemyśleć.", "Będę czekał, choć, nie ukrywam, jestem rozczarowany.", "Muszę coś ugotować."] {
+            assert_eq!(proposed_for(text), Vec::<String>::new(), "{text}");
+        }
     }
 
     /// What a caller needs in their first turn is why they called (tuning calls, issue 35).

@@ -4,16 +4,23 @@
 //! letter". The item's words name it ("Email the photos over tonight"); its evidence keeps the
 //! words as said.
 //!
-//! Deliberately narrow, since a wrong name misleads more than a pronoun: only a noun phrase led
-//! by a determiner ("the", "a", "your"…), agreeing in number with the pronoun, taken first from
-//! what was asked for ("need", "send us", "upload"…) in the item's turn or the two before it, then
-//! from the sentence just before the item in its own turn. Polish items keep their words: Polish
-//! has no articles to find a noun phrase by.
+//! Deliberately narrow, since a wrong name misleads more than a pronoun: only the object of a
+//! verb of handing something over ("send it", "upload them"; not "call them", which is people),
+//! replaced by a noun phrase led by a determiner ("the", "a", "your"…) that agrees in number and
+//! ends where a phrase ends, taken from the sentence just before the item in its own turn, else
+//! from what was asked for ("need", "send us", "upload"…) in its turn or the two before it, else
+//! from the last sentence of the turn before unless that is a question. Polish items keep their
+//! words: Polish has no articles to find a noun phrase by.
 
 use crate::text::fold;
 
 /// Pronouns that stand for a thing to be sent, signed or done.
 const PRONOUNS: &[&str] = &["it", "them", "those", "these"];
+/// Verbs of handing a thing over, whose pronoun object is a thing ("call them" is people).
+const HANDING: &[&str] = &[
+    "send", "email", "e-mail", "upload", "post", "forward", "sign", "return", "get", "bring", "drop", "scan", "fill", "complete", "submit", "share",
+    "print", "pop", "attach", "text", "fax", "resend", "mail", "deliver", "hand", "give", "pass", "take",
+];
 /// Words that lead a noun phrase.
 const DETERMINERS: &[&str] = &["the", "a", "an", "your", "my", "our", "his", "her", "their"];
 /// Verbs whose object is the thing asked for.
@@ -88,9 +95,13 @@ fn phrase_at(ws: &[Word], at: usize, bare: bool) -> Option<(usize, usize, String
     let mut content = 0;
     let mut i = at + usize::from(led);
     while let Some(w) = ws.get(i) {
-        // A contraction ("doesn't", "we'll") is a verb's: the phrase has ended.
+        // A contraction ("doesn't", "we'll") is a verb's, and so, after a noun, is a word in
+        // "-ing" or "-ed" ("the router dropping"): the phrase has ended.
         let contracted = w.folded.contains(['\'', '’']);
-        if i > at && (ENDS.contains(&w.folded.as_str()) || contracted || w.folded.chars().all(|c| c.is_ascii_digit()) || content == LONGEST) {
+        let verb_like = content > 0 && (w.folded.ends_with("ing") || w.folded.ends_with("ed"));
+        if i > at
+            && (ENDS.contains(&w.folded.as_str()) || contracted || verb_like || w.folded.chars().all(|c| c.is_ascii_digit()) || content == LONGEST)
+        {
             break;
         }
         end = i;
@@ -108,7 +119,10 @@ fn phrase_at(ws: &[Word], at: usize, bare: bool) -> Option<(usize, usize, String
         }
         i += 1;
     }
-    if content == 0 {
+    // Only a phrase that ends where phrases end: at a mark, a function word or the text's end
+    // ("The router keeps dropping out" names no thing, and is not taken as one).
+    let bounded = ws[end].broken_after || ws.get(end + 1).is_none_or(|next| ENDS.contains(&next.folded.as_str()));
+    if content == 0 || !bounded {
         return None;
     }
     let head = ws[end].folded.clone();
@@ -139,32 +153,38 @@ fn phrases(text: &str) -> Vec<(&str, String)> {
     (0..ws.len()).filter_map(|i| phrase_at(&ws, i, false)).map(|(start, end, head)| (&text[start..end], head)).collect()
 }
 
-/// `description` with its first "it"/"them" after a verb replaced by what it stands for, when
-/// the call says so plainly. `before` is what was said before the item: the sentences of its
-/// own turn before it (nearest last), and `earlier` the two turns before that (nearest last).
+/// `description` with the first pronoun that is the object of a verb of handing over replaced
+/// by what it stands for, when the call says so plainly. `before` is what was said before the
+/// item: the sentences of its own turn before it (nearest last), and `earlier` the two turns
+/// before that (nearest last).
 pub fn name_the_object(description: &str, before: &[&str], earlier: &[&str]) -> Option<String> {
     let ws = words(description);
-    // The first pronoun that is an object: after a word of its clause (the verb, or "get him to
-    // do it"), not the subject of what follows ("…, it is urgent").
+    // The first pronoun that is the object of a verb of handing over ("get it to you", "send
+    // them"), not the subject of what follows ("…, it is urgent"), nor "those" of "those photos".
     let (_, pronoun) = ws.iter().enumerate().skip(1).find(|&(k, w)| {
         PRONOUNS.contains(&w.folded.as_str())
+            && HANDING.contains(&ws[k - 1].folded.as_str())
             && !ws[k - 1].broken_after
+            && ws.get(k + 1).is_none_or(|next| w.broken_after || ENDS.contains(&next.folded.as_str()))
             && !ws.get(k + 1).is_some_and(|next| SUBJECT_OF.contains(&next.folded.as_str()))
     })?;
     let wants_plural = pronoun.folded != "it";
-    let agrees = |(_, head): &(&str, String)| plural(head) == wants_plural;
-    // What was asked for, nearest first; then a thing named in the sentence just before.
-    let asked = before.iter().rev().chain(earlier.iter().rev()).flat_map(|t| asked_for(t).into_iter().rev()).find(agrees);
-    // The sentence just before in the item's turn, then the last of the turn before unless it
-    // asks something ("And if the temp money doesn't come?" names no thing to be done).
+    let said = fold(description);
+    // Agreeing in number, and not a thing the item names already ("pop it in the bag").
+    let fits = |(_, head): &(&str, String)| plural(head) == wants_plural && !said.split(|c: char| !c.is_alphanumeric()).any(|w| w == head);
+    // The sentence just before in the item's turn; then what was asked for, nearest first; then
+    // the last sentence of the turn before, unless it asks something ("And if the temp money
+    // doesn't come?" names no thing to be done).
+    let just_before = || before.last().and_then(|s| phrases(s).into_iter().find(fits));
+    let asked = || before.iter().rev().chain(earlier.iter().rev()).flat_map(|t| asked_for(t).into_iter().rev()).find(fits);
     let last_said = earlier.last().and_then(|turn| crate::text::sentences(turn).last().copied()).filter(|s| !s.ends_with('?'));
-    let named = || before.last().copied().into_iter().chain(last_said).find_map(|s| phrases(s).into_iter().find(agrees));
-    let (phrase, _) = asked.or_else(named)?;
-    // "Send a copy of the form" reads as the item: "the" for what was asked as "a"/"your".
-    // A bare "photos of the damage" reads "the photos of the damage" too.
-    let phrase = match phrase.split_once(' ').map(|(det, rest)| (fold(det), rest)) {
-        Some((det, rest)) if matches!(det.as_str(), "a" | "an" | "your" | "my" | "our") => format!("the {rest}"),
-        Some((det, _)) if DETERMINERS.contains(&det.as_str()) => phrase.to_owned(),
+    let named_last = || last_said.and_then(|s| phrases(s).into_iter().find(fits));
+    let (phrase, _) = just_before().or_else(asked).or_else(named_last)?;
+    // "Send a copy of the form" reads as the item: "the" for what was asked as "a"/"your", and
+    // for a bare "photos of the damage"; a phrase that opened its sentence loses its capital.
+    let phrase = match phrase.split_once(' ').map(|(det, rest)| (fold(det), det, rest)) {
+        Some((det, _, rest)) if matches!(det.as_str(), "a" | "an" | "your" | "my" | "our") => format!("the {rest}"),
+        Some((det, _, rest)) if DETERMINERS.contains(&det.as_str()) => format!("{det} {rest}"),
         _ => format!("the {phrase}"),
     };
     Some(format!("{}{phrase}{}", &description[..pronoun.start], &description[pronoun.end..]))
@@ -184,7 +204,8 @@ mod tests {
             ("Email it to you before we close today at four", &["And the no-claims letter — I can generate that now, it shows eleven years."][..], &[][..], Some("Email the no-claims letter to you before we close today at four")),
             ("Email them over tonight", &[][..], &["Could you send us photos of the damage?", "Yes, I'll send them."][..], Some("Email the photos of the damage over tonight")),
             ("Send them over by Tuesday", &["What I need is photos of your fuse box and the spot where you'd like the charger."][..], &[][..], Some("Send the photos of your fuse box over by Tuesday")),
-            ("Send you an email confirming it this afternoon", &["I'll put the refund through straight away."][..], &[][..], Some("Send you an email confirming the refund this afternoon")),
+            ("Post it to you this afternoon", &["I'll put the form through the system straight away."][..], &[][..], Some("Post the form to you this afternoon")),
+            ("Post it to you tonight", &["The replacement card is ready."][..], &[][..], Some("Post the replacement card to you tonight")),
             ("Forward those to us", &["That would really help."][..], &["Well. I've also got the emails I had with him, where he says the same sort of thing."][..], Some("Forward the emails to us")),
         ];
         for (description, before, earlier, want) in cases {
@@ -196,14 +217,21 @@ mod tests {
     #[test]
     fn an_unclear_pronoun_is_left_alone() {
         // "Them" is the lender (one), not the policy: nothing plural was named.
-        assert_eq!(name_the_object("Ring them on Tuesday", &["Fine."], &["It's best to let your lender know about the new policy, yes."]), None);
-        assert_eq!(name_the_object("Send you the form by Friday", &[], &["Could you send us the receipts?"]), None);
+        assert_eq!(name_the_object("Send them on Tuesday", &["Fine."], &["It's best to let your lender know about the new policy, yes."]), None);
+        assert_eq!(name_the_object("Send you the form by Friday", &[], &["Could you send us the receipts?"]), None, "no pronoun");
+        // Not the thing the item names already, nor one asked about in a question.
+        assert_eq!(name_the_object("Pop it in the bag and post it back", &[], &["I'll send you a prepaid bag.", "Great, and the old router?"]), None);
+        // "Call them" is people; "these pictures" is no pronoun; a phrase running into a verb
+        // names nothing.
+        assert_eq!(name_the_object("Call them tomorrow", &["We'll need the invoices from your builders."], &[]), None);
+        assert_eq!(name_the_object("Email these pictures tonight", &[], &["Could you send us photos of the damage?"]), None);
+        assert_eq!(name_the_object("Replace it this week", &["Right."], &["The router keeps dropping out."]), None);
         // The subject of another clause, and a thing named only in a question, are not it.
-        assert_eq!(name_the_object("Escalate this to my manager, it is urgent", &["I see."], &["I sent the form."]), None);
-        assert_eq!(name_the_object("Look at it again", &[], &["Right. And if the temp money doesn't come?"]), None);
+        assert_eq!(name_the_object("Send this to my manager, it is urgent", &["I see."], &["I sent the form."]), None);
+        assert_eq!(name_the_object("Send it again", &[], &["Right. And if the temp money doesn't come?"]), None);
         // A time is no thing to send.
         assert_eq!(name_the_object("Send it over", &["Give me a moment."], &[]), None);
         // "It's" is not the object.
-        assert_eq!(name_the_object("Check it's gone through", &["I've sent the form."], &[]), None);
+        assert_eq!(name_the_object("Get it's gone through", &["I've sent the form."], &[]), None);
     }
 }

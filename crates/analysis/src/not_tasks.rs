@@ -85,6 +85,14 @@ const DATA: &[&str] = &[
     "adres", "kod", "numer", "numeru", "date", "urodzenia", "maila", "email", "dane", "konta", "polisy", "umowy",
 ];
 
+/// Data said aloud in the call, not a document to send ("umowy", "account statements").
+const SAID_DATA: &[&str] = &[
+    "name", "surname", "address", "postcode", "number", "date", "birth", "pesel", "nazwisko", "imie", "adres", "kod", "numer", "numeru", "urodzenia",
+];
+
+/// Words that send something after the call.
+const SENDING: &[&str] = &["send", "email", "post", "upload", "wyslac", "przeslac", "odeslac", "mailem"];
+
 /// How offers and questions open.
 const OFFERS: &[&[&str]] = &[
     &["would", "you", "like"],
@@ -157,9 +165,9 @@ pub fn not_a_task(sentence: &str, answer: Option<&str>) -> Option<NotATask> {
     }
     // "Potrzebuję numer dokumentu", "I need your date of birth": the data itself, given in the
     // call (not "potrzebuję skanu", a thing to send).
-    let needs_data = w.windows(2).any(|x| matches!(x[0].as_str(), "potrzebuje" | "potrzebujemy") && DATA.contains(&x[1].as_str()))
-        || w.windows(3).any(|x| x[0] == "need" && x[1] == "your" && DATA.contains(&x[2].as_str()));
-    if needs_data {
+    let needs_data = w.windows(2).any(|x| matches!(x[0].as_str(), "potrzebuje" | "potrzebujemy") && SAID_DATA.contains(&x[1].as_str()))
+        || w.windows(3).any(|x| x[0] == "need" && x[1] == "your" && SAID_DATA.contains(&x[2].as_str()));
+    if needs_data && !has_any(&w, SENDING) {
         return Some(NotATask::DataRequest);
     }
     let now = NOW.iter().any(|p| has_seq(&w, p));
@@ -231,6 +239,8 @@ mod tests {
             ("Let me check with billing and call you back tomorrow.", None),
             ("Potrzebuję jeszcze skanu odpisu aktu małżeństwa.", None),
             ("I need your signature on the form by Friday.", None),
+            ("Potrzebujemy umowy najmu do końca tygodnia.", None),
+            ("I need your account statements for the last three months.", None),
         ] {
             assert_eq!(not_a_task(sentence, answer), None, "{sentence}");
         }

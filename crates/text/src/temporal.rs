@@ -545,7 +545,6 @@ fn relative_day(atoms: &[Atom], at: usize) -> Option<(usize, Expression)> {
         // Right after the call is the day of the call.
         &["zaraz", "po", "rozmowie"],
         &["zaraz", "po", "naszej", "rozmowie"],
-        &["po", "rozmowie"],
         &["po", "naszej", "rozmowie"],
         &["right", "after", "the", "call"],
         &["right", "after", "this", "call"],
@@ -1013,6 +1012,8 @@ mod tests {
         assert_eq!(one("listę wyślę panu mailem zaraz po rozmowie"), ("zaraz po rozmowie".into(), "2026-11-18 Wed".into()));
         assert_eq!(one("I'll email it straight after this call"), ("straight after this call".into(), "2026-11-18 Wed".into()));
         assert_eq!(one("I'll send it as soon as we hang up"), ("as soon as we hang up".into(), "2026-11-18 Wed".into()));
+        // After talking with someone else is no deadline.
+        assert!(tag("Po rozmowie z kierownikiem oddzwonię do pana.").is_empty());
     }
 
     #[test]
