@@ -627,7 +627,7 @@ fn deadlines_from_the_dialogue(items: &mut [ActionDraft], turns: &[SpokenTurn<'_
 /// when?", or a short question that points back to it ("Kiedy mogę się jej spodziewać?"; not
 /// "When will the engineer come?").
 fn asks_when(text: &str) -> bool {
-    let words: Vec<String> = fold(text).split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_owned).collect();
+    let words: Vec<String> = words(text).into_iter().map(|w| w.2).collect();
     let points_back = words.iter().any(|w| matches!(w.as_str(), "it" | "them" | "jej" | "ja" | "go" | "je" | "to"));
     text.trim_end().ends_with('?')
         && words.len() <= 8
