@@ -14,8 +14,8 @@ const STOP: &[&str] = &[
     "wszystkie", "inne", "innych",
 ];
 const ENDINGS: &[&str] = &[
-    "owania", "owanie", "ami", "ach", "ing", "ied", "ies", "ego", "emu", "ymi", "imi", "ow", "om", "em", "ie", "ed", "es", "a", "e", "i", "o", "u",
-    "y", "s",
+    "owania", "owanie", "ami", "ach", "ing", "ied", "ies", "ego", "emu", "ymi", "imi", "iem", "ow", "om", "em", "ia", "iu", "ie", "ed", "es", "a",
+    "e", "i", "o", "u", "y", "s",
 ];
 
 /// The stem of a folded word (`None` for short and stop words).
@@ -26,6 +26,10 @@ pub fn stem(folded: &str) -> Option<String> {
     for ending in ENDINGS {
         if let Some(base) = folded.strip_suffix(ending) {
             if base.chars().count() >= 4 {
+                // "klientów" is as empty as "klient".
+                if STOP.contains(&base) {
+                    return None;
+                }
                 return Some(base.to_owned());
             }
         }
@@ -122,6 +126,8 @@ mod tests {
         assert_eq!(stems("refund refunds refunded"), ["refund"; 3]);
         assert_eq!(stems("Billing bills"), ["bill"; 2]);
         assert!(stems("the and to 2026").is_empty());
+        assert_eq!(stems("ubezpieczenie ubezpieczenia ubezpieczeniu ubezpieczeniem"), ["ubezpieczen"; 4]);
+        assert!(stems("klientów klientami").is_empty(), "a stop word's inflections are as empty as it");
     }
 }
 
