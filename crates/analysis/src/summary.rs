@@ -9,6 +9,7 @@ use std::collections::HashMap;
 
 use callscope_domain::Language;
 use callscope_text::number::{numbers, Number};
+use callscope_text::temporal::{deadlines, Expression};
 
 use crate::actions::ActionDraft;
 use crate::text::{capitalise, fold, sentences, stems};
@@ -117,7 +118,8 @@ pub fn summarise(turns: &[(&str, &str)], actions: &[ActionDraft], language: Lang
     let in_summary: Vec<&str> = reason.iter().map(|r| r.1).chain(outcome.map(|o| o.text)).collect();
     // The reason lost its greeting ("Hello, I have not…"): the sentence it came from is in the
     // summary all the same.
-    let mut order: Vec<&Sentence<'_>> = all.iter().filter(|s| s.score > 0.0 && !in_summary.iter().any(|t| s.text.ends_with(t))).collect();
+    let mut order: Vec<&Sentence<'_>> =
+        all.iter().filter(|s| s.score > 0.0 && point_worthy(s.text) && !in_summary.iter().any(|t| s.text.ends_with(t))).collect();
     order.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.turn.cmp(&b.turn)));
     let mut key_discussion_points: Vec<String> = Vec::new();
     for s in order {
@@ -204,6 +206,32 @@ fn readable(sentence: &str) -> bool {
     !repeats_in_a_row && alphabetic * 2 >= words.len() && (words.len() < 6 || distinct.len() * 5 >= words.len() * 3)
 }
 
+/// Whether a sentence can be a key point: it states something (no question, no formality) in
+/// four content words or more, and is not data read out: a postcode, a meter reading, a date
+/// of birth or an e-mail address spelled ("C F fifteen, seven Q R", "it's four five two one
+/// eight", "the twenty-second of July 1964", "dan underscore okafor at fernmail dot co dot
+/// uk"). Those recur when read back, which is what made them look central.
+fn point_worthy(sentence: &str) -> bool {
+    let words: Vec<String> = sentence.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(fold).collect();
+    let spelled = words.iter().any(|w| SPELLING.contains(&w.as_str()));
+    // Digits read one by one are data; an amount or a count is what a key point may say.
+    let digit_words: usize = numbers(sentence).iter().filter(|n| matches!(n.value, Number::Digits(_))).map(|n| n.end - n.first).sum();
+    let letters = words.iter().filter(|w| w.chars().count() == 1).count();
+    // A date with a year long past is a date of birth or of a contract's start, read out.
+    let long_past = deadlines(sentence).iter().any(|d| matches!(d.expression, Expression::Date { year: Some(year), .. } if year < 2010));
+    let introduces = phrase_text(sentence).trim_end().ends_with(" speaking");
+    !sentence.trim_end().ends_with('?')
+        && !spelled
+        && !long_past
+        && !introduces
+        && !has_phrase(&phrase_text(sentence), FORMALITIES)
+        && stems(sentence).len() >= 4
+        && (digit_words + letters) * 3 <= words.len()
+}
+
+/// Words that only spelling an address out uses.
+const SPELLING: &[&str] = &["dot", "underscore", "hyphen", "kropka", "malpa", "podkreslnik", "podloga"];
+
 /// A key point: the sentence, or, when it is long, its clause that carries most of the call's
 /// vocabulary, cut to [`POINT_WORDS`] words; numbers in digits.
 fn key_point(sentence: &str, freq: &HashMap<String, f32>) -> String {
@@ -214,7 +242,7 @@ fn key_point(sentence: &str, freq: &HashMap<String, f32>) -> String {
     } else {
         text.split([',', ';', ':', '—'])
             .map(str::trim)
-            .filter(|c| c.split_whitespace().count() >= 3)
+            .filter(|c| c.split_whitespace().count() >= 3 && point_worthy(c))
             .max_by(|a, b| weight(a).total_cmp(&weight(b)))
             .unwrap_or(text)
     };
@@ -227,8 +255,8 @@ fn key_point(sentence: &str, freq: &HashMap<String, f32>) -> String {
 /// introductions, offers of help (folded, no diacritics).
 const FORMALITIES: &[&str] = &[
     "thank you for calling", "thanks for calling", "thank you for contacting", "how can i help", "how may i help", "what can i do for you",
-    "my name is", "calling from", "you re through to", "dziekuje za telefon", "dziekujemy za telefon", "dziekuje za kontakt", "w czym moge pomoc",
-    "w czym moge panu", "w czym moge pani", "nazywam sie", "z tej strony", "witam w",
+    "my name is", "calling from", "you re through to", "you re speaking to", "you re speaking with", "dziekuje za telefon", "dziekujemy za telefon",
+    "dziekuje za kontakt", "w czym moge pomoc", "w czym moge panu", "w czym moge pani", "nazywam sie", "z tej strony", "witam w",
 ];
 
 /// Words that say why someone called: a sentence with one of them names the call's subject.
@@ -436,6 +464,27 @@ mod tests {
         let s = summarise(&turns, &[], Language::En);
         assert!(s.executive_summary.starts_with("Customer: I have not received the invoice for November."), "{}", s.executive_summary);
         assert!(s.key_discussion_points.iter().all(|p| !p.contains("not received")), "{:?}", s.key_discussion_points);
+    }
+
+    #[test]
+    fn data_read_out_greetings_and_questions_are_no_key_points() {
+        let turns = [
+            ("agent", "Good morning, Brightwell Energy, Priya speaking."),
+            ("customer", "Hi. I've had my January bill and it says it's an estimated reading."),
+            ("agent", "Can I take the postcode on the account and your date of birth? Which meter reading do you have?"),
+            ("customer", "It's C F fifteen, seven Q R. The twenty-second of July 1964."),
+            ("agent", "So that's C F fifteen, seven Q R, the twenty-second of July 1964. And your email?"),
+            ("customer", "It's gareth underscore lloyd at brightmail dot com. Er... it's four five two one eight."),
+            ("agent", "Four five two one eight, perfect. The last two readings on the account were estimated."),
+            ("agent", "That reading brings the January bill down to ninety-eight pounds sixty."),
+        ];
+        let s = summarise(&turns, &[], Language::En);
+        let points = s.key_discussion_points.join(" | ");
+        for data in ["Q R", "July", "underscore", "45218", "speaking", "?"] {
+            assert!(!points.contains(data), "{data:?} in {points}");
+        }
+        assert!(points.contains("readings on the account were estimated"), "{points}");
+        assert!(points.contains("98.60 pounds"), "{points}");
     }
 
     #[test]
