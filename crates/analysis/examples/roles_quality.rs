@@ -1,25 +1,30 @@
 //! How often the agent is told from the customer by their words (`roles::guess_roles`), on the
 //! scripted calls' text with the speakers' roles hidden: `own` (`corpus/calls.json`), `tune`
-//! and `heldout` (`corpus/heldout.json`) and `heldout2` (`corpus/heldout-2.json`). Every
+//! and `heldout` (`corpus/heldout.json`), `tune2` (`corpus/tune-2.json`) and `heldout2`
+//! (`corpus/heldout-2.json`). Every
 //! scripted call is answered by its agent, so each is also tried as a recording that starts
 //! late: without its first turn, the customer speaking first and the greeting gone. Each figure
 //! comes with its 95 % (Wilson) interval.
 //!
 //! ```text
-//! cargo run -p callscope-analysis --example roles_quality
+//! cargo run -p callscope-analysis --example roles_quality [-- --misses]
 //! ```
 
 use std::collections::BTreeMap;
 
-use callscope_analysis::quality::wilson;
+use callscope_analysis::quality::{held_out, wilson};
 use callscope_analysis::roles::guess_roles;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // `--misses` lists the calls told wrong, of the splits that may be tuned on only.
+    let show_misses = std::env::args().any(|a| a == "--misses");
+    let mut misses: Vec<String> = Vec::new();
     // (split, language, variant) → (right, calls)
     let mut tally: BTreeMap<(String, String, &str), (usize, usize)> = BTreeMap::new();
     for (name, text) in [
         ("own", include_str!("../corpus/calls.json")),
         ("heldout", include_str!("../corpus/heldout.json")),
+        ("tune2", include_str!("../corpus/tune-2.json")),
         ("heldout2", include_str!("../corpus/heldout-2.json")),
     ] {
         let corpus: serde_json::Value = serde_json::from_str(text)?;
@@ -47,9 +52,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 entry.1 += 1;
                 if guess_roles(heard).is_some_and(|g| g.agent == agent) {
                     entry.0 += 1;
+                } else if !held_out(&split) {
+                    misses.push(format!("{split} {language} {variant}: {}", call["id"].as_str().unwrap_or("?")));
                 }
             }
         }
+    }
+    if show_misses {
+        misses.iter().for_each(|m| println!("{m}"));
     }
     println!("{:<10} {:<4} {:<11} {:>6} {:>8}  95 % interval", "split", "lang", "variant", "calls", "right");
     for ((split, language, variant), (right, n)) in &tally {

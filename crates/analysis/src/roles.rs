@@ -38,7 +38,9 @@ const AGENT_PHRASES: &[&str] = &[
     "przepraszam za", "zycze milego dnia", "milego dnia", "i understand", "i ll call you back", "i will call you back", "we ll send", "we will send",
     "we ll refund", "we will refund", "we ll credit", "we ll be in touch", "poprosze imie", "poprosze adres", "poprosze numer", "poprosze pesel",
     "poprosze nazwisko", "poprosze dane", "dziekuje pani", "dziekuje panie", "widze", "zwrocimy", "wystawimy", "przeslemy", "wyslemy", "sprawdzimy",
-    "przekazemy", "oddzwonimy",
+    "przekazemy", "oddzwonimy", "cala przyjemnosc", "milego weekendu", "milej soboty", "milego wieczoru", "duzo zdrowia", "przykro mi", "zgadza sie",
+    "weryfikacja", "mam pania", "mam pana", "zapisane", "zapisalem", "zapisalam", "aktywowalem", "aktywowalam", "wpisalem", "wpisalam",
+    "cos jeszcze", "przyjme", "zrobimy to razem", "my pleasure", "you re welcome",
 ];
 
 /// What the caller says.
@@ -50,7 +52,8 @@ const CUSTOMER_PHRASES: &[&str] = &[
     "still waiting", "dzwonie w sprawie", "dzwonie bo", "dzwonie poniewaz", "dzwonie z", "mam problem", "moje zamowienie", "moj rachunek",
     "moja faktura", "moja paczka", "moje konto", "chcialbym", "chcialabym", "ja w sprawie", "mam pytanie", "chcialem zapytac", "chcialam zapytac",
     "chce zapytac", "chce zlozyc", "chce zmienic", "chce rozwiazac", "chce zrezygnowac", "oczekuje", "nie dostalem", "nie dostalam",
-    "nie otrzymalem", "nie otrzymalam", "nadal czekam", "czy moze mi pan", "czy moze mi pani",
+    "nie otrzymalem", "nie otrzymalam", "nadal czekam", "czy moze mi pan", "czy moze mi pani", "u panstwa", "u was", "kupilem", "kupilam",
+    "zamowilem", "zamowilam", "ja sie na tym nie znam",
 ];
 
 /// The agent among two speakers, and how sure that is.
@@ -139,6 +142,20 @@ mod tests {
         let guess = guess_roles(&late).unwrap();
         assert_eq!(guess.agent, "speaker_2");
         assert!(guess.confidence > 0.9, "{guess:?}");
+    }
+
+    #[test]
+    fn a_caller_who_introduces_themselves_is_not_taken_for_the_agent() {
+        // A recording that starts late: the caller opens with "… z tej strony", as agents do.
+        let late = call(&[
+            ("speaker_2", "Dzień dobry, Barbara Sowińska z tej strony. Kupiłam u państwa taryfę i faktura jest za wysoka."),
+            ("speaker_1", "Rozumiem. Kod pocztowy to trzydzieści jeden, pięćset osiemdziesiąt siedem?"),
+            ("speaker_2", "Tak, Kraków."),
+            ("speaker_1", "Dziękuję, mam panią. Wpisałam nowy odczyt."),
+            ("speaker_2", "To dobrze, dziękuję."),
+            ("speaker_1", "Cała przyjemność po mojej stronie. Miłego weekendu!"),
+        ]);
+        assert_eq!(guess_roles(&late).unwrap().agent, "speaker_1");
     }
 
     #[test]
