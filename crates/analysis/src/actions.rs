@@ -510,7 +510,8 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                 // "Email it over on Monday": named by what the call said it is, where it says
                 // plainly (the sentences and clauses before it, then the two turns before).
                 let before: Vec<&str> = sentences[..sentence_index].iter().chain(&parts[..clause_index]).copied().collect();
-                let named = crate::antecedents::name_the_object(clause, &before, &earlier);
+                let named = crate::antecedents::name_the_object(clause, &before, &earlier)
+                    .or_else(|| crate::antecedents::name_the_polish_object(clause, &before, &earlier));
                 // "Send you those" says nothing on its own: the whole clause does ("I took photos
                 // of the mud, I'll send you those").
                 let vague = named.is_none()
@@ -846,6 +847,14 @@ mod tests {
         );
         assert_eq!(outline(&items), [("Ring the police on Monday and get the crime reference to you", "customer", Some("on Monday"), "MEDIUM")]);
         assert_eq!(items[0].evidence, "I'll ring the police on Monday and get it to you.", "the evidence is as said");
+        let items = extract_actions(
+            &[
+                t("konsultant", "Płatność przyjęta. Wypowiedzenie musi być jeszcze złożone na piśmie, z podpisem."),
+                t("klient", "Do recepcji to ja już nie wejdę. Wyślę je w poniedziałek listem poleconym."),
+            ],
+            call(),
+        );
+        assert_eq!(items[0].description, "Wyślę je (wypowiedzenie) w poniedziałek listem poleconym");
     }
 
     /// The candidates a wide search proposes in an agent's sentence that the customer answers

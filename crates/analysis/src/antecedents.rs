@@ -9,8 +9,15 @@
 //! replaced by a noun phrase led by a determiner ("the", "a", "your"…) that agrees in number and
 //! ends where a phrase ends, taken from the sentence just before the item in its own turn, else
 //! from what was asked for ("need", "send us", "upload"…) in its turn or the two before it, else
-//! from the last sentence of the turn before unless that is a question. Polish items keep their
-//! words: Polish has no articles to find a noun phrase by.
+//! from the last sentence of the turn before unless that is a question.
+//!
+//! Polish has no articles to find a noun phrase by, and its nouns change with their case, so a
+//! Polish item keeps its words and gains the document it speaks of in brackets, named in the
+//! dictionary form: "Wyślę je (wypowiedzenie) w poniedziałek" after "Wypowiedzenie musi być
+//! złożone na piśmie", "Do piętnastego zapłacę (rata)" after "pierwszą ratę proszę opłacić".
+//! Only documents and dues of a short list, only when the pronoun agrees with the noun ("ją" a
+//! feminine one, "go" a masculine or neuter one, "je" a neuter one or many), and only after a
+//! verb of sending or paying.
 
 use crate::text::fold;
 
@@ -190,6 +197,114 @@ pub fn name_the_object(description: &str, before: &[&str], earlier: &[&str]) -> 
     Some(format!("{}{phrase}{}", &description[..pronoun.start], &description[pronoun.end..]))
 }
 
+/// The gender of a Polish noun, which its pronoun must agree with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Gender {
+    Masculine,
+    Feminine,
+    Neuter,
+}
+
+/// Documents a Polish call asks to be sent: the start of their folded forms, the dictionary
+/// form, its plural and gender.
+const PL_DOCUMENTS: &[(&str, &str, &str, Gender)] = &[
+    ("wypowiedzen", "wypowiedzenie", "wypowiedzenia", Gender::Neuter),
+    ("potwierdzen", "potwierdzenie", "potwierdzenia", Gender::Neuter),
+    ("zaswiadczen", "zaświadczenie", "zaświadczenia", Gender::Neuter),
+    ("oswiadczen", "oświadczenie", "oświadczenia", Gender::Neuter),
+    ("upowaznien", "upoważnienie", "upoważnienia", Gender::Neuter),
+    ("pelnomocnictw", "pełnomocnictwo", "pełnomocnictwa", Gender::Neuter),
+    ("zdjec", "zdjęcie", "zdjęcia", Gender::Neuter),
+    ("formularz", "formularz", "formularze", Gender::Masculine),
+    ("wniosek", "wniosek", "wnioski", Gender::Masculine),
+    ("wniosk", "wniosek", "wnioski", Gender::Masculine),
+    ("paragon", "paragon", "paragony", Gender::Masculine),
+    ("rachunek", "rachunek", "rachunki", Gender::Masculine),
+    ("rachunk", "rachunek", "rachunki", Gender::Masculine),
+    ("raport", "raport", "raporty", Gender::Masculine),
+    ("protokol", "protokół", "protokoły", Gender::Masculine),
+    ("aneks", "aneks", "aneksy", Gender::Masculine),
+    ("dokument", "dokument", "dokumenty", Gender::Masculine),
+    ("skan", "skan", "skany", Gender::Masculine),
+    ("umow", "umowa", "umowy", Gender::Feminine),
+    ("polis", "polisa", "polisy", Gender::Feminine),
+    ("faktur", "faktura", "faktury", Gender::Feminine),
+    ("korekt", "korekta", "korekty", Gender::Feminine),
+    ("kopi", "kopia", "kopie", Gender::Feminine),
+];
+/// Documents that are of another ("kopia umowy", "skan dowodu"), by their dictionary form.
+const PL_CONTAINERS: &[&str] = &["kopia", "skan", "zdjęcie"];
+/// What a Polish call asks to be paid, for a "zapłacę" that names nothing.
+const PL_DUES: &[(&str, &str)] = &[("rat", "rata"), ("skladk", "składka"), ("faktur", "faktura"), ("rachun", "rachunek"), ("zaleglos", "zaległość")];
+/// Verbs of sending a thing, by the start of their folded forms ("wyślę", "prześlemy",
+/// "odeślę", "doślę", "dostarczę", "podpiszę", "zeskanuję").
+const PL_SENDING: &[&str] = &["wysl", "przesl", "odesl", "dosl", "dostarcz", "podpisz", "zeskanuj", "przyniose", "zloz"];
+/// Verbs of paying, by the start of their folded forms.
+const PL_PAYING: &[&str] = &["zaplac", "oplac", "wplac", "przelej"];
+
+/// The document a folded Polish word names, with its forms and gender.
+fn pl_document(folded: &str) -> Option<&'static (&'static str, &'static str, &'static str, Gender)> {
+    // "Skan" but not "skandal"; "umowa" but not "umówię" (folded "umowie" is both: the
+    // noun's locative is taken, as a document is more often named than a meeting).
+    PL_DOCUMENTS.iter().find(|(stem, ..)| folded.starts_with(stem) && folded.len() <= stem.len() + 4)
+}
+
+/// Whether a Polish noun's form is plural, by its ending: "paragony", "formularze", "zdjęcia"
+/// (a neuter noun's genitive singular reads the same, and either agrees with "je").
+fn pl_plural(folded: &str, gender: Gender) -> bool {
+    match gender {
+        Gender::Neuter => folded.ends_with('a'),
+        Gender::Masculine => folded.ends_with(['y', 'i', 'e']),
+        Gender::Feminine => folded.ends_with(['y', 'e']),
+    }
+}
+
+/// A Polish `description` with the document its pronoun object stands for, or the due its
+/// "zapłacę" pays, named in brackets after it, when what was said before (as for
+/// [`name_the_object`]) names one that agrees.
+pub fn name_the_polish_object(description: &str, before: &[&str], earlier: &[&str]) -> Option<String> {
+    let ws = words(description);
+    let near =
+        |k: usize, verbs: &[&str]| (k.saturating_sub(2)..(k + 3).min(ws.len())).any(|j| j != k && verbs.iter().any(|v| ws[j].folded.starts_with(v)));
+    let context = || before.iter().rev().chain(earlier.iter().rev());
+    // A pronoun object next to a verb of sending: "Wyślę je", "to ja go doślę", "prześlę ją".
+    let pronoun = ws
+        .iter()
+        .enumerate()
+        .find(|&(k, w)| matches!(description[w.start..w.end].to_lowercase().as_str(), "je" | "go" | "ją") && near(k, PL_SENDING));
+    if let Some((_, w)) = pronoun {
+        let said = description[w.start..w.end].to_lowercase();
+        let agrees = |folded: &str, gender: Gender| match said.as_str() {
+            "ją" => gender == Gender::Feminine && !pl_plural(folded, gender),
+            "go" => gender != Gender::Feminine && !pl_plural(folded, gender),
+            _ => gender == Gender::Neuter || pl_plural(folded, gender),
+        };
+        // The last document named in the nearest sentence that names one that agrees, with
+        // what a copy or a scan is of ("kopii umowy" → "kopia umowy").
+        let named = context().find_map(|s| {
+            let xs = words(s);
+            (0..xs.len()).rev().find_map(|i| {
+                let document = pl_document(&xs[i].folded).filter(|d| agrees(&xs[i].folded, d.3))?;
+                let of = xs.get(i + 1).filter(|next| PL_CONTAINERS.contains(&document.1) && pl_document(&next.folded).is_some());
+                Some((xs[i].folded.clone(), document, of.map(|next| s[next.start..next.end].to_lowercase())))
+            })
+        })?;
+        let (folded, &(_, singular, plural, gender), of) = named;
+        // "Je" of a masculine or feminine noun is many of them.
+        let form = if said == "je" && (gender != Gender::Neuter || pl_plural(&folded, gender)) { plural } else { singular };
+        let form = of.map_or(form.to_owned(), |of| format!("{form} {of}"));
+        return Some(format!("{} ({form}){}", &description[..w.end], &description[w.end..]));
+    }
+    // "Do piętnastego zapłacę": what, when the item names no due itself.
+    let pays = ws.iter().find(|w| PL_PAYING.iter().any(|v| w.folded.starts_with(v)))?;
+    let names_due = |text: &str| words(text).iter().rev().find_map(|x| PL_DUES.iter().find(|(stem, _)| x.folded.starts_with(stem)).map(|d| d.1));
+    if names_due(description).is_some() || ws.iter().any(|w| pl_document(&w.folded).is_some()) {
+        return None;
+    }
+    let due = context().find_map(|s| names_due(s))?;
+    Some(format!("{} ({due}){}", &description[..pays.end], &description[pays.end..]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,5 +348,42 @@ mod tests {
         assert_eq!(name_the_object("Send it over", &["Give me a moment."], &[]), None);
         // "It's" is not the object.
         assert_eq!(name_the_object("Get it's gone through", &["I've sent the form."], &[]), None);
+    }
+
+    /// The Polish items met without their object.
+    #[test]
+    fn a_polish_pronoun_or_payment_gains_the_document_or_due_in_brackets() {
+        let cases = [
+            (
+                "Wyślę je w poniedziałek listem poleconym",
+                &["Do recepcji to ja już nie wejdę."][..],
+                &["Płatność przyjęta. Wypowiedzenie musi być jeszcze złożone na piśmie, z podpisem."][..],
+                "Wyślę je (wypowiedzenie) w poniedziałek listem poleconym",
+            ),
+            (
+                "Do piętnastego zapłacę, przelewem jak zawsze",
+                &["Dobrze."][..],
+                &["Nową polisę wyślę panu do poniedziałku, a pierwszą ratę proszę opłacić do piętnastego."][..],
+                "Do piętnastego zapłacę (rata), przelewem jak zawsze",
+            ),
+            ("Prześlę ją jutro", &[][..], &["Potrzebujemy kopii umowy sprzedaży."][..], "Prześlę ją (kopia umowy) jutro"),
+            ("Jutro je doślę", &[][..], &["Proszę przesłać paragony za leki."][..], "Jutro je (paragony) doślę"),
+            ("Wyślę go dziś", &["Mam już wypełniony formularz."][..], &[][..], "Wyślę go (formularz) dziś"),
+        ];
+        for (description, before, earlier, want) in cases {
+            assert_eq!(name_the_polish_object(description, before, earlier).as_deref(), Some(want), "{description}");
+        }
+    }
+
+    /// A pronoun that agrees with no document, "ja" (I), a verb that sends nothing, and a
+    /// payment that names its due stay as they are.
+    #[test]
+    fn an_unclear_polish_pronoun_is_left_alone() {
+        // "Ją" is feminine; the only document named is neuter.
+        assert_eq!(name_the_polish_object("Wyślę ją jutro", &[], &["Potrzebne jest zaświadczenie."]), None);
+        assert_eq!(name_the_polish_object("To ja wyślę jutro", &[], &["Potrzebne jest zaświadczenie."]), None);
+        assert_eq!(name_the_polish_object("Zadzwonię do niego jutro", &[], &["Formularz jest gotowy."]), None);
+        assert_eq!(name_the_polish_object("Zapłacę fakturę w piątek", &[], &["Rata jest zaległa."]), None);
+        assert_eq!(name_the_polish_object("Zapłacę w piątek", &[], &["Dziękuję, to wszystko."]), None);
     }
 }
