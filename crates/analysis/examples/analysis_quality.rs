@@ -2,14 +2,14 @@
 //! given, the LLM engine over it (`--label local` when the endpoint is our own `callscope-llm`,
 //! which `scripts/bench-analysis --local` starts). One row per engine, language and split:
 //! `own` (`corpus/calls.json`, the project's own calls), `tune` and `heldout`
-//! (`corpus/heldout.json`), `heldout2` (`corpus/heldout-2.json`) and `tune2`
-//! (`corpus/tune-2.json`), first as a compact table,
+//! (`corpus/heldout.json`), `heldout2` (`corpus/heldout-2.json`), `tune2`
+//! (`corpus/tune-2.json`) and `tune3` (`corpus/tune-3.json`), first as a compact table,
 //! then each figure with its 95 % interval. `--mistakes` lists what went wrong, except on
 //! held-out calls.
 //!
 //! ```text
 //! cargo run --release -p callscope-analysis --example analysis_quality -- LEXICON_DIR \
-//!     [--openai BASE_URL MODEL [--label NAME] [--context-chars N] [--max-tokens N] [--open]] [--split own|tune|tune2|heldout|heldout2] [--language en|pl] [--mistakes]
+//!     [--openai BASE_URL MODEL [--label NAME] [--context-chars N] [--max-tokens N] [--open]] [--split own|tune|tune2|tune3|heldout|heldout2] [--language en|pl] [--mistakes]
 //! ```
 
 use std::sync::Arc;
@@ -41,6 +41,7 @@ async fn report(engine: &dyn Analyzer, name: &str, mistakes: bool, only: &Only) 
         include_str!("../corpus/heldout.json"),
         include_str!("../corpus/heldout-2.json"),
         include_str!("../corpus/tune-2.json"),
+        include_str!("../corpus/tune-3.json"),
     ] {
         parts.extend(in_order(evaluate_parts_where(engine, corpus, |part, _| only.takes(part)).await?));
     }
@@ -61,7 +62,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // `RUST_LOG=callscope_analysis=debug` logs each call's closed choices with their probabilities.
     tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::from_default_env()).with_writer(std::io::stderr).init();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let dir = args.first().ok_or("usage: analysis_quality LEXICON_DIR [--openai BASE_URL MODEL [--label NAME] [--context-chars N] [--max-tokens N] [--open]] [--split own|tune|tune2|heldout|heldout2] [--language en|pl] [--mistakes]")?;
+    let dir = args.first().ok_or("usage: analysis_quality LEXICON_DIR [--openai BASE_URL MODEL [--label NAME] [--context-chars N] [--max-tokens N] [--open]] [--split own|tune|tune2|tune3|heldout|heldout2] [--language en|pl] [--mistakes]")?;
     let option = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
     let mistakes = args.iter().any(|a| a == "--mistakes");
     let only = Only { split: option("--split"), language: option("--language") };

@@ -153,7 +153,8 @@ async fn main() -> anyhow::Result<()> {
         None | Some("new") => include_str!("../../analysis/corpus/heldout.json"),
         Some("second") => include_str!("../../analysis/corpus/heldout-2.json"),
         Some("tune2") => include_str!("../../analysis/corpus/tune-2.json"),
-        Some(other) => anyhow::bail!("--corpus own|new|second|tune2, not {other}"),
+        Some("tune3") => include_str!("../../analysis/corpus/tune-3.json"),
+        Some(other) => anyhow::bail!("--corpus own|new|second|tune2|tune3, not {other}"),
     };
     let (language, split) = (option("--language"), option("--split"));
     if let Some(split) = &split {
