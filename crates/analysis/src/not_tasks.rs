@@ -65,6 +65,15 @@ const AT_THE_KEYBOARD: &[&str] = &[
     "przeczytam", "powtorze", "zweryfikuje",
 ];
 
+/// Polish verbs of looking something up while the caller waits.
+const PL_AT_THE_KEYBOARD: &[&str] = &["sprawdze", "sprawdzimy", "zobacze", "zerkne", "zweryfikuje", "poszukam", "wyszukam"];
+
+/// Polish words that put a look-up off until after the call or promise its result.
+const PL_LATER: &[&str] = &[
+    "oddzwonie", "oddzwonimy", "oddzwoni", "odezwe", "odezwiemy", "dam", "damy", "poinformuje", "poinformujemy", "mailem", "wysle", "wyslemy",
+    "przesle", "przeslemy", "jutro", "pozniej", "potem", "przekaze", "przekazemy", "napisze", "napiszemy",
+];
+
 /// Words that put something off until after the call.
 const LATER: &[&str] =
     &["later", "tomorrow", "after", "week", "monday", "tuesday", "wednesday", "thursday", "friday", "email", "post", "send", "will", "ll"];
@@ -181,6 +190,13 @@ pub fn not_a_task(sentence: &str, answer: Option<&str>) -> Option<NotATask> {
     if let_me && !has_any(&w, LATER) && !has_seq(&w, &["you", "back"]) {
         return Some(NotATask::DoneDuringTheCall);
     }
+    // "Sprawdzę to", "Sprawdzę polisę", "Zweryfikuję pana": the Polish agent's "let me check",
+    // done while the caller waits, unless the sentence puts something off ("sprawdzę i
+    // oddzwonię", "sprawdzę to do jutra").
+    let checks = w.iter().any(|x| PL_AT_THE_KEYBOARD.contains(&x.as_str()));
+    if checks && !has_any(&w, PL_LATER) && callscope_text::temporal::deadlines(sentence).is_empty() {
+        return Some(NotATask::DoneDuringTheCall);
+    }
     if OFFERS.iter().any(|p| has_seq(&w, p)) {
         let accepted = answer.map(words).and_then(|a| a.first().cloned()).is_some_and(|first| ACCEPT.contains(&first.as_str()));
         if !accepted {
@@ -218,6 +234,9 @@ mod tests {
             ("You'll get a confirmation text automatically.", None, Some(NotATask::Automatic)),
             ("I've already sent the form.", None, Some(NotATask::Past)),
             ("Już wysłałam formularz.", None, Some(NotATask::Past)),
+            ("Sprawdzę to, panie Kazimierzu.", None, Some(NotATask::DoneDuringTheCall)),
+            ("Sprawdzę, co mogę zaproponować.", None, Some(NotATask::DoneDuringTheCall)),
+            ("Zweryfikuję pana: poproszę datę urodzenia.", None, Some(NotATask::DoneDuringTheCall)),
         ];
         for (sentence, answer, want) in cases {
             assert_eq!(not_a_task(sentence, answer), want, "{sentence}");
@@ -237,6 +256,8 @@ mod tests {
             ("I'll confirm your new address in writing by Friday.", None),
             ("I'm afraid I'll have to send an engineer on Monday.", None),
             ("Let me check with billing and call you back tomorrow.", None),
+            ("Sprawdzę to z działem technicznym i oddzwonię.", None),
+            ("Sprawdzę to do piątku.", None),
             ("Potrzebuję jeszcze skanu odpisu aktu małżeństwa.", None),
             ("I need your signature on the form by Friday.", None),
             ("Potrzebujemy umowy najmu do końca tygodnia.", None),
