@@ -917,7 +917,7 @@ mod tests {
         assert_eq!(outline(&items), [("Book the engineer for Monday", "agent", Some("for Monday"), "MEDIUM")]);
         for text in [
             "Oddzwonię w piątek, wtedy będę wiedział więcej.",
-            "Sprawdzę, kiedy będzie technik.",
+            "Dowiem się, kiedy będzie technik.",
             "Nie, proszę przesłać skan mailem.",
             "Musimy to zgłosić do działu technicznego.",
             "Damy panu znać jutro.",

@@ -231,11 +231,28 @@ const PL_DOCUMENTS: &[(&str, &str, &str, Gender)] = &[
     ("faktur", "faktura", "faktury", Gender::Feminine),
     ("korekt", "korekta", "korekty", Gender::Feminine),
     ("kopi", "kopia", "kopie", Gender::Feminine),
+    ("akt", "akt", "akty", Gender::Masculine),
+    ("zrzut", "zrzut", "zrzuty", Gender::Masculine),
+    ("kosztorys", "kosztorys", "kosztorysy", Gender::Masculine),
+    ("dowod", "dowód", "dowody", Gender::Masculine),
+    ("wycen", "wycena", "wyceny", Gender::Feminine),
 ];
 /// Documents that are of another ("kopia umowy", "skan dowodu"), by their dictionary form.
 const PL_CONTAINERS: &[&str] = &["kopia", "skan", "zdjęcie"];
+/// Words after a verb of sending that name no object: to whom, when, how, and fillers.
+const PL_NO_OBJECT: &[&str] = &[
+    "wam", "panu", "pani", "panstwu", "ci", "mu", "jej", "im", "dzisiaj", "dzis", "jutro", "wieczorem", "rano", "jeszcze", "zaraz", "mailem",
+    "poczta", "listem", "poleconym", "sms", "smsem", "oczywiscie", "na", "pewno", "od", "razu", "tez", "juz", "potem", "pozniej", "sam", "sama",
+    "jasne", "dobrze",
+];
+/// Words that may open a clause before its verb without being its object.
+const PL_LEADS: &[&str] = &["ale", "to", "ja", "my", "no", "tak", "i", "a", "wiec", "dobra", "okej", "zaraz"];
+/// Prepositions: a document after one is the way or the place, not the thing sent ("przez
+/// formularz", "w umowie").
+const PL_PREPOSITIONS: &[&str] = &["przez", "w", "we", "na", "z", "ze", "do", "od", "o", "po", "dla", "bez", "przy", "pod", "nad", "za"];
 /// What a Polish call asks to be paid, for a "zapłacę" that names nothing.
-const PL_DUES: &[(&str, &str)] = &[("rat", "rata"), ("skladk", "składka"), ("faktur", "faktura"), ("rachun", "rachunek"), ("zaleglos", "zaległość")];
+const PL_DUES: &[(&str, &str)] =
+    &[("rat", "rata"), ("skladk", "składka"), ("faktur", "faktura"), ("rachun", "rachunek"), ("zaleglos", "zaległość"), ("doplat", "dopłata")];
 /// Verbs of sending a thing, by the start of their folded forms ("wyślę", "prześlemy",
 /// "odeślę", "doślę", "dostarczę", "podpiszę", "zeskanuję").
 const PL_SENDING: &[&str] = &["wysl", "przesl", "odesl", "dosl", "dostarcz", "podpisz", "zeskanuj", "przyniose", "zloz"];
@@ -244,10 +261,14 @@ const PL_PAYING: &[&str] = &["zaplac", "oplac", "wplac", "przelej"];
 
 /// The document a folded Polish word names, with its forms and gender.
 fn pl_document(folded: &str) -> Option<&'static (&'static str, &'static str, &'static str, Gender)> {
-    // "Skan" but not "skandal"; "umowa" but not "umówię" (folded "umowie" is both: the
-    // noun's locative is taken, as a document is more often named than a meeting).
-    PL_DOCUMENTS.iter().find(|(stem, ..)| folded.starts_with(stem) && folded.len() <= stem.len() + 4)
+    // "Umowa" but not "umówię" (folded "umowie" is both: the noun's locative is taken, as a
+    // document is more often named than a meeting).
+    PL_DOCUMENTS.iter().find(|(stem, ..)| folded.strip_prefix(stem).is_some_and(|ending| PL_ENDINGS.contains(&ending)))
 }
+
+/// The case endings a document's stem in [`PL_DOCUMENTS`] takes (folded), so that "akt" is not
+/// "aktywny" nor "skan" "skandal".
+const PL_ENDINGS: &[&str] = &["", "a", "e", "i", "y", "u", "o", "ie", "ia", "iu", "iem", "em", "om", "ow", "ami", "ach", "iach", "iami", "ze"];
 
 /// Whether a Polish noun's form is plural, by its ending: "paragony", "formularze", "zdjęcia"
 /// (a neuter noun's genitive singular reads the same, and either agrees with "je").
@@ -259,49 +280,93 @@ fn pl_plural(folded: &str, gender: Gender) -> bool {
     }
 }
 
-/// A Polish `description` with the document its pronoun object stands for, or the due its
-/// "zapłacę" pays, named in brackets after it, when what was said before (as for
-/// [`name_the_object`]) names one that agrees.
+/// A Polish `description` with the document its pronoun object stands for, the document a bare
+/// "wyślę" sends, or the due its "zapłacę" pays, named in brackets after it, when what was said
+/// before (as for [`name_the_object`]) names one that agrees.
 pub fn name_the_polish_object(description: &str, before: &[&str], earlier: &[&str]) -> Option<String> {
     let ws = words(description);
-    let near =
-        |k: usize, verbs: &[&str]| (k.saturating_sub(2)..(k + 3).min(ws.len())).any(|j| j != k && verbs.iter().any(|v| ws[j].folded.starts_with(v)));
-    let context = || before.iter().rev().chain(earlier.iter().rev());
-    // A pronoun object next to a verb of sending: "Wyślę je", "to ja go doślę", "prześlę ją".
-    let pronoun = ws
-        .iter()
-        .enumerate()
-        .find(|&(k, w)| matches!(description[w.start..w.end].to_lowercase().as_str(), "je" | "go" | "ją") && near(k, PL_SENDING));
-    if let Some((_, w)) = pronoun {
-        let said = description[w.start..w.end].to_lowercase();
-        let agrees = |folded: &str, gender: Gender| match said.as_str() {
-            "ją" => gender == Gender::Feminine && !pl_plural(folded, gender),
-            "go" => gender != Gender::Feminine && !pl_plural(folded, gender),
-            _ => gender == Gender::Neuter || pl_plural(folded, gender),
-        };
-        // The last document named in the nearest sentence that names one that agrees, with
-        // what a copy or a scan is of ("kopii umowy" → "kopia umowy").
-        let named = context().find_map(|s| {
-            let xs = words(s);
-            (0..xs.len()).rev().find_map(|i| {
-                let document = pl_document(&xs[i].folded).filter(|d| agrees(&xs[i].folded, d.3))?;
-                let of = xs.get(i + 1).filter(|next| PL_CONTAINERS.contains(&document.1) && pl_document(&next.folded).is_some());
-                Some((xs[i].folded.clone(), document, of.map(|next| s[next.start..next.end].to_lowercase())))
-            })
-        })?;
-        let (folded, &(_, singular, plural, gender), of) = named;
-        // "Je" of a masculine or feminine noun is many of them.
-        let form = if said == "je" && (gender != Gender::Neuter || pl_plural(&folded, gender)) { plural } else { singular };
-        let form = of.map_or(form.to_owned(), |of| format!("{form} {of}"));
-        return Some(format!("{} ({form}){}", &description[..w.end], &description[w.end..]));
-    }
-    // "Do piętnastego zapłacę": what, when the item names no due itself.
+    let sends = |w: &Word| PL_SENDING.iter().any(|v| w.folded.starts_with(v));
+    let near = |k: usize| (k.saturating_sub(2)..(k + 3).min(ws.len())).any(|j| j != k && sends(&ws[j]));
+    let context: Vec<&str> = before.iter().rev().chain(earlier.iter().rev()).copied().collect();
+    // A pronoun object next to a verb of sending: "Wyślę je", "to ja go doślę", "prześlę ją",
+    // "wyślę to"; else a verb of sending with nothing after it in its clause but whom, when
+    // and how ("Wyślę wam dzisiaj wieczorem, jak…", "Wyślę, oczywiście, że wyślę").
+    // "To" before the verb is the particle ("To ja wyślę"), after it the pronoun ("wyślę to").
+    let pronoun = ws.iter().enumerate().find(|&(k, w)| match description[w.start..w.end].to_lowercase().as_str() {
+        "je" | "go" | "ją" => near(k),
+        "to" => k > 0 && sends(&ws[k - 1]),
+        _ => false,
+    });
+    let (at, said) = match pronoun {
+        Some((_, w)) => (w.end, description[w.start..w.end].to_lowercase()),
+        None => {
+            let Some(verb) = ws.iter().position(sends) else { return name_the_due(description, &ws, &context) };
+            // "Ale zdjęcie wyślę": the object came first; "… proszę przesłać do poniedziałku":
+            // a request's object stands before it in its own sentence, not in the context.
+            if ws[verb].folded.ends_with('c')
+                || !ws[..verb].iter().all(|w| PL_NO_OBJECT.contains(&w.folded.as_str()) || PL_LEADS.contains(&w.folded.as_str()))
+            {
+                return None;
+            }
+            let timed = callscope_text::temporal::deadlines(description);
+            let mut clause = Vec::new();
+            if !ws[verb].broken_after {
+                for w in &ws[verb + 1..] {
+                    clause.push(w);
+                    if w.broken_after {
+                        break;
+                    }
+                }
+            }
+            let bare = clause.iter().all(|w| PL_NO_OBJECT.contains(&w.folded.as_str()) || timed.iter().any(|d| (d.start..d.end).contains(&w.start)));
+            if !bare {
+                return None;
+            }
+            (ws[verb].end, String::new())
+        }
+    };
+    let agrees = |folded: &str, gender: Gender| match said.as_str() {
+        "ją" => gender == Gender::Feminine && !pl_plural(folded, gender),
+        "go" => gender != Gender::Feminine && !pl_plural(folded, gender),
+        "je" => gender == Gender::Neuter || pl_plural(folded, gender),
+        _ => true,
+    };
+    // The last document named in the nearest sentence that names one that agrees, not one a
+    // preposition governs ("przez formularz": the way, not the thing), with what a copy or a
+    // scan is of ("kopii umowy" → "kopia umowy").
+    let named = context.iter().find_map(|s| {
+        let xs = words(s);
+        (0..xs.len()).rev().find_map(|i| {
+            let document = pl_document(&xs[i].folded).filter(|d| agrees(&xs[i].folded, d.3))?;
+            if i > 0 && PL_PREPOSITIONS.contains(&xs[i - 1].folded.as_str()) {
+                return None;
+            }
+            let of = xs.get(i + 1).filter(|next| PL_CONTAINERS.contains(&document.1) && pl_document(&next.folded).is_some());
+            Some((xs[i].folded.clone(), document, of.map(|next| s[next.start..next.end].to_lowercase())))
+        })
+    })?;
+    let (folded, &(_, singular, plural, gender), of) = named;
+    // "Je" of a masculine or feminine noun is many of them; "to" and no pronoun, as named.
+    // "To" and a bare verb, as named, but a neuter "-a" is as often one in the genitive
+    // ("podpisanego wypowiedzenia") as many, so it stays one.
+    let many = match said.as_str() {
+        "je" => gender != Gender::Neuter || pl_plural(&folded, gender),
+        "go" | "ją" => false,
+        _ => gender != Gender::Neuter && pl_plural(&folded, gender),
+    };
+    let form = if many { plural } else { singular };
+    let form = of.map_or(form.to_owned(), |of| format!("{form} {of}"));
+    Some(format!("{} ({form}){}", &description[..at], &description[at..]))
+}
+
+/// "Do piętnastego zapłacę": what is paid, when the item names no due itself.
+fn name_the_due(description: &str, ws: &[Word], context: &[&str]) -> Option<String> {
     let pays = ws.iter().find(|w| PL_PAYING.iter().any(|v| w.folded.starts_with(v)))?;
     let names_due = |text: &str| words(text).iter().rev().find_map(|x| PL_DUES.iter().find(|(stem, _)| x.folded.starts_with(stem)).map(|d| d.1));
     if names_due(description).is_some() || ws.iter().any(|w| pl_document(&w.folded).is_some()) {
         return None;
     }
-    let due = context().find_map(|s| names_due(s))?;
+    let due = context.iter().find_map(|s| names_due(s))?;
     Some(format!("{} ({due}){}", &description[..pays.end], &description[pays.end..]))
 }
 
@@ -369,6 +434,32 @@ mod tests {
             ("Prześlę ją jutro", &[][..], &["Potrzebujemy kopii umowy sprzedaży."][..], "Prześlę ją (kopia umowy) jutro"),
             ("Jutro je doślę", &[][..], &["Proszę przesłać paragony za leki."][..], "Jutro je (paragony) doślę"),
             ("Wyślę go dziś", &["Mam już wypełniony formularz."][..], &[][..], "Wyślę go (formularz) dziś"),
+            // "To" stands for anything; a document a preposition governs is the way, not the thing.
+            (
+                "Wyślę to w poniedziałek",
+                &["Dobra."][..],
+                &["Potrzebujemy podpisanego wypowiedzenia. Wzór wypowiedzenia jest na stronie, można to przesłać przez formularz."][..],
+                "Wyślę to (wypowiedzenie) w poniedziałek",
+            ),
+            // A verb of sending with nothing after it in its clause but whom, when and how.
+            (
+                "Wyślę wam dzisiaj wieczorem, jak przyjdzie",
+                &["Zrzut ekranu... to syn umie."][..],
+                &[][..],
+                "Wyślę (zrzut) wam dzisiaj wieczorem, jak przyjdzie",
+            ),
+            (
+                "Wyślę, oczywiście, że wyślę",
+                &[][..],
+                &["A kosztorys z ASO proszę dosłać do końca przyszłego tygodnia."][..],
+                "Wyślę (kosztorys), oczywiście, że wyślę",
+            ),
+            (
+                "Zapłacę, nie ma sprawy",
+                &[][..],
+                &["Aneks wyślę jeszcze dziś, a dopłatę proszę zrobić do końca miesiąca."][..],
+                "Zapłacę (dopłata), nie ma sprawy",
+            ),
         ];
         for (description, before, earlier, want) in cases {
             assert_eq!(name_the_polish_object(description, before, earlier).as_deref(), Some(want), "{description}");
@@ -381,9 +472,19 @@ mod tests {
     fn an_unclear_polish_pronoun_is_left_alone() {
         // "Ją" is feminine; the only document named is neuter.
         assert_eq!(name_the_polish_object("Wyślę ją jutro", &[], &["Potrzebne jest zaświadczenie."]), None);
-        assert_eq!(name_the_polish_object("To ja wyślę jutro", &[], &["Potrzebne jest zaświadczenie."]), None);
+        // "Ja" (I) is not "ją"; the particle "to" is no pronoun, so the verb is bare.
+        assert_eq!(
+            name_the_polish_object("To ja wyślę jutro", &[], &["Potrzebne jest zaświadczenie."]).as_deref(),
+            Some("To ja wyślę (zaświadczenie) jutro")
+        );
         assert_eq!(name_the_polish_object("Zadzwonię do niego jutro", &[], &["Formularz jest gotowy."]), None);
         assert_eq!(name_the_polish_object("Zapłacę fakturę w piątek", &[], &["Rata jest zaległa."]), None);
         assert_eq!(name_the_polish_object("Zapłacę w piątek", &[], &["Dziękuję, to wszystko."]), None);
+        // The object said before the verb, an object that is no document, a request's
+        // infinitive, and a word that only begins like a document.
+        assert_eq!(name_the_polish_object("Ale zdjęcie wyślę, jasne", &[], &["Potrzebny jest formularz."]), None);
+        assert_eq!(name_the_polish_object("Wyślę pani link do zgłoszenia", &[], &["Potrzebny jest formularz."]), None);
+        assert_eq!(name_the_polish_object("Przesłać do poniedziałku", &[], &["Wniosek już mamy."]), None);
+        assert_eq!(name_the_polish_object("Wyślę go dziś", &[], &["Konto jest aktywne."]), None);
     }
 }
