@@ -21,7 +21,7 @@ const OPENING_TURNS: usize = 2;
 const AGENT_OPENINGS: &[&str] = &[
     "thank you for calling", "thanks for calling", "you re through to", "you are through to", "you re speaking to", "you re speaking with",
     "you are speaking with", "you are speaking to", "speaking how can i", "my name is", "my name s", "how can i help", "how may i help",
-    "how can i assist", "what can i do for you", "welcome to", "dzien dobry nazywam sie", "nazywam sie", "z tej strony", "w czym moge pomoc",
+    "how can i assist", "what can i do for you", "welcome to", "dzien dobry nazywam sie", "z tej strony", "w czym moge pomoc",
     "w czym moge panu pomoc", "w czym moge pani pomoc", "czym moge sluzyc", "dziekuje za telefon", "dziekuje za kontakt", "witam w", "infolinia",
     "biuro obslugi", "dzial obslugi",
 ];
@@ -40,7 +40,8 @@ const AGENT_PHRASES: &[&str] = &[
     "poprosze nazwisko", "poprosze dane", "dziekuje pani", "dziekuje panie", "widze", "zwrocimy", "wystawimy", "przeslemy", "wyslemy", "sprawdzimy",
     "przekazemy", "oddzwonimy", "cala przyjemnosc", "milego weekendu", "milej soboty", "milego wieczoru", "duzo zdrowia", "przykro mi", "zgadza sie",
     "weryfikacja", "mam pania", "mam pana", "zapisane", "zapisalem", "zapisalam", "aktywowalem", "aktywowalam", "wpisalem", "wpisalam",
-    "cos jeszcze", "przyjme", "zrobimy to razem", "my pleasure", "you re welcome",
+    "cos jeszcze", "przyjme", "zrobimy to razem", "my pleasure", "you re welcome", "let s take a look", "let me look", "got you", "i m logging",
+    "zgloszenie przyjmuje", "polecam", "prosze wejsc", "prosze kliknac", "rozumiem pana", "rozumiem pania", "bardzo przepraszam",
 ];
 
 /// What the caller says.
@@ -53,7 +54,9 @@ const CUSTOMER_PHRASES: &[&str] = &[
     "moja faktura", "moja paczka", "moje konto", "chcialbym", "chcialabym", "ja w sprawie", "mam pytanie", "chcialem zapytac", "chcialam zapytac",
     "chce zapytac", "chce zlozyc", "chce zmienic", "chce rozwiazac", "chce zrezygnowac", "oczekuje", "nie dostalem", "nie dostalam",
     "nie otrzymalem", "nie otrzymalam", "nadal czekam", "czy moze mi pan", "czy moze mi pani", "u panstwa", "u was", "kupilem", "kupilam",
-    "zamowilem", "zamowilam", "ja sie na tym nie znam",
+    "zamowilem", "zamowilam", "ja sie na tym nie znam", "policy with you", "account with you", "i run", "quick question", "quick one",
+    "i need to report", "make a complaint", "your contractors", "your people", "your engineer", "your app", "your website", "wasz", "wasza", "wasze",
+    "waszej", "waszego", "waszym", "macie", "obiecaliscie", "chcialam zglosic", "chcialem zglosic", "dzwonie drugi raz", "dzwonie zapytac",
 ];
 
 /// The agent among two speakers, and how sure that is.
@@ -156,6 +159,24 @@ mod tests {
             ("speaker_1", "Cała przyjemność po mojej stronie. Miłego weekendu!"),
         ]);
         assert_eq!(guess_roles(&late).unwrap().agent, "speaker_1");
+    }
+
+    #[test]
+    fn a_caller_who_gives_their_name_and_company_first_is_still_the_caller() {
+        let english = call(&[
+            ("speaker_2", "Hi Hannah, Daniel Okafor, I run Okafor Creative. Quick one: our renewal has gone through twice."),
+            ("speaker_1", "Oh, okay, let's take a look. What's the email address on the account?"),
+            ("speaker_2", "It's daniel at okafor creative dot com."),
+            ("speaker_1", "Got you. I can only see one payment on our side."),
+        ]);
+        assert_eq!(guess_roles(&english).unwrap().agent, "speaker_1");
+        let polish = call(&[
+            ("speaker_2", "Dzień dobry pani, nazywam się Halina Bąk. Chciałam zgłosić kradzież roweru z piwnicy."),
+            ("speaker_1", "Przykro mi. Czy zgłaszała pani kradzież na policję?"),
+            ("speaker_2", "Tak, wczoraj. Obiecaliście, że to będzie w polisie."),
+            ("speaker_1", "Dobrze, zgłoszenie przyjmuję."),
+        ]);
+        assert_eq!(guess_roles(&polish).unwrap().agent, "speaker_1");
     }
 
     #[test]
