@@ -68,7 +68,7 @@ const EN_VERBS: &[&str] = &[
     "organise", "organize", "raise", "resend", "credit", "reset", "activate", "install", "repair", "collect", "notify", "inform", "chase", "sort",
 ];
 /// First-person future forms of Polish verbs of action (folded: no diacritics).
-const PL_PROMISE: &[&str] = &[
+pub(crate) const PL_PROMISE: &[&str] = &[
     "wysle", "wyslemy", "zadzwonie", "zadzwonimy", "oddzwonie", "oddzwonimy", "sprawdze", "sprawdzimy", "przygotuje", "przygotujemy", "przesle",
     "przeslemy", "skontaktuje", "skontaktujemy", "zwroce", "zwrocimy", "umowie", "umowimy", "zamowie", "zamowimy", "wystawie", "wystawimy",
     "anuluje", "anulujemy", "przekaze", "przekazemy", "potwierdze", "potwierdzimy", "naprawie", "naprawimy", "wymienie", "wymienimy", "dostarcze",

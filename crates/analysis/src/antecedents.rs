@@ -251,8 +251,19 @@ const PL_LEADS: &[&str] = &["ale", "to", "ja", "my", "no", "tak", "i", "a", "wie
 /// formularz", "w umowie").
 const PL_PREPOSITIONS: &[&str] = &["przez", "w", "we", "na", "z", "ze", "do", "od", "o", "po", "dla", "bez", "przy", "pod", "nad", "za"];
 /// What a Polish call asks to be paid, for a "zapłacę" that names nothing.
-const PL_DUES: &[(&str, &str)] =
-    &[("rat", "rata"), ("skladk", "składka"), ("faktur", "faktura"), ("rachun", "rachunek"), ("zaleglos", "zaległość"), ("doplat", "dopłata")];
+const PL_DUES: &[(&str, &str)] = &[
+    ("rat", "rata"),
+    ("skladk", "składka"),
+    ("faktur", "faktura"),
+    ("rachunek", "rachunek"),
+    ("rachunk", "rachunek"),
+    ("zaleglosc", "zaległość"),
+    ("doplat", "dopłata"),
+];
+/// Words that ask for or send a thing: a sentence of the turns before with one of them may
+/// name what the item sends (by the start of their folded forms).
+const PL_ASKING: &[&str] =
+    &["prosz", "potrzeb", "brakuj", "wymag", "trzeba", "musi", "przesl", "wysl", "dosl", "odesl", "dostarcz", "zalacz", "przyda"];
 /// Verbs of sending a thing, by the start of their folded forms ("wyślę", "prześlemy",
 /// "odeślę", "doślę", "dostarczę", "podpiszę", "zeskanuję").
 const PL_SENDING: &[&str] = &["wysl", "przesl", "odesl", "dosl", "dostarcz", "podpisz", "zeskanuj", "przyniose", "zloz"];
@@ -263,8 +274,14 @@ const PL_PAYING: &[&str] = &["zaplac", "oplac", "wplac", "przelej"];
 fn pl_document(folded: &str) -> Option<&'static (&'static str, &'static str, &'static str, Gender)> {
     // "Umowa" but not "umówię" (folded "umowie" is both: the noun's locative is taken, as a
     // document is more often named than a meeting).
+    if PL_VERB_FORMS.contains(&folded) {
+        return None;
+    }
     PL_DOCUMENTS.iter().find(|(stem, ..)| folded.strip_prefix(stem).is_some_and(|ending| PL_ENDINGS.contains(&ending)))
 }
+
+/// Verbs that read as a document's case form once folded ("wyceni": will value; "umówi").
+const PL_VERB_FORMS: &[&str] = &["wyceni", "umowi"];
 
 /// The case endings a document's stem in [`PL_DOCUMENTS`] takes (folded), so that "akt" is not
 /// "aktywny" nor "skan" "skandal".
@@ -287,14 +304,36 @@ pub fn name_the_polish_object(description: &str, before: &[&str], earlier: &[&st
     let ws = words(description);
     let sends = |w: &Word| PL_SENDING.iter().any(|v| w.folded.starts_with(v));
     let near = |k: usize| (k.saturating_sub(2)..(k + 3).min(ws.len())).any(|j| j != k && sends(&ws[j]));
+    // The sentences before in the item's turn, then those of the turns before; for a verb with
+    // no pronoun, of the turns before only those that ask for or send something ("Umowa jest
+    // aktywna" names no thing to send).
     let context: Vec<&str> = before.iter().rev().chain(earlier.iter().rev()).copied().collect();
+    let mut asked: Vec<&str> = before.iter().rev().copied().collect();
+    for turn in earlier.iter().rev() {
+        let asking = |s: &&str| words(s).iter().any(|w| PL_ASKING.iter().any(|a| w.folded.starts_with(a)));
+        asked.extend(crate::text::sentences(turn).into_iter().rev().filter(asking));
+    }
+    // An item that names a document already needs no name ("Wyślę to zaświadczenie").
+    // ("Wyślę go przez formularz": the form is the way, not the thing.)
+    if (0..ws.len()).any(|i| pl_document(&ws[i].folded).is_some() && !(i > 0 && PL_PREPOSITIONS.contains(&ws[i - 1].folded.as_str()))) {
+        return None;
+    }
     // A pronoun object next to a verb of sending: "Wyślę je", "to ja go doślę", "prześlę ją",
     // "wyślę to"; else a verb of sending with nothing after it in its clause but whom, when
     // and how ("Wyślę wam dzisiaj wieczorem, jak…", "Wyślę, oczywiście, że wyślę").
     // "To" before the verb is the particle ("To ja wyślę"), after it the pronoun ("wyślę to").
     let pronoun = ws.iter().enumerate().find(|&(k, w)| match description[w.start..w.end].to_lowercase().as_str() {
         "je" | "go" | "ją" => near(k),
-        "to" => k > 0 && sends(&ws[k - 1]),
+        // Not the demonstrative ("wyślę to potwierdzenie"), nor across a comma ("Prześlę, to
+        // żaden problem").
+        "to" => {
+            k > 0
+                && sends(&ws[k - 1])
+                && !ws[k - 1].broken_after
+                && ws.get(k + 1).is_none_or(|next| {
+                    w.broken_after || PL_NO_OBJECT.contains(&next.folded.as_str()) || PL_PREPOSITIONS.contains(&next.folded.as_str())
+                })
+        }
         _ => false,
     });
     let (at, said) = match pronoun {
@@ -325,19 +364,26 @@ pub fn name_the_polish_object(description: &str, before: &[&str], earlier: &[&st
             (ws[verb].end, String::new())
         }
     };
+    // A feminine "-y" or "-i" is the genitive singular as often as the plural ("podpisanej
+    // umowy"), and a neuter "-a" too, so only a masculine ending tells many.
     let agrees = |folded: &str, gender: Gender| match said.as_str() {
-        "ją" => gender == Gender::Feminine && !pl_plural(folded, gender),
-        "go" => gender != Gender::Feminine && !pl_plural(folded, gender),
-        "je" => gender == Gender::Neuter || pl_plural(folded, gender),
+        "ją" => gender == Gender::Feminine,
+        "go" => gender == Gender::Neuter || gender == Gender::Masculine && !pl_plural(folded, gender),
+        "je" => gender != Gender::Masculine || pl_plural(folded, gender),
         _ => true,
     };
     // The last document named in the nearest sentence that names one that agrees, not one a
     // preposition governs ("przez formularz": the way, not the thing), with what a copy or a
     // scan is of ("kopii umowy" → "kopia umowy").
-    let named = context.iter().find_map(|s| {
+    let named = if said.is_empty() { &asked } else { &context }.iter().find_map(|s| {
         let xs = words(s);
-        (0..xs.len()).rev().find_map(|i| {
-            let document = pl_document(&xs[i].folded).filter(|d| agrees(&xs[i].folded, d.3))?;
+        (0..xs.len()).rev().find_map(|mut i| {
+            pl_document(&xs[i].folded).filter(|d| agrees(&xs[i].folded, d.3))?;
+            // "Kopii umowy": the copy is what is sent.
+            if i > 0 && pl_document(&xs[i - 1].folded).is_some_and(|d| PL_CONTAINERS.contains(&d.1) && agrees(&xs[i - 1].folded, d.3)) {
+                i -= 1;
+            }
+            let document = pl_document(&xs[i].folded)?;
             if i > 0 && PL_PREPOSITIONS.contains(&xs[i - 1].folded.as_str()) {
                 return None;
             }
@@ -346,13 +392,12 @@ pub fn name_the_polish_object(description: &str, before: &[&str], earlier: &[&st
         })
     })?;
     let (folded, &(_, singular, plural, gender), of) = named;
-    // "Je" of a masculine or feminine noun is many of them; "to" and no pronoun, as named.
-    // "To" and a bare verb, as named, but a neuter "-a" is as often one in the genitive
-    // ("podpisanego wypowiedzenia") as many, so it stays one.
+    // "Je" of a masculine or feminine noun is many of them; otherwise one, unless a masculine
+    // ending says many ("paragony").
     let many = match said.as_str() {
         "je" => gender != Gender::Neuter || pl_plural(&folded, gender),
         "go" | "ją" => false,
-        _ => gender != Gender::Neuter && pl_plural(&folded, gender),
+        _ => gender == Gender::Masculine && pl_plural(&folded, gender),
     };
     let form = if many { plural } else { singular };
     let form = of.map_or(form.to_owned(), |of| format!("{form} {of}"));
@@ -362,7 +407,11 @@ pub fn name_the_polish_object(description: &str, before: &[&str], earlier: &[&st
 /// "Do piętnastego zapłacę": what is paid, when the item names no due itself.
 fn name_the_due(description: &str, ws: &[Word], context: &[&str]) -> Option<String> {
     let pays = ws.iter().find(|w| PL_PAYING.iter().any(|v| w.folded.starts_with(v)))?;
-    let names_due = |text: &str| words(text).iter().rev().find_map(|x| PL_DUES.iter().find(|(stem, _)| x.folded.starts_with(stem)).map(|d| d.1));
+    let names_due = |text: &str| {
+        words(text).iter().rev().find_map(|x| {
+            PL_DUES.iter().find(|(stem, _)| x.folded.strip_prefix(stem).is_some_and(|ending| PL_ENDINGS.contains(&ending))).map(|d| d.1)
+        })
+    };
     if names_due(description).is_some() || ws.iter().any(|w| pl_document(&w.folded).is_some()) {
         return None;
     }
@@ -486,5 +535,20 @@ mod tests {
         assert_eq!(name_the_polish_object("Wyślę pani link do zgłoszenia", &[], &["Potrzebny jest formularz."]), None);
         assert_eq!(name_the_polish_object("Przesłać do poniedziałku", &[], &["Wniosek już mamy."]), None);
         assert_eq!(name_the_polish_object("Wyślę go dziś", &[], &["Konto jest aktywne."]), None);
+        // Found by a review: a demonstrative "to", "to" across a comma, a verb that reads as a
+        // document, a surname that begins as a due, and a document the turn before only
+        // mentions.
+        assert_eq!(name_the_polish_object("Wyślę to zaświadczenie jutro", &[], &["Potrzebujemy zaświadczenia."]), None);
+        assert_eq!(name_the_polish_object("Wyślę to potwierdzenie przelewu", &[], &["Umowa jest już aktywna."]), None);
+        assert_eq!(name_the_polish_object("Prześlę, to żaden problem", &[], &["Umowa jest już aktywna."]), None);
+        assert_eq!(
+            name_the_polish_object("Prześlę dzisiaj", &[], &["Proszę przesłać zdjęcia szkody, rzeczoznawca ją wyceni."]).as_deref(),
+            Some("Prześlę (zdjęcie) dzisiaj")
+        );
+        assert_eq!(name_the_polish_object("Zapłacę jutro", &[], &["Dziękuję, pani Ratajczak, kwota to 120 zł."]), None);
+        assert_eq!(name_the_polish_object("Dobrze, wyślę wieczorem", &[], &["Umowa jest aktywna. Proszę przesłać odczyt licznika."]), None);
+        // A feminine "-y" is one as often as many.
+        assert_eq!(name_the_polish_object("Wyślę dzisiaj", &[], &["Brakuje jeszcze podpisanej umowy."]).as_deref(), Some("Wyślę (umowa) dzisiaj"));
+        assert_eq!(name_the_polish_object("Wyślę ją jutro", &[], &["Brakuje jeszcze podpisanej umowy."]).as_deref(), Some("Wyślę ją (umowa) jutro"));
     }
 }

@@ -66,12 +66,13 @@ const AT_THE_KEYBOARD: &[&str] = &[
 ];
 
 /// Polish verbs of looking something up while the caller waits.
-const PL_AT_THE_KEYBOARD: &[&str] = &["sprawdze", "sprawdzimy", "zobacze", "zerkne", "zweryfikuje", "poszukam", "wyszukam"];
+/// ("zweryfikuje" is not one: folded, it is also the third person, "dział zweryfikuje".)
+const PL_AT_THE_KEYBOARD: &[&str] = &["sprawdze", "sprawdzimy", "zobacze", "zerkne", "poszukam", "wyszukam"];
 
 /// Polish words that put a look-up off until after the call or promise its result.
 const PL_LATER: &[&str] = &[
     "oddzwonie", "oddzwonimy", "oddzwoni", "odezwe", "odezwiemy", "dam", "damy", "poinformuje", "poinformujemy", "mailem", "wysle", "wyslemy",
-    "przesle", "przeslemy", "jutro", "pozniej", "potem", "przekaze", "przekazemy", "napisze", "napiszemy",
+    "przesle", "przeslemy", "jutro", "pozniej", "potem", "przekaze", "przekazemy", "napisze", "napiszemy", "wroce", "wrocimy",
 ];
 
 /// Words that put something off until after the call.
@@ -193,8 +194,11 @@ pub fn not_a_task(sentence: &str, answer: Option<&str>) -> Option<NotATask> {
     // "Sprawdzę to", "Sprawdzę polisę", "Zweryfikuję pana": the Polish agent's "let me check",
     // done while the caller waits, unless the sentence puts something off ("sprawdzę i
     // oddzwonię", "sprawdzę to do jutra").
+    // Another first-person verb makes the look-up part of a task ("Sprawdzę to i wystawię
+    // korektę", "…jak wrócę z pracy").
     let checks = w.iter().any(|x| PL_AT_THE_KEYBOARD.contains(&x.as_str()));
-    if checks && !has_any(&w, PL_LATER) && callscope_text::temporal::deadlines(sentence).is_empty() {
+    let another_verb = w.iter().any(|x| crate::actions::PL_PROMISE.contains(&x.as_str()) && !PL_AT_THE_KEYBOARD.contains(&x.as_str()));
+    if checks && !another_verb && !has_any(&w, PL_LATER) && callscope_text::temporal::deadlines(sentence).is_empty() {
         return Some(NotATask::DoneDuringTheCall);
     }
     if OFFERS.iter().any(|p| has_seq(&w, p)) {
@@ -236,7 +240,8 @@ mod tests {
             ("Już wysłałam formularz.", None, Some(NotATask::Past)),
             ("Sprawdzę to, panie Kazimierzu.", None, Some(NotATask::DoneDuringTheCall)),
             ("Sprawdzę, co mogę zaproponować.", None, Some(NotATask::DoneDuringTheCall)),
-            ("Zweryfikuję pana: poproszę datę urodzenia.", None, Some(NotATask::DoneDuringTheCall)),
+            // Annotated so in the tuning calls: a look-up that names no later step.
+            ("Sprawdzę, kiedy będzie technik.", None, Some(NotATask::DoneDuringTheCall)),
         ];
         for (sentence, answer, want) in cases {
             assert_eq!(not_a_task(sentence, answer), want, "{sentence}");
@@ -258,6 +263,10 @@ mod tests {
             ("Let me check with billing and call you back tomorrow.", None),
             ("Sprawdzę to z działem technicznym i oddzwonię.", None),
             ("Sprawdzę to do piątku.", None),
+            ("Sprawdzę to i wystawię korektę faktury.", None),
+            ("Sprawdzę to w piwnicy, jak wrócę z pracy.", None),
+            ("Sprawdzimy to i zwrócimy pieniądze.", None),
+            ("Dział reklamacji zweryfikuje zgłoszenie i skontaktuje się z panem.", None),
             ("Potrzebuję jeszcze skanu odpisu aktu małżeństwa.", None),
             ("I need your signature on the form by Friday.", None),
             ("Potrzebujemy umowy najmu do końca tygodnia.", None),

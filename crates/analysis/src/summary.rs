@@ -212,11 +212,22 @@ fn readable(sentence: &str) -> bool {
 /// eight", "the twenty-second of July 1964", "dan underscore okafor at fernmail dot co dot
 /// uk"). Those recur when read back, which is what made them look central.
 fn point_worthy(sentence: &str) -> bool {
+    stems(sentence).len() >= 4 && says_no_data(sentence)
+}
+
+/// Whether a sentence or clause asks nothing, is no formality and reads out no data (see
+/// [`point_worthy`]).
+fn says_no_data(sentence: &str) -> bool {
     let words: Vec<String> = sentence.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(fold).collect();
     let spelled = words.iter().any(|w| SPELLING.contains(&w.as_str()));
     // Digits read one by one are data; an amount or a count is what a key point may say.
     let digit_words: usize = numbers(sentence).iter().filter(|n| matches!(n.value, Number::Digits(_))).map(|n| n.end - n.first).sum();
-    let letters = words.iter().filter(|w| w.chars().count() == 1).count();
+    // Spelled letters come in runs ("C F", "Q R"); a lone letter is a word ("a", "w") or a
+    // piece of a contraction ("it's").
+    let letter = |i: usize| words.get(i).is_some_and(|w| w.chars().count() == 1 && !w.chars().all(|c| c.is_ascii_digit()));
+    let letters = (0..words.len())
+        .filter(|&i| letter(i) && (i > 0 && letter(i - 1) || letter(i + 1)) && !ONE_LETTER_WORDS.contains(&words[i].as_str()))
+        .count();
     // A date with a year long past is a date of birth or of a contract's start, read out.
     let long_past = deadlines(sentence).iter().any(|d| matches!(d.expression, Expression::Date { year: Some(year), .. } if year < 2010));
     let introduces = phrase_text(sentence).trim_end().ends_with(" speaking");
@@ -225,12 +236,14 @@ fn point_worthy(sentence: &str) -> bool {
         && !long_past
         && !introduces
         && !has_phrase(&phrase_text(sentence), FORMALITIES)
-        && stems(sentence).len() >= 4
         && (digit_words + letters) * 3 <= words.len()
 }
 
+/// Words of one letter, and the pieces contractions leave ("it's" → "it", "s").
+const ONE_LETTER_WORDS: &[&str] = &["a", "i", "w", "z", "o", "u", "s", "m", "t", "d"];
+
 /// Words that only spelling an address out uses.
-const SPELLING: &[&str] = &["dot", "underscore", "hyphen", "kropka", "malpa", "podkreslnik", "podloga"];
+const SPELLING: &[&str] = &["dot", "underscore", "hyphen", "kropka", "malpa", "podkreslnik"];
 
 /// A key point: the sentence, or, when it is long, its clause that carries most of the call's
 /// vocabulary, cut to [`POINT_WORDS`] words; numbers in digits.
@@ -242,7 +255,7 @@ fn key_point(sentence: &str, freq: &HashMap<String, f32>) -> String {
     } else {
         text.split([',', ';', ':', '—'])
             .map(str::trim)
-            .filter(|c| c.split_whitespace().count() >= 3 && point_worthy(c))
+            .filter(|c| c.split_whitespace().count() >= 3 && says_no_data(c))
             .max_by(|a, b| weight(a).total_cmp(&weight(b)))
             .unwrap_or(text)
     };
@@ -485,6 +498,14 @@ mod tests {
         }
         assert!(points.contains("readings on the account were estimated"), "{points}");
         assert!(points.contains("98.60 pounds"), "{points}");
+        // Lone letters are words, and a floor is no spelling (a review's cases).
+        for sentence in [
+            "Technik przyjdzie w piątek o 9 i wymieni licznik.",
+            "I'm told it's a 3 day wait for a new card.",
+            "Cała podłoga w łazience jest zalana.",
+        ] {
+            assert!(point_worthy(sentence), "{sentence}");
+        }
     }
 
     #[test]

@@ -14,8 +14,8 @@ const STOP: &[&str] = &[
     "wszystkie", "inne", "innych",
 ];
 const ENDINGS: &[&str] = &[
-    "owania", "owanie", "ami", "ach", "ing", "ied", "ies", "ego", "emu", "ymi", "imi", "iem", "ow", "om", "em", "ia", "iu", "ie", "ed", "es", "a",
-    "e", "i", "o", "u", "y", "s",
+    "owania", "owanie", "ami", "ach", "ing", "ied", "ies", "ego", "emu", "ymi", "imi", "iem", "ow", "om", "em", "ia", "ii", "iu", "ie", "ed", "es",
+    "a", "e", "i", "o", "u", "y", "s",
 ];
 
 /// The stem of a folded word (`None` for short and stop words).
@@ -127,6 +127,7 @@ mod tests {
         assert_eq!(stems("Billing bills"), ["bill"; 2]);
         assert!(stems("the and to 2026").is_empty());
         assert_eq!(stems("ubezpieczenie ubezpieczenia ubezpieczeniu ubezpieczeniem"), ["ubezpieczen"; 4]);
+        assert_eq!(stems("awaria awarii awarię"), ["awar"; 3]);
         assert!(stems("klientów klientami").is_empty(), "a stop word's inflections are as empty as it");
     }
 }
