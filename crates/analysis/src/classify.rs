@@ -153,7 +153,7 @@ fn spoken_counts(turns: &[&str]) -> HashMap<String, f32> {
     for (i, turn) in turns.iter().enumerate() {
         let weight = if i < OPENING_TURNS { OPENING_WEIGHT } else { 1.0 };
         // A collocation does not run across a mark ("charged double, check my statement").
-        for clause in turn.split(|c: char| matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | '\n')) {
+        for clause in turn.split(['.', ',', ';', ':', '!', '?', '\n']) {
             let words: Vec<String> = clause.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(fold).collect();
             for (at, word) in words.iter().enumerate() {
                 let Some(stem) = stem(word) else { continue };
