@@ -66,6 +66,7 @@ const EN_VERBS: &[&str] = &[
     "forward", "prepare", "contact", "follow", "confirm", "review", "fix", "replace", "deliver", "ship", "escalate", "investigate", "get", "reply",
     "transfer", "post", "order", "pay", "sign", "return", "submit", "upload", "share", "visit", "remind", "let", "text", "write", "provide",
     "organise", "organize", "raise", "resend", "credit", "reset", "activate", "install", "repair", "collect", "notify", "inform", "chase", "sort",
+    "put", "push", "give", "drop", "scan", "open", "pass",
 ];
 /// First-person future forms of Polish verbs of action (folded: no diacritics).
 pub(crate) const PL_PROMISE: &[&str] = &[
@@ -801,6 +802,21 @@ mod tests {
         assert_eq!(items[0].due_at.unwrap().to_rfc3339(), "2026-11-20T23:59:59+00:00");
         assert_eq!(items[0].evidence, "I'll send you the return label by Friday.");
         assert_eq!(items[1].turn, 2);
+        // Verbs the fresh tuning calls promised with (tune3), and a transfer that is none.
+        let items = extract_actions(
+            &[
+                t("agent", "I'll push the refund through as soon as the screenshot's in."),
+                t("customer", "Okay."),
+                t("agent", "I'll open an investigation with the courier and come back to you. I'll put you through to the keypad now."),
+                t("customer", "Thanks."),
+            ],
+            call(),
+        );
+        let described: Vec<&str> = items.iter().map(|a| a.description.as_str()).collect();
+        assert_eq!(
+            described,
+            ["Push the refund through as soon as the screenshot's in", "Open an investigation with the courier and come back to you"]
+        );
     }
 
     #[test]

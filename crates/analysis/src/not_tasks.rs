@@ -65,6 +65,19 @@ const AT_THE_KEYBOARD: &[&str] = &[
     "przeczytam", "powtorze", "zweryfikuje",
 ];
 
+/// Handing the caller on within the call, or holding something while they wait.
+const IN_THE_CALL: &[&[&str]] = &[
+    &["put", "a", "hold", "on"],
+    &["put", "you", "through"],
+    &["put", "you", "on", "hold"],
+    &["pass", "you", "over"],
+    &["pass", "you", "to"],
+    &["transfer", "you"],
+    &["put", "someone"],
+    &["put", "him", "on"],
+    &["put", "her", "on"],
+];
+
 /// Polish verbs of looking something up while the caller waits.
 /// ("zweryfikuje" is not one: folded, it is also the third person, "dział zweryfikuje".)
 const PL_AT_THE_KEYBOARD: &[&str] = &["sprawdze", "sprawdzimy", "zobacze", "zerkne", "poszukam", "wyszukam"];
@@ -180,6 +193,11 @@ pub fn not_a_task(sentence: &str, answer: Option<&str>) -> Option<NotATask> {
     if needs_data && !has_any(&w, SENDING) {
         return Some(NotATask::DataRequest);
     }
+    // "I'll put you through to the keypad", "I'll pass you to billing": the call moves on;
+    // "I'll put a hold on the cancellation now": done as said.
+    if IN_THE_CALL.iter().any(|p| has_seq(&w, p)) {
+        return Some(NotATask::DoneDuringTheCall);
+    }
     let now = NOW.iter().any(|p| has_seq(&w, p));
     if now && has_any(&w, AT_THE_KEYBOARD) {
         return Some(NotATask::DoneDuringTheCall);
@@ -239,6 +257,9 @@ mod tests {
             ("I've already sent the form.", None, Some(NotATask::Past)),
             ("Już wysłałam formularz.", None, Some(NotATask::Past)),
             ("Sprawdzę to, panie Kazimierzu.", None, Some(NotATask::DoneDuringTheCall)),
+            ("I'll put you through to our secure keypad now for the three digits.", None, Some(NotATask::DoneDuringTheCall)),
+            ("I'll put a hold on the cancellation now.", None, Some(NotATask::DoneDuringTheCall)),
+            ("Can you put someone from the admissions desk on for a minute?", None, Some(NotATask::DoneDuringTheCall)),
             ("Sprawdzę, co mogę zaproponować.", None, Some(NotATask::DoneDuringTheCall)),
             // Annotated so in the tuning calls: a look-up that names no later step.
             ("Sprawdzę, kiedy będzie technik.", None, Some(NotATask::DoneDuringTheCall)),
@@ -264,6 +285,7 @@ mod tests {
             ("Sprawdzę to z działem technicznym i oddzwonię.", None),
             ("Sprawdzę to do piątku.", None),
             ("Sprawdzę to i wystawię korektę faktury.", None),
+            ("Once it's in, I'll put the refund for April through.", None),
             ("Sprawdzę to w piwnicy, jak wrócę z pracy.", None),
             ("Sprawdzimy to i zwrócimy pieniądze.", None),
             ("Dział reklamacji zweryfikuje zgłoszenie i skontaktuje się z panem.", None),
