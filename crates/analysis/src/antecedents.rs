@@ -154,11 +154,19 @@ fn asked_for(text: &str) -> Vec<(&str, String)> {
     out
 }
 
-/// Every noun phrase of `text` led by a determiner, in order.
+/// Every noun phrase of `text` led by a determiner, in order, but for places ("I'm not at the
+/// shop", "in the app"): a thing to hand over is no preposition's.
 fn phrases(text: &str) -> Vec<(&str, String)> {
     let ws = words(text);
-    (0..ws.len()).filter_map(|i| phrase_at(&ws, i, false)).map(|(start, end, head)| (&text[start..end], head)).collect()
+    (0..ws.len())
+        .filter(|&i| i == 0 || !PLACES.contains(&ws[i - 1].folded.as_str()))
+        .filter_map(|i| phrase_at(&ws, i, false))
+        .map(|(start, end, head)| (&text[start..end], head))
+        .collect()
 }
+
+/// Prepositions of place and way.
+const PLACES: &[&str] = &["at", "in", "on", "into", "onto", "inside", "near", "from", "through", "via"];
 
 /// `description` with the first pronoun that is the object of a verb of handing over replaced
 /// by what it stands for, when the call says so plainly. `before` is what was said before the
@@ -436,6 +444,8 @@ mod tests {
             ("Post it to you this afternoon", &["I'll put the form through the system straight away."][..], &[][..], Some("Post the form to you this afternoon")),
             ("Post it to you tonight", &["The replacement card is ready."][..], &[][..], Some("Post the replacement card to you tonight")),
             ("Forward those to us", &["That would really help."][..], &["Well. I've also got the emails I had with him, where he says the same sort of thing."][..], Some("Forward the emails to us")),
+            // A place is no thing to send (tune3).
+            ("Send it this afternoon when I'm back", &["I'm not at the shop now, the iPad's there."][..], &["Could you send me the crash log? It's under Help."][..], Some("Send the crash log this afternoon when I'm back")),
         ];
         for (description, before, earlier, want) in cases {
             assert_eq!(name_the_object(description, before, earlier).as_deref(), want, "{description}");
