@@ -446,7 +446,8 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                             break;
                         }
                         if PL_PROMISE.contains(&ws[i].2.as_str())
-                            && (i == 0 || !matches!(ws[i - 1].2.as_str(), "nie" | "czy"))
+                            // After a preposition it is a noun's case ("jest w umowie").
+                            && (i == 0 || !matches!(ws[i - 1].2.as_str(), "nie" | "czy" | "w" | "we" | "na" | "o" | "po" | "przy"))
                             && !spelled_as_another_word(&sentence[ws[i].0..ws[i].1], sentence)
                             && (!modal || next_is_action)
                         {
@@ -889,6 +890,7 @@ mod tests {
             "Nie musi pan nic wypełniać, wszystko zrobię.",
             "W poniedziałek muszę być w pracy.",
             "Skargą zajmie się kierownik, przesle panu odpowiedź.",
+            "Jest w umowie",
         ] {
             let found = proposed_for(text);
             assert!(
