@@ -529,6 +529,14 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                 if out.iter().chain(&from_sentence).any(|a| fold(&a.description) == fold(&description)) {
                     continue;
                 }
+                // "Oddzwonię na pewno" after "Oddzwonię do pana w ciągu trzydziestu minut": the
+                // same promise said again, in fewer words.
+                let first = |d: &str| d.split_whitespace().next().map(fold);
+                let restated = description.split_whitespace().count() <= 3
+                    && out.iter().chain(&from_sentence).any(|a| a.responsible_party == who && first(&a.description) == first(&description));
+                if restated {
+                    continue;
+                }
                 let due = deadline_in(sentence, call);
                 from_sentence.push(ActionDraft {
                     description,
@@ -872,6 +880,16 @@ mod tests {
             call(),
         );
         assert_eq!(items[0].description, "Wyślę je (wypowiedzenie) w poniedziałek listem poleconym");
+        // A promise said again in fewer words is the same item (tune3).
+        let items = extract_actions(
+            &[
+                t("konsultant", "Oddzwonię do pana w ciągu trzydziestu minut z godziną przyjazdu lawety."),
+                t("klient", "Dobrze, czekam."),
+                t("konsultant", "Oddzwonię na pewno."),
+            ],
+            call(),
+        );
+        assert_eq!(items.len(), 1, "{items:?}");
     }
 
     /// The candidates a wide search proposes in an agent's sentence that the customer answers
