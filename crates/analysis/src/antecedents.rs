@@ -295,6 +295,12 @@ const PL_VERB_FORMS: &[&str] = &["wyceni", "umowi"];
 /// "aktywny" nor "skan" "skandal".
 const PL_ENDINGS: &[&str] = &["", "a", "e", "i", "y", "u", "o", "ie", "ia", "iu", "iem", "em", "om", "ow", "ami", "ach", "iach", "iami", "ze"];
 
+/// Whether the word at `i` follows a preposition, which makes it a way or a place ("przez
+/// formularz", "w umowie"), not a thing sent.
+fn governed(ws: &[Word], i: usize) -> bool {
+    i > 0 && PL_PREPOSITIONS.contains(&ws[i - 1].folded.as_str())
+}
+
 /// Whether a Polish noun's form is plural, by its ending: "paragony", "formularze", "zdjęcia"
 /// (a neuter noun's genitive singular reads the same, and either agrees with "je").
 fn pl_plural(folded: &str, gender: Gender) -> bool {
@@ -312,20 +318,13 @@ pub fn name_the_polish_object(description: &str, before: &[&str], earlier: &[&st
     let ws = words(description);
     let sends = |w: &Word| PL_SENDING.iter().any(|v| w.folded.starts_with(v));
     let near = |k: usize| (k.saturating_sub(2)..(k + 3).min(ws.len())).any(|j| j != k && sends(&ws[j]));
-    // The sentences before in the item's turn, then those of the turns before; for a verb with
-    // no pronoun, of the turns before only those that ask for or send something ("Umowa jest
-    // aktywna" names no thing to send).
-    let context: Vec<&str> = before.iter().rev().chain(earlier.iter().rev()).copied().collect();
-    let mut asked: Vec<&str> = before.iter().rev().copied().collect();
-    for turn in earlier.iter().rev() {
-        let asking = |s: &&str| words(s).iter().any(|w| PL_ASKING.iter().any(|a| w.folded.starts_with(a)));
-        asked.extend(crate::text::sentences(turn).into_iter().rev().filter(asking));
-    }
     // An item that names a document already needs no name ("Wyślę to zaświadczenie").
     // ("Wyślę go przez formularz": the form is the way, not the thing.)
-    if (0..ws.len()).any(|i| pl_document(&ws[i].folded).is_some() && !(i > 0 && PL_PREPOSITIONS.contains(&ws[i - 1].folded.as_str()))) {
+    if (0..ws.len()).any(|i| pl_document(&ws[i].folded).is_some() && !governed(&ws, i)) {
         return None;
     }
+    // The sentences before in the item's turn, then the turns before, nearest first.
+    let context: Vec<&str> = before.iter().rev().chain(earlier.iter().rev()).copied().collect();
     // A pronoun object next to a verb of sending: "Wyślę je", "to ja go doślę", "prześlę ją",
     // "wyślę to"; else a verb of sending with nothing after it in its clause but whom, when
     // and how ("Wyślę wam dzisiaj wieczorem, jak…", "Wyślę, oczywiście, że wyślę").
@@ -383,7 +382,20 @@ pub fn name_the_polish_object(description: &str, before: &[&str], earlier: &[&st
     // The last document named in the nearest sentence that names one that agrees, not one a
     // preposition governs ("przez formularz": the way, not the thing), with what a copy or a
     // scan is of ("kopii umowy" → "kopia umowy").
-    let named = if said.is_empty() { &asked } else { &context }.iter().find_map(|s| {
+    // For a verb with no pronoun, of the turns before only the sentences that ask for or send
+    // something: "Umowa jest aktywna" names no thing to send.
+    let searched: Vec<&str> = if said.is_empty() {
+        let asking = |s: &&str| words(s).iter().any(|w| PL_ASKING.iter().any(|a| w.folded.starts_with(a)));
+        before
+            .iter()
+            .rev()
+            .copied()
+            .chain(earlier.iter().rev().flat_map(|turn| crate::text::sentences(turn).into_iter().rev().filter(asking)))
+            .collect()
+    } else {
+        context
+    };
+    let named = searched.iter().find_map(|s| {
         let xs = words(s);
         (0..xs.len()).rev().find_map(|mut i| {
             pl_document(&xs[i].folded).filter(|d| agrees(&xs[i].folded, d.3))?;
@@ -392,7 +404,7 @@ pub fn name_the_polish_object(description: &str, before: &[&str], earlier: &[&st
                 i -= 1;
             }
             let document = pl_document(&xs[i].folded)?;
-            if i > 0 && PL_PREPOSITIONS.contains(&xs[i - 1].folded.as_str()) {
+            if governed(&xs, i) {
                 return None;
             }
             let of = xs.get(i + 1).filter(|next| PL_CONTAINERS.contains(&document.1) && pl_document(&next.folded).is_some());

@@ -230,12 +230,13 @@ fn says_no_data(sentence: &str) -> bool {
         .count();
     // A date with a year long past is a date of birth or of a contract's start, read out.
     let long_past = deadlines(sentence).iter().any(|d| matches!(d.expression, Expression::Date { year: Some(year), .. } if year < 2010));
-    let introduces = phrase_text(sentence).trim_end().ends_with(" speaking");
+    let phrased = phrase_text(sentence);
+    let introduces = phrased.trim_end().ends_with(" speaking");
     !sentence.trim_end().ends_with('?')
         && !spelled
         && !long_past
         && !introduces
-        && !has_phrase(&phrase_text(sentence), FORMALITIES)
+        && !has_phrase(&phrased, FORMALITIES)
         && (digit_words + letters) * 3 <= words.len()
 }
 
