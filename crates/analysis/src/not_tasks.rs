@@ -166,11 +166,36 @@ const AUTOMATIC: &[&[&str]] = &[
     &["przyjdzie", "mail"],
 ];
 
+/// Exclamations shaped like a request ("Would you look at that!"): nobody is asked anything.
+const EXCLAMATIONS: &[&[&str]] = &[&["would", "you", "look", "at", "that"], &["would", "you", "believe", "it"], &["would", "you", "believe", "that"]];
+
+/// Irregular past participles of what is done for a caller at once ("I've just sent it").
+const DONE_FORMS: &[&str] = &["sent", "done", "put", "set", "made", "got"];
+
+/// Whether an answer says the thing asked for was done there and then: "I've just emailed it to
+/// the address on your account", "Właśnie wysłałam", "Już wysłałem". A promise ("I'll send it
+/// now") is not: it may still wait for after the call, nor an answer that promises beside it
+/// ("I've just checked, and I'll post it").
+fn done_at_once(answer: &[String]) -> bool {
+    if has_any(answer, &["ll", "will", "wysle", "wyslemy", "przesle", "przeslemy"]) {
+        return false;
+    }
+    let past = |w: &String| (w.ends_with("ed") && !matches!(w.as_str(), "checked" | "looked" | "noticed")) || DONE_FORMS.contains(&w.as_str());
+    let english = answer.windows(2).any(|x| x[0] == "just" && past(&x[1])) && has_any(answer, &["ve", "have", "has"]);
+    let polish = answer
+        .windows(2)
+        .any(|x| matches!(x[0].as_str(), "wlasnie" | "juz") && ["lam", "lem", "lismy", "lysmy", "la", "lo"].iter().any(|e| x[1].ends_with(e)));
+    english || polish
+}
+
 /// Why `sentence` (said by the speaker, with the other party's next turn `answer`) is no task.
 pub fn not_a_task(sentence: &str, answer: Option<&str>) -> Option<NotATask> {
     let w = words(sentence);
     if AUTOMATIC.iter().any(|p| has_seq(&w, p)) {
         return Some(NotATask::Automatic);
+    }
+    if EXCLAMATIONS.iter().any(|p| has_seq(&w, p)) {
+        return Some(NotATask::StateOrFeeling);
     }
     if has_any(&w, &["already", "juz"])
         && (has_any(&w, &["ve", "have", "has", "had"]) || w.iter().any(|x| x.ends_with("lem") || x.ends_with("lam") || x.ends_with("ed")))
@@ -185,6 +210,11 @@ pub fn not_a_task(sentence: &str, answer: Option<&str>) -> Option<NotATask> {
     let asks = has_any(&w, &["please", "prosze", "poprosze", "podaj"]) || ASKING.iter().any(|p| has_seq(&w, p));
     if asks && has_any(&w, ASK_FOR_DATA) && has_any(&w, DATA) && !has_any(&w, &["send", "email", "post", "wyslac", "przeslac", "odeslac"]) {
         return Some(NotATask::DataRequest);
+    }
+    // "Can you send me that in writing?" answered "I've just emailed it to you": done while the
+    // caller waits.
+    if asks && answer.map(words).is_some_and(|a| done_at_once(&a)) {
+        return Some(NotATask::DoneDuringTheCall);
     }
     // "Potrzebuję numer dokumentu", "I need your date of birth": the data itself, given in the
     // call (not "potrzebuję skanu", a thing to send).
@@ -263,6 +293,14 @@ mod tests {
             ("Sprawdzę, co mogę zaproponować.", None, Some(NotATask::DoneDuringTheCall)),
             // Annotated so in the tuning calls: a look-up that names no later step.
             ("Sprawdzę, kiedy będzie technik.", None, Some(NotATask::DoneDuringTheCall)),
+            // Tuning calls (tune3): asked and done before the caller hangs up, and an exclamation.
+            (
+                "Can you send me that in writing?",
+                Some("I'm generating it now... and I've just emailed it to the address on your account. Can you see it?"),
+                Some(NotATask::DoneDuringTheCall),
+            ),
+            ("Czy może pani przesłać mi to mailem?", Some("Właśnie wysłałam, proszę sprawdzić skrzynkę."), Some(NotATask::DoneDuringTheCall)),
+            ("Would you look at that.", None, Some(NotATask::StateOrFeeling)),
         ];
         for (sentence, answer, want) in cases {
             assert_eq!(not_a_task(sentence, answer), want, "{sentence}");
@@ -293,6 +331,10 @@ mod tests {
             ("I need your signature on the form by Friday.", None),
             ("Potrzebujemy umowy najmu do końca tygodnia.", None),
             ("I need your account statements for the last three months.", None),
+            // Answered with a promise, or with something done earlier: the request still stands.
+            ("Can you send me that in writing?", Some("Sure, I'll email it over this afternoon.")),
+            ("Could you email me the policy wording?", Some("Yes, I've just checked and it's not on file, so I'll post it.")),
+            ("Would you look at the meter reading I sent?", None),
         ] {
             assert_eq!(not_a_task(sentence, answer), None, "{sentence}");
         }
