@@ -160,13 +160,36 @@ impl From<DateTime<Utc>> for CallTime {
     }
 }
 
-/// The first deadline said in `text` (see `callscope_text::temporal`), as said and as the last
-/// second of its day in the call's zone, resolved against the call's local time.
+/// Words that make a date a deadline ("by Wednesday", "do piątku"), not a day something
+/// happens on ("the bank holiday on Monday").
+const DEADLINE_MARKERS: &[&str] = &["by", "until", "till", "before", "latest", "do", "przed", "najpozniej", "within"];
+
+/// The deadline said in `text` (see `callscope_text::temporal`), as said and as the last second
+/// of its day in the call's zone, resolved against the call's local time: in the first sentence
+/// that says one, the first marked as a deadline ("With the bank holiday on Monday it'll take
+/// longer, but you'll have it back by Wednesday"), else the first. A time alone is no mark
+/// ("Jutro rano będzie, bo dziś system mam zablokowany do południa").
 pub(crate) fn deadline_in(text: &str, call: CallTime) -> Option<(String, DateTime<Utc>)> {
+    use callscope_text::temporal::Expression;
     let at = call.local();
-    callscope_text::deadlines(text).into_iter().find_map(|d| {
-        let day = d.expression.resolve(at)?;
-        Some((text[d.start..d.end].to_owned(), call.end_of(day)?))
+    crate::text::sentences(text).into_iter().find_map(|sentence| {
+        let resolved: Vec<(bool, String, DateTime<Utc>)> = callscope_text::deadlines(sentence)
+            .into_iter()
+            .filter_map(|d| {
+                let day = d.expression.resolve(at)?;
+                let span = &sentence[d.start..d.end];
+                let before = sentence[..d.start].rsplit(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty());
+                let opening = span.split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty());
+                let marked = match d.expression {
+                    Expression::Time { .. } => false,
+                    Expression::Days(_) | Expression::WorkingDays(_) => true,
+                    _ => [before, opening].into_iter().flatten().any(|w| DEADLINE_MARKERS.contains(&fold(w).as_str())),
+                };
+                Some((marked, span.to_owned(), call.end_of(day)?))
+            })
+            .collect();
+        let chosen = resolved.iter().position(|r| r.0).unwrap_or(0);
+        resolved.into_iter().nth(chosen).map(|(_, said, due)| (said, due))
     })
 }
 
@@ -620,7 +643,14 @@ fn deadlines_from_the_dialogue(items: &mut [ActionDraft], turns: &[SpokenTurn<'_
         }
         if found.is_none() && opens_by_accepting(this.text) {
             let asked = turn.checked_sub(1).and_then(|t| turns.get(t)).filter(other);
-            found = asked.and_then(|asked| sentence_sharing_words(asked.text, &items[at].evidence)).and_then(|s| deadline_in(s, call));
+            // The item's words, with the object it was named by ("Fine, I'll send it over" →
+            // "Send the copy of the sales invoice over", asked for "within fourteen days").
+            let said = format!("{} {}", items[at].evidence, items[at].description);
+            // In that sentence, the clause that shares them ("Odpowiedź dostanie pan w ciągu
+            // trzydziestu dni, a kosztorys proszę dosłać do końca przyszłego tygodnia").
+            let sentence = asked.and_then(|asked| sentence_sharing_words(asked.text, &said));
+            let clause = sentence.and_then(|s| clauses(s).into_iter().find_map(|c| sentence_sharing_words(c, &said)));
+            found = clause.and_then(|c| deadline_in(c, call)).or_else(|| sentence.and_then(|s| deadline_in(s, call)));
         }
         if found.is_none() {
             let answer = turns.get(turn + 1).filter(other);
@@ -639,10 +669,12 @@ fn deadlines_from_the_dialogue(items: &mut [ActionDraft], turns: &[SpokenTurn<'_
 /// "When will the engineer come?").
 fn asks_when(text: &str) -> bool {
     let words: Vec<String> = words(text).into_iter().map(|w| w.2).collect();
-    let points_back = words.iter().any(|w| matches!(w.as_str(), "it" | "them" | "jej" | "ja" | "go" | "je" | "to"));
+    let points_back = words.iter().any(|w| matches!(w.as_str(), "it" | "that" | "them" | "jej" | "ja" | "go" | "je" | "to"));
+    // "And how long does that take?", "Jak długo to potrwa?"
+    let how_long = words.windows(2).any(|w| matches!((w[0].as_str(), w[1].as_str()), ("how", "long") | ("jak", "dlugo")));
     text.trim_end().ends_with('?')
         && words.len() <= 8
-        && words.iter().any(|w| matches!(w.as_str(), "kiedy" | "when"))
+        && (how_long || words.iter().any(|w| matches!(w.as_str(), "kiedy" | "when")))
         && (words.len() <= 4 || points_back)
 }
 
@@ -752,6 +784,51 @@ mod tests {
             call(),
         );
         assert_eq!(due(&items), [("customer", Some("w ciągu trzech dni"), Some("2026-11-21".into()))]);
+    }
+
+    /// Tuning calls (tune3): the deadline among a sentence's dates, "how long?" asked of a
+    /// promise, and the request an acceptance answers found by the object the item was named by.
+    #[test]
+    fn a_deadline_proper_beats_a_day_things_happen_on() {
+        let items = extract_actions(
+            &[t(
+                "agent",
+                "Once it's in, I'll put the refund for April through. With the bank holiday on Monday it'll take a bit longer, but you'll have it back by Wednesday.",
+            )],
+            call(),
+        );
+        assert_eq!(due(&items), [("agent", Some("by Wednesday"), Some("2026-11-25".into()))]);
+        let items = extract_actions(
+            &[
+                t("agent", "I'll open an investigation with the courier and come back to you."),
+                t("customer", "And how long does that take, love?"),
+                t("agent", "Within two working days. If they can't get it back, we'll either refund you or send a new one."),
+            ],
+            call(),
+        );
+        assert_eq!(due(&items), [("agent", Some("Within two working days"), Some("2026-11-20".into()))]);
+        let items = extract_actions(
+            &[
+                t("agent", "Done, you're covered to drive it away. One thing: we'll need a copy of the sales invoice within fourteen days, just to confirm the value."),
+                t("customer", "Fine, I'll send it over."),
+            ],
+            call(),
+        );
+        assert_eq!(due(&items), [("customer", Some("within fourteen days"), Some("2026-12-02".into()))]);
+        let items = extract_actions(
+            &[
+                t("agent", "Odpowiedź dostanie pan na piśmie w ciągu trzydziestu dni, a kosztorys z ASO proszę dosłać do końca przyszłego tygodnia, to go dołączymy do sprawy."),
+                t("customer", "Wyślę, oczywiście, że wyślę. Ale trzydzieści dni?"),
+            ],
+            call(),
+        );
+        assert_eq!(due(&items), [("customer", Some("do końca przyszłego tygodnia"), Some("2026-11-27".into()))]);
+        // A time alone marks no deadline: tomorrow morning is when it arrives.
+        let items = extract_actions(
+            &[t("agent", "Duplikat wyślę pani mailem. Jutro rano będzie na skrzynce, bo dziś system faktur mam zablokowany do południa.")],
+            call(),
+        );
+        assert_eq!(due(&items), [("agent", Some("Jutro rano"), Some("2026-11-19".into()))]);
     }
 
     /// A deadline in the sentence right after the item's, or in the answer to "when?" (tuning
