@@ -22,7 +22,9 @@
 use crate::text::fold;
 
 /// Pronouns that stand for a thing to be sent, signed or done.
-const PRONOUNS: &[&str] = &["it", "them", "those", "these"];
+const PRONOUNS: &[&str] = &["it", "one", "them", "those", "these"];
+/// What a thing is got done with after "get" ("I'll get one sent out to you").
+const GOT_DONE: &[&str] = &["sent", "posted", "signed", "delivered", "done", "emailed", "printed"];
 /// Verbs of handing a thing over, whose pronoun object is a thing ("call them" is people).
 const HANDING: &[&str] = &[
     "send", "email", "e-mail", "upload", "post", "forward", "sign", "return", "get", "bring", "drop", "scan", "fill", "complete", "submit", "share",
@@ -180,10 +182,12 @@ pub fn name_the_object(description: &str, before: &[&str], earlier: &[&str]) -> 
         PRONOUNS.contains(&w.folded.as_str())
             && HANDING.contains(&ws[k - 1].folded.as_str())
             && !ws[k - 1].broken_after
-            && ws.get(k + 1).is_none_or(|next| w.broken_after || ENDS.contains(&next.folded.as_str()))
+            && ws.get(k + 1).is_none_or(|next| {
+                w.broken_after || ENDS.contains(&next.folded.as_str()) || ws[k - 1].folded == "get" && GOT_DONE.contains(&next.folded.as_str())
+            })
             && !ws.get(k + 1).is_some_and(|next| SUBJECT_OF.contains(&next.folded.as_str()))
     })?;
-    let wants_plural = pronoun.folded != "it";
+    let wants_plural = !matches!(pronoun.folded.as_str(), "it" | "one");
     let said = fold(description);
     // Agreeing in number, and not a thing the item names already ("pop it in the bag").
     let fits = |(_, head): &(&str, String)| plural(head) == wants_plural && !said.split(|c: char| !c.is_alphanumeric()).any(|w| w == head);
@@ -458,6 +462,8 @@ mod tests {
             ("Forward those to us", &["That would really help."][..], &["Well. I've also got the emails I had with him, where he says the same sort of thing."][..], Some("Forward the emails to us")),
             // A place is no thing to send (tune3).
             ("Send it this afternoon when I'm back", &["I'm not at the shop now, the iPad's there."][..], &["Could you send me the crash log? It's under Help."][..], Some("Send the crash log this afternoon when I'm back")),
+            // "One" of a thing asked about, got sent (tune2).
+            ("Get one sent out to you", &["It does, the new hub handles the higher speed."][..], &["Yes, let's do that. Does it need a new box?"][..], Some("Get the new box sent out to you")),
         ];
         for (description, before, earlier, want) in cases {
             assert_eq!(name_the_object(description, before, earlier).as_deref(), want, "{description}");

@@ -167,7 +167,14 @@ const AUTOMATIC: &[&[&str]] = &[
 ];
 
 /// Exclamations shaped like a request ("Would you look at that!"): nobody is asked anything.
-const EXCLAMATIONS: &[&[&str]] = &[&["would", "you", "look", "at", "that"], &["would", "you", "believe", "it"], &["would", "you", "believe", "that"]];
+/// Comfort ("Take a breath, we'll sort this") is no task either.
+const EXCLAMATIONS: &[&[&str]] = &[
+    &["would", "you", "look", "at", "that"],
+    &["would", "you", "believe", "it"],
+    &["would", "you", "believe", "that"],
+    &["take", "a", "breath"],
+    &["take", "a", "deep", "breath"],
+];
 
 /// Irregular past participles of what is done for a caller at once ("I've just sent it").
 const DONE_FORMS: &[&str] = &["sent", "done", "put", "set", "made", "got"];
@@ -301,6 +308,7 @@ mod tests {
             ),
             ("Czy może pani przesłać mi to mailem?", Some("Właśnie wysłałam, proszę sprawdzić skrzynkę."), Some(NotATask::DoneDuringTheCall)),
             ("Would you look at that.", None, Some(NotATask::StateOrFeeling)),
+            ("Take a breath, we'll sort this.", None, Some(NotATask::StateOrFeeling)),
         ];
         for (sentence, answer, want) in cases {
             assert_eq!(not_a_task(sentence, answer), want, "{sentence}");
