@@ -203,8 +203,42 @@ pub fn extract_actions(turns: &[SpokenTurn<'_>], call: impl Into<CallTime>) -> V
 /// One item where a request was answered by a promise to do it ("Could you measure the doors by
 /// Tuesday?" — "Yes, I'll get my tape out and measure them"): the person asked says, in their
 /// next turn, they will do something. The fuller description is kept, and a deadline either
-/// one said.
+/// one said. Then one item where a party promises the same document again (see
+/// [`merge_restated`]).
 pub fn merge_accepted(items: Vec<ActionDraft>, turns: &[SpokenTurn<'_>]) -> Vec<ActionDraft> {
+    merge_restated(merge_answered(items, turns))
+}
+
+/// One item where the same party promises the same Polish document twice in a call ("Chętnie
+/// przygotuję ofertę" at the start, "Ofertę razem z wzorem cesji przygotuję i wyślę pani mailem.
+/// Będzie ją pani miała dzisiaj" at the end): the later words are the commitment as it was
+/// settled, so they are kept, with the earlier deadline when they say none. Documents are told
+/// by the first one each item names, so "wyślę fakturę" and "wyślę korektę faktury" stay two.
+fn merge_restated(items: Vec<ActionDraft>) -> Vec<ActionDraft> {
+    let mut out: Vec<ActionDraft> = Vec::new();
+    for item in items {
+        let document = crate::antecedents::first_polish_document(&item.description);
+        let earlier = document.and_then(|d| {
+            out.iter()
+                .position(|e| e.responsible_party == item.responsible_party && crate::antecedents::first_polish_document(&e.description) == Some(d))
+        });
+        match earlier {
+            Some(at) => {
+                let earlier = std::mem::replace(&mut out[at], item);
+                let kept = &mut out[at];
+                if kept.due_at.is_none() {
+                    (kept.deadline_mentioned, kept.due_at) = (earlier.deadline_mentioned, earlier.due_at);
+                }
+                kept.priority = kept.priority.max(earlier.priority);
+            }
+            None => out.push(item),
+        }
+    }
+    out
+}
+
+/// The request-and-acceptance half of [`merge_accepted`].
+fn merge_answered(items: Vec<ActionDraft>, turns: &[SpokenTurn<'_>]) -> Vec<ActionDraft> {
     let speaker = |item: &ActionDraft| turns.get(item.turn).map(|t| t.speaker);
     let mut out: Vec<ActionDraft> = Vec::new();
     for item in items {
@@ -829,6 +863,31 @@ mod tests {
             call(),
         );
         assert_eq!(due(&items), [("agent", Some("Jutro rano"), Some("2026-11-19".into()))]);
+    }
+
+    /// A party that promises the same document again makes one item, with the later words and
+    /// deadline; another document, or the other party's, stays apart (tuning calls, tune2).
+    #[test]
+    fn the_same_document_promised_twice_is_one_item() {
+        let items = extract_actions(
+            &[
+                t("agent", "Gratuluję! Chętnie przygotuję ofertę. Poproszę imię, nazwisko i datę urodzenia."),
+                t("customer", "Anna Nowak, dwunasty maja osiemdziesiątego."),
+                t("agent", "Ofertę razem z wzorem cesji przygotuję i wyślę pani mailem. Będzie ją pani miała dzisiaj przed siedemnastą."),
+                t("customer", "Dobrze, fakturę za luty opłacę jutro."),
+                t("agent", "Korektę faktury też wyślę."),
+            ],
+            call(),
+        );
+        assert_eq!(
+            outline(&items).iter().map(|i| (i.1, i.0)).collect::<Vec<_>>(),
+            [
+                ("agent", "Ofertę razem z wzorem cesji przygotuję i wyślę pani mailem"),
+                ("customer", "Fakturę za luty opłacę jutro"),
+                ("agent", "Korektę faktury też wyślę")
+            ]
+        );
+        assert_eq!(due(&items)[0], ("agent", Some("dzisiaj przed siedemnastą"), Some("2026-11-18".into())));
     }
 
     /// A deadline in the sentence right after the item's, or in the answer to "when?" (tuning

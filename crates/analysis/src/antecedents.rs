@@ -248,6 +248,7 @@ const PL_DOCUMENTS: &[(&str, &str, &str, Gender)] = &[
     ("kosztorys", "kosztorys", "kosztorysy", Gender::Masculine),
     ("dowod", "dowód", "dowody", Gender::Masculine),
     ("wycen", "wycena", "wyceny", Gender::Feminine),
+    ("ofert", "oferta", "oferty", Gender::Feminine),
 ];
 /// Documents that are of another ("kopia umowy", "skan dowodu"), by their dictionary form.
 const PL_CONTAINERS: &[&str] = &["kopia", "skan", "zdjęcie"];
@@ -290,6 +291,11 @@ fn pl_document(folded: &str) -> Option<&'static (&'static str, &'static str, &'s
         return None;
     }
     PL_DOCUMENTS.iter().find(|(stem, ..)| folded.strip_prefix(stem).is_some_and(|ending| PL_ENDINGS.contains(&ending)))
+}
+
+/// The dictionary form of the first document of [`PL_DOCUMENTS`] that `text` names, if any.
+pub(crate) fn first_polish_document(text: &str) -> Option<&'static str> {
+    words(text).iter().find_map(|w| pl_document(&w.folded)).map(|(_, name, ..)| *name)
 }
 
 /// Verbs that read as a document's case form once folded ("wyceni": will value; "umówi").
