@@ -69,6 +69,22 @@ const EN_VERBS: &[&str] = &[
     "put", "push", "give", "drop", "scan", "open", "pass",
 ];
 /// First-person future forms of Polish verbs of action (folded: no diacritics).
+/// The company's people, in the nominative, whose "zadzwoni" is the agent's side's task.
+const PL_COMPANY_ROLES: &[&str] = &[
+    "likwidator", "likwidatorka", "technik", "lekarz", "kierownik", "kierowniczka", "konsultant", "konsultantka", "doradca", "serwisant", "monter",
+    "rzeczoznawca", "opiekun", "opiekunka", "specjalista", "specjalistka", "dzial", "ktos", "zespol", "koordynator", "koordynatorka", "inspektor",
+    "instalator",
+];
+/// Verbs that report what someone else said or promised (folded).
+const PL_REPORTING: &[&str] = &[
+    "slysze", "slyszalam", "slyszalem", "mowia", "mowili", "mowila", "mowil", "powiedzieli", "powiedziala", "powiedzial", "obiecali", "obiecala",
+    "obiecal", "twierdzi", "twierdzili",
+];
+/// What the company's people will do, in the third person (folded).
+const PL_COMPANY_WILL: &[&str] = &[
+    "zadzwoni", "oddzwoni", "skontaktuje", "przyjedzie", "odezwie", "wysle", "przesle", "umowi", "zajmie", "obejrzy", "oceni", "przygotuje",
+    "rozpatrzy", "przyjdzie", "napisze", "odpowie",
+];
 pub(crate) const PL_PROMISE: &[&str] = &[
     "wysle", "wyslemy", "zadzwonie", "zadzwonimy", "oddzwonie", "oddzwonimy", "sprawdze", "sprawdzimy", "przygotuje", "przygotujemy", "przesle",
     "przeslemy", "skontaktuje", "skontaktujemy", "zwroce", "zwrocimy", "umowie", "umowimy", "zamowie", "zamowimy", "wystawie", "wystawimy",
@@ -501,6 +517,25 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                         if wide && i == first_word && (!modal || next_is_action) && polish_first_person(&sentence[ws[i].0..ws[i].1]) {
                             found = Some((first_word, turn.speaker));
                             break;
+                        }
+                        // "Likwidator zadzwoni do pana w poniedziałek", "Ktoś z działu rozliczeń
+                        // oddzwoni": the company's side will, a task of the agent's.
+                        if PL_COMPANY_WILL.contains(&ws[i].2.as_str()) {
+                            let subject = (i.saturating_sub(4)..i).find(|&j| PL_COMPANY_ROLES.contains(&ws[j].2.as_str()));
+                            // "Kierownik obiecał, że zadzwoni": said of the past; "Za każdym razem
+                            // słyszę: ktoś oddzwoni": what others said.
+                            let past = subject
+                                .is_some_and(|j| ws[j + 1..i].iter().any(|w| w.2.ends_with('l') || w.2.ends_with("la") || w.2.ends_with("li")));
+                            let reported = ws[..i].iter().any(|w| PL_REPORTING.contains(&w.2.as_str()));
+                            // The subject in the verb's own clause ("Skargą zajmie się kierownik,
+                            // przesle panu odpowiedź" is no "kierownik prześle").
+                            let apart = subject.is_some_and(|j| sentence[ws[j].1..ws[i].0].contains([',', ':', ';']));
+                            let past = past || reported || apart;
+                            if let Some(j) = subject.filter(|_| !past) {
+                                let from = if j > 0 && matches!(ws[j - 1].2.as_str(), "nasz" | "nasza") { j - 1 } else { j };
+                                found = Some((from, turn.speaker));
+                                break;
+                            }
                         }
                         if PL_PROMISE.contains(&ws[i].2.as_str())
                             // After a preposition it is a noun's case ("jest w umowie").
@@ -1141,5 +1176,29 @@ mod tests {
             ]
         );
         assert_eq!(items[1].due_at.unwrap().to_rfc3339(), "2026-11-20T23:59:59+00:00");
+    }
+
+    /// What the company's people will do is the agent's side's task; what others were heard to
+    /// promise, or what one hopes, is not (tuning calls, tune2 and tune3).
+    #[test]
+    fn the_companys_people_will_is_the_agents_item() {
+        let items = extract_actions(
+            &[
+                t("agent", "Likwidator zadzwoni do pana w poniedziałek i umówi oględziny auta."),
+                t("customer", "Trzeci raz prosiłam. Za każdym razem słyszę: ktoś oddzwoni do końca dnia."),
+                t("agent", "Rozumiem. Ktoś z działu rozliczeń oddzwoni do pani w ciągu czterdziestu ośmiu godzin."),
+                t("customer", "Kierownik obiecał, że zadzwoni. Mam nadzieję, że tym razem ktoś obejrzy te buty uważniej."),
+                t("agent", "Po wizycie nasz lekarz konsultant zadzwoni do pani."),
+            ],
+            call(),
+        );
+        assert_eq!(
+            outline(&items).iter().map(|i| (i.0, i.1)).collect::<Vec<_>>(),
+            [
+                ("Likwidator zadzwoni do pana w poniedziałek i umówi oględziny auta", "agent"),
+                ("Ktoś z działu rozliczeń oddzwoni do pani w ciągu czterdziestu ośmiu godzin", "agent"),
+                ("Nasz lekarz konsultant zadzwoni do pani", "agent"),
+            ]
+        );
     }
 }

@@ -141,7 +141,7 @@ const ACCEPT: &[&str] =
 /// Thoughts and feelings that hold a promise-like clause ("I thought I'd…", "bałam się, że…").
 const THOUGHTS: &[&str] = &[
     "thought", "worried", "feared", "hoped", "felt", "assumed", "myslalam", "myslalem", "balam", "balem", "obawiam", "obawialam", "sadzilam",
-    "sadzilem", "spodziewalam", "spodziewalem", "liczylam", "liczylem",
+    "sadzilem", "spodziewalam", "spodziewalem", "liczylam", "liczylem", "nadzieje",
 ];
 
 /// Things no party does.
@@ -309,6 +309,7 @@ mod tests {
             ("Czy może pani przesłać mi to mailem?", Some("Właśnie wysłałam, proszę sprawdzić skrzynkę."), Some(NotATask::DoneDuringTheCall)),
             ("Would you look at that.", None, Some(NotATask::StateOrFeeling)),
             ("Take a breath, we'll sort this.", None, Some(NotATask::StateOrFeeling)),
+            ("Mam nadzieję, że tym razem ktoś obejrzy te buty uważniej.", None, Some(NotATask::StateOrFeeling)),
         ];
         for (sentence, answer, want) in cases {
             assert_eq!(not_a_task(sentence, answer), want, "{sentence}");
