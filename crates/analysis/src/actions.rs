@@ -537,6 +537,18 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                                 break;
                             }
                         }
+                        // "Odpowiedź na piśmie dostanie pan w ciągu czternastu dni": the company
+                        // answers, the agent's side's task.
+                        if ws[i].2 == "odpowiedz"
+                            && ws
+                                .iter()
+                                .skip(i + 1)
+                                .take(6)
+                                .any(|w| matches!(w.2.as_str(), "dostanie" | "otrzyma" | "dostana" | "otrzymaja" | "przyjdzie"))
+                        {
+                            found = Some((i, turn.speaker));
+                            break;
+                        }
                         if PL_PROMISE.contains(&ws[i].2.as_str())
                             // After a preposition it is a noun's case ("jest w umowie").
                             && (i == 0 || !matches!(ws[i - 1].2.as_str(), "nie" | "czy" | "w" | "we" | "na" | "o" | "po" | "przy"))
@@ -891,7 +903,13 @@ mod tests {
             ],
             call(),
         );
-        assert_eq!(due(&items), [("customer", Some("do końca przyszłego tygodnia"), Some("2026-11-27".into()))]);
+        assert_eq!(
+            due(&items),
+            [
+                ("agent", Some("w ciągu trzydziestu dni"), Some("2026-12-18".into())),
+                ("customer", Some("do końca przyszłego tygodnia"), Some("2026-11-27".into()))
+            ]
+        );
         // A time alone marks no deadline: tomorrow morning is when it arrives.
         let items = extract_actions(
             &[t("agent", "Duplikat wyślę pani mailem. Jutro rano będzie na skrzynce, bo dziś system faktur mam zablokowany do południa.")],
@@ -1200,5 +1218,7 @@ mod tests {
                 ("Nasz lekarz konsultant zadzwoni do pani", "agent"),
             ]
         );
+        let items = extract_actions(&[t("agent", "Zarejestrowałem. Odpowiedź na piśmie dostanie pan w ciągu czternastu dni.")], call());
+        assert_eq!(due(&items), [("agent", Some("w ciągu czternastu dni"), Some("2026-12-02".into()))]);
     }
 }
