@@ -68,6 +68,13 @@ const EN_VERBS: &[&str] = &[
     "organise", "organize", "raise", "resend", "credit", "reset", "activate", "install", "repair", "collect", "notify", "inform", "chase", "sort",
     "put", "push", "give", "drop", "scan", "open", "pass",
 ];
+/// The company's people, whose "will call you" is the agent's side's task.
+const EN_COMPANY_ROLES: &[&str] = &[
+    "engineer", "engineers", "technician", "team", "crew", "specialist", "handler", "adviser", "advisor", "assessor", "manager", "department",
+    "someone", "surveyor", "installer", "fitter", "nurse", "doctor",
+];
+/// What the company's people do beyond [`EN_VERBS`].
+const EN_COMPANY_DOES: &[&str] = &["come", "acknowledge", "assess", "inspect", "survey", "fit", "respond", "attend"];
 /// First-person future forms of Polish verbs of action (folded: no diacritics).
 /// The company's people, in the nominative, whose "zadzwoni" is the agent's side's task.
 const PL_COMPANY_ROLES: &[&str] = &[
@@ -493,12 +500,16 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                             found = Some((i + 2, turn.speaker));
                             break;
                         }
-                        // "The complaints team will contact you": the speaker's side will.
-                        if wide
+                        // "The complaints team will contact you": the speaker's side will. The
+                        // company's people are sure enough for the precise search too ("The
+                        // engineer will come on the ninth", "Our complaints team will acknowledge
+                        // it").
+                        let company = i > 0 && EN_COMPANY_ROLES.contains(&ws[i - 1].2.as_str());
+                        if (wide || company)
                             && i > 0
                             && matches!(ws[i].2.as_str(), "will" | "ll")
                             && !NOT_DOERS.contains(&ws[i - 1].2.as_str())
-                            && ws.get(i + 1).is_some_and(|w| EN_VERBS.contains(&w.2.as_str()))
+                            && ws.get(i + 1).is_some_and(|w| EN_VERBS.contains(&w.2.as_str()) || company && EN_COMPANY_DOES.contains(&w.2.as_str()))
                         {
                             // The item's words start with its subject ("the complaints team").
                             let subject =
@@ -1216,6 +1227,24 @@ mod tests {
                 ("Likwidator zadzwoni do pana w poniedziałek i umówi oględziny auta", "agent"),
                 ("Ktoś z działu rozliczeń oddzwoni do pani w ciągu czterdziestu ośmiu godzin", "agent"),
                 ("Nasz lekarz konsultant zadzwoni do pani", "agent"),
+            ]
+        );
+        // In English too, but not when quoted.
+        let items = extract_actions(
+            &[
+                t(
+                    "agent",
+                    "The engineer will come on the ninth of July. Our complaints team will acknowledge it in writing within five working days.",
+                ),
+                t("customer", "That's what the last one said. 'Someone will call you back.' Nobody did."),
+            ],
+            call(),
+        );
+        assert_eq!(
+            outline(&items).iter().map(|i| (i.1, i.0)).collect::<Vec<_>>(),
+            [
+                ("agent", "The engineer will come on the ninth of July"),
+                ("agent", "Our complaints team will acknowledge it in writing within five working days")
             ]
         );
         let items = extract_actions(&[t("agent", "Zarejestrowałem. Odpowiedź na piśmie dostanie pan w ciągu czternastu dni.")], call());

@@ -10,7 +10,8 @@
 //! - a state or a feeling: "I thought I'd have to chase it for a week", "myślałam, że będę się z
 //!   tym użerać";
 //! - something automatic: "you'll get a confirmation text", "system sam naliczy";
-//! - the past: "I've already sent it", "już wysłałam".
+//! - the past: "I've already sent it", "już wysłałam";
+//! - someone's words quoted: "'Someone will call you back.' Nobody did."
 //!
 //! Both the rules engine and the guided model's candidates go through them.
 
@@ -25,6 +26,8 @@ pub enum NotATask {
     StateOrFeeling,
     Automatic,
     Past,
+    /// Someone's words quoted: "'Someone will call you back.' Nobody did."
+    Quoted,
 }
 
 /// Words of a text, folded.
@@ -197,6 +200,9 @@ fn done_at_once(answer: &[String]) -> bool {
 
 /// Why `sentence` (said by the speaker, with the other party's next turn `answer`) is no task.
 pub fn not_a_task(sentence: &str, answer: Option<&str>) -> Option<NotATask> {
+    if sentence.trim_start().starts_with(['\'', '"', '„', '“', '‘', '«']) {
+        return Some(NotATask::Quoted);
+    }
     let w = words(sentence);
     if AUTOMATIC.iter().any(|p| has_seq(&w, p)) {
         return Some(NotATask::Automatic);
@@ -309,6 +315,8 @@ mod tests {
             ("Czy może pani przesłać mi to mailem?", Some("Właśnie wysłałam, proszę sprawdzić skrzynkę."), Some(NotATask::DoneDuringTheCall)),
             ("Would you look at that.", None, Some(NotATask::StateOrFeeling)),
             ("Take a breath, we'll sort this.", None, Some(NotATask::StateOrFeeling)),
+            ("'Someone will call you back.'", None, Some(NotATask::Quoted)),
+            ("„Technik oddzwoni jutro”, tak mi powiedzieli.", None, Some(NotATask::Quoted)),
             ("Mam nadzieję, że tym razem ktoś obejrzy te buty uważniej.", None, Some(NotATask::StateOrFeeling)),
         ];
         for (sentence, answer, want) in cases {
