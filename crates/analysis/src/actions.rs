@@ -68,6 +68,19 @@ const EN_VERBS: &[&str] = &[
     "organise", "organize", "raise", "resend", "credit", "reset", "activate", "install", "repair", "collect", "notify", "inform", "chase", "sort",
     "put", "push", "give", "drop", "scan", "open", "pass",
 ];
+/// Courtesies that end a sentence ("…, if that's all right?") without making it a condition or
+/// a question.
+const COURTESY_TAGS: &[&[&str]] = &[
+    &["if", "that", "s", "all", "right"],
+    &["if", "that", "s", "alright"],
+    &["if", "that", "s", "ok"],
+    &["if", "that", "s", "okay"],
+    &["if", "that", "s", "fine"],
+    &["if", "that", "works"],
+    &["if", "that", "suits"],
+    &["jesli", "to", "nie", "problem"],
+    &["jezeli", "to", "nie", "problem"],
+];
 /// The company's people, whose "will call you" is the agent's side's task.
 const EN_COMPANY_ROLES: &[&str] = &[
     "engineer", "engineers", "technician", "team", "crew", "specialist", "handler", "adviser", "advisor", "assessor", "manager", "department",
@@ -451,7 +464,16 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
             // sentence opened by "wtedy" is a condition's consequence ("Wtedy wyślemy nowy").
             let mut held = false;
             for (clause_index, sentence) in parts.iter().copied().enumerate() {
-                let ws = words(sentence);
+                let mut ws = words(sentence);
+                // "I'll let you know by the fifth, if that's all right?": a courtesy, neither a
+                // condition nor a question.
+                let courtesy = COURTESY_TAGS
+                    .iter()
+                    .find(|tag| ws.len() > tag.len() && ws[ws.len() - tag.len()..].iter().map(|w| w.2.as_str()).eq(tag.iter().copied()));
+                if let Some(tag) = courtesy {
+                    ws.truncate(ws.len() - tag.len());
+                }
+                let end = if courtesy.is_some() { ws.last().map_or(sentence.len(), |w| w.1) } else { sentence.len() };
                 let lead = ws.iter().map(|w| w.2.as_str()).find(|w| !PL_FILLERS.contains(w));
                 let opens_a_condition = lead.is_some_and(|w| CONDITIONAL.contains(&w) || (w == "wtedy" && clause_index == 0));
                 let conditional = held
@@ -462,7 +484,7 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                 if conditional {
                     continue;
                 }
-                let question = whole.ends_with('?');
+                let question = whole.ends_with('?') && !(courtesy.is_some() && clause_index + 1 == parts.len());
                 // The first word past fillers ("Dobrze, wypełnię…", "To ja powiem…"): where a
                 // Polish verb in the first person says the speaker will do something.
                 let first_word = ws.iter().position(|w| !PL_FILLERS.contains(&w.2.as_str())).unwrap_or(0);
@@ -480,7 +502,9 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                             while ws.get(verb).is_some_and(|w| ADVERBS.contains(&w.2.as_str())) {
                                 verb += 1;
                             }
-                            if ws.get(verb).is_some_and(|w| is_action(w.2.as_str())) {
+                            // "I'll make sure the refund goes through."
+                            let makes_sure = ws.get(verb).is_some_and(|w| w.2 == "make") && ws.get(verb + 1).is_some_and(|w| w.2 == "sure");
+                            if makes_sure || ws.get(verb).is_some_and(|w| is_action(w.2.as_str())) {
                                 found = Some((verb, turn.speaker));
                                 break;
                             }
@@ -623,7 +647,7 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                 if crate::not_tasks::is_offer(sentence) {
                     who = turn.speaker;
                 }
-                let clause = sentence[ws[from].0..].trim_end_matches(['.', '!', '?', ',']).trim();
+                let clause = sentence[ws[from].0..end].trim_end_matches(['.', '!', '?', ',']).trim();
                 // "Email it over on Monday": named by what the call said it is, where it says
                 // plainly (the sentences and clauses before it, then the two turns before).
                 let before: Vec<&str> = sentences[..sentence_index].iter().chain(&parts[..clause_index]).copied().collect();
@@ -1249,5 +1273,23 @@ mod tests {
         );
         let items = extract_actions(&[t("agent", "Zarejestrowałem. Odpowiedź na piśmie dostanie pan w ciągu czternastu dni.")], call());
         assert_eq!(due(&items), [("agent", Some("w ciągu czternastu dni"), Some("2026-12-02".into()))]);
+    }
+
+    /// A courtesy at the end is no condition or question, and "I'll make sure" promises (tune2,
+    /// tune3).
+    #[test]
+    fn a_courtesy_is_no_condition_and_making_sure_is_a_promise() {
+        let items = extract_actions(
+            &[
+                t("customer", "So I'll send the certificate by the fifteenth of January, if that's all right?"),
+                t("agent", "Of course. I'll make sure the refund goes through."),
+                t("customer", "If the refund is late, I'll call again."),
+            ],
+            call(),
+        );
+        assert_eq!(
+            outline(&items).iter().map(|i| (i.1, i.0)).collect::<Vec<_>>(),
+            [("customer", "Send the certificate by the fifteenth of January"), ("agent", "Make sure the refund goes through")]
+        );
     }
 }
