@@ -66,7 +66,7 @@ const EN_VERBS: &[&str] = &[
     "forward", "prepare", "contact", "follow", "confirm", "review", "fix", "replace", "deliver", "ship", "escalate", "investigate", "get", "reply",
     "transfer", "post", "order", "pay", "sign", "return", "submit", "upload", "share", "visit", "remind", "let", "text", "write", "provide",
     "organise", "organize", "raise", "resend", "credit", "reset", "activate", "install", "repair", "collect", "notify", "inform", "chase", "sort",
-    "put", "push", "give", "drop", "scan", "open", "pass",
+    "put", "push", "give", "drop", "scan", "open", "pass", "fill",
 ];
 /// Courtesies that end a sentence ("…, if that's all right?") without making it a condition or
 /// a question.
@@ -504,7 +504,11 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                             }
                             // "I'll make sure the refund goes through."
                             let makes_sure = ws.get(verb).is_some_and(|w| w.2 == "make") && ws.get(verb + 1).is_some_and(|w| w.2 == "sure");
-                            if makes_sure || ws.get(verb).is_some_and(|w| is_action(w.2.as_str())) {
+                            // "I'll take it to the post office": carried, not "take a look".
+                            let carries = ws.get(verb).is_some_and(|w| w.2 == "take")
+                                && ws.get(verb + 1).is_some_and(|w| matches!(w.2.as_str(), "it" | "them"))
+                                && ws.get(verb + 2).is_some_and(|w| matches!(w.2.as_str(), "to" | "in" | "into" | "back"));
+                            if makes_sure || carries || ws.get(verb).is_some_and(|w| is_action(w.2.as_str())) {
                                 found = Some((verb, turn.speaker));
                                 break;
                             }
@@ -1290,6 +1294,18 @@ mod tests {
         assert_eq!(
             outline(&items).iter().map(|i| (i.1, i.0)).collect::<Vec<_>>(),
             [("customer", "Send the certificate by the fifteenth of January"), ("agent", "Make sure the refund goes through")]
+        );
+        // A thing carried or a form filled in is a task; "take a look" is not.
+        let items = extract_actions(
+            &[
+                t("customer", "I'll take it to the post office next week. I'll fill in the form on Tuesday."),
+                t("agent", "Great, I'll take a look now."),
+            ],
+            call(),
+        );
+        assert_eq!(
+            outline(&items).iter().map(|i| (i.1, i.0)).collect::<Vec<_>>(),
+            [("customer", "Take it to the post office next week"), ("customer", "Fill in the form on Tuesday")]
         );
     }
 }
