@@ -103,7 +103,7 @@ const PL_REPORTING: &[&str] = &[
 /// What the company's people will do, in the third person (folded).
 const PL_COMPANY_WILL: &[&str] = &[
     "zadzwoni", "oddzwoni", "skontaktuje", "przyjedzie", "odezwie", "wysle", "przesle", "umowi", "zajmie", "obejrzy", "oceni", "przygotuje",
-    "rozpatrzy", "przyjdzie", "napisze", "odpowie",
+    "rozpatrzy", "przyjdzie", "napisze", "odpowie", "polaczy",
 ];
 pub(crate) const PL_PROMISE: &[&str] = &[
     "wysle", "wyslemy", "zadzwonie", "zadzwonimy", "oddzwonie", "oddzwonimy", "sprawdze", "sprawdzimy", "przygotuje", "przygotujemy", "przesle",
@@ -113,7 +113,8 @@ pub(crate) const PL_PROMISE: &[&str] = &[
     "zaplace", "zaplacimy", "oplace", "podpisze", "podpiszemy", "zalatwie", "zalatwimy", "rozpatrzymy", "rozpatrze", "wyjasnie", "wyjasnimy",
     "dosle", "doslemy", "zweryfikuje", "zweryfikujemy", "zaktualizuje", "zaktualizujemy", "uruchomie", "uruchomimy", "zlece", "zlecimy",
     "zarezerwuje", "zarezerwujemy", "przypomne", "przypomnimy", "napisze", "napiszemy", "dam", "damy", "postaram", "postaramy", "musze", "musimy",
-    "bede", "bedziemy",
+    "bede", "bedziemy", "zloze", "zlozymy", "ustawie", "ustawimy", "wrzuce", "zrobie", "dolacze", "podstawie", "podstawimy", "popytam",
+    "zaakceptuje",
 ];
 /// Polish requests to the other party: "proszę przesłać", "czy może pan wysłać", "musi pan".
 const PL_REQUEST: &[&[&str]] = &[
@@ -586,6 +587,18 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                                 .any(|w| matches!(w.2.as_str(), "dostanie" | "otrzyma" | "dostana" | "otrzymaja" | "przyjdzie"))
                         {
                             found = Some((i, turn.speaker));
+                            break;
+                        }
+                        // "Decyzję w sprawie rekompensaty dostanie pan na piśmie": what the
+                        // caller will receive, the company sends.
+                        if matches!(ws[i].2.as_str(), "dostanie" | "otrzyma")
+                            && ws.get(i + 1).is_some_and(|w| matches!(w.2.as_str(), "pan" | "pani" | "panstwo"))
+                            && i > first_word
+                            // Not a suggestion's consequence ("Może pani zapisać się do
+                            // powiadomień, wtedy dostanie pani wiadomość").
+                            && !ws[..i].iter().any(|w| matches!(w.2.as_str(), "wtedy" | "moze" | "mozna"))
+                        {
+                            found = Some((first_word, turn.speaker));
                             break;
                         }
                         if PL_PROMISE.contains(&ws[i].2.as_str())
@@ -1277,6 +1290,23 @@ mod tests {
         );
         let items = extract_actions(&[t("agent", "Zarejestrowałem. Odpowiedź na piśmie dostanie pan w ciągu czternastu dni.")], call());
         assert_eq!(due(&items), [("agent", Some("w ciągu czternastu dni"), Some("2026-12-02".into()))]);
+        let items = extract_actions(
+            &[
+                t("agent", "Decyzję w sprawie rekompensaty dostanie pan na piśmie. A ja jeszcze dziś ustawię raty kwartalne w systemie."),
+                t("customer", "Dobrze, paragon z apteki wrzucę do aplikacji jutro rano. Przelew zrobię do siódmego."),
+                t("agent", "Zrobimy to razem. Może pani zapisać się do powiadomień, wtedy dostanie pani wiadomość."),
+            ],
+            call(),
+        );
+        assert_eq!(
+            outline(&items).iter().map(|i| (i.1, i.0)).collect::<Vec<_>>(),
+            [
+                ("agent", "Decyzję w sprawie rekompensaty dostanie pan na piśmie"),
+                ("agent", "Dziś ustawię raty kwartalne w systemie"),
+                ("customer", "Paragon z apteki wrzucę do aplikacji jutro rano"),
+                ("customer", "Przelew zrobię do siódmego"),
+            ]
+        );
     }
 
     /// A courtesy at the end is no condition or question, and "I'll make sure" promises (tune2,
