@@ -210,6 +210,10 @@ pub fn not_a_task(sentence: &str, answer: Option<&str>) -> Option<NotATask> {
     if EXCLAMATIONS.iter().any(|p| has_seq(&w, p)) {
         return Some(NotATask::StateOrFeeling);
     }
+    // "Yes please, let's do that": taking up the other party's offer, which holds the task.
+    if ["that", "it", "this"].iter().any(|o| has_seq(&w, &["let", "s", "do", o])) {
+        return Some(NotATask::Offer);
+    }
     if has_any(&w, &["already", "juz"])
         && (has_any(&w, &["ve", "have", "has", "had"]) || w.iter().any(|x| x.ends_with("lem") || x.ends_with("lam") || x.ends_with("ed")))
     {
@@ -316,6 +320,7 @@ mod tests {
             ("Would you look at that.", None, Some(NotATask::StateOrFeeling)),
             ("Take a breath, we'll sort this.", None, Some(NotATask::StateOrFeeling)),
             ("'Someone will call you back.'", None, Some(NotATask::Quoted)),
+            ("Yes please, let's do that.", None, Some(NotATask::Offer)),
             ("„Technik oddzwoni jutro”, tak mi powiedzieli.", None, Some(NotATask::Quoted)),
             ("Mam nadzieję, że tym razem ktoś obejrzy te buty uważniej.", None, Some(NotATask::StateOrFeeling)),
         ];
