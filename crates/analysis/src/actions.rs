@@ -66,7 +66,7 @@ const EN_VERBS: &[&str] = &[
     "forward", "prepare", "contact", "follow", "confirm", "review", "fix", "replace", "deliver", "ship", "escalate", "investigate", "get", "reply",
     "transfer", "post", "order", "pay", "sign", "return", "submit", "upload", "share", "visit", "remind", "let", "text", "write", "provide",
     "organise", "organize", "raise", "resend", "credit", "reset", "activate", "install", "repair", "collect", "notify", "inform", "chase", "sort",
-    "put", "push", "give", "drop", "scan", "open", "pass", "fill",
+    "put", "push", "give", "drop", "scan", "open", "pass",
 ];
 /// Courtesies that end a sentence ("…, if that's all right?") without making it a condition or
 /// a question.
@@ -77,8 +77,10 @@ const COURTESY_TAGS: &[&[&str]] = &[
     &["if", "that", "s", "okay"],
     &["if", "that", "s", "fine"],
     &["if", "that", "works"],
-    &["if", "that", "suits"],
+    &["if", "that", "works", "for", "you"],
+    &["if", "that", "suits", "you"],
     &["jesli", "to", "nie", "problem"],
+    &["jesli", "to", "nie", "jest", "problem"],
     &["jezeli", "to", "nie", "problem"],
 ];
 /// The company's people, whose "will call you" is the agent's side's task.
@@ -86,9 +88,10 @@ const EN_COMPANY_ROLES: &[&str] = &[
     "engineer", "engineers", "technician", "team", "crew", "specialist", "handler", "adviser", "advisor", "assessor", "manager", "department",
     "someone", "surveyor", "installer", "fitter", "nurse", "doctor",
 ];
+/// Words that make a company's "will" hearsay or a hope.
+const EN_HEARSAY: &[&str] = &["told", "said", "says", "say", "promised", "hope", "hopefully", "apparently", "supposedly", "heard", "not", "won", "t"];
 /// What the company's people do beyond [`EN_VERBS`].
 const EN_COMPANY_DOES: &[&str] = &["come", "acknowledge", "assess", "inspect", "survey", "fit", "respond", "attend"];
-/// First-person future forms of Polish verbs of action (folded: no diacritics).
 /// The company's people, in the nominative, whose "zadzwoni" is the agent's side's task.
 const PL_COMPANY_ROLES: &[&str] = &[
     "likwidator", "likwidatorka", "technik", "lekarz", "kierownik", "kierowniczka", "konsultant", "konsultantka", "doradca", "serwisant", "monter",
@@ -97,14 +100,15 @@ const PL_COMPANY_ROLES: &[&str] = &[
 ];
 /// Verbs that report what someone else said or promised (folded).
 const PL_REPORTING: &[&str] = &[
-    "slysze", "slyszalam", "slyszalem", "mowia", "mowili", "mowila", "mowil", "powiedzieli", "powiedziala", "powiedzial", "obiecali", "obiecala",
-    "obiecal", "twierdzi", "twierdzili",
+    "slysze", "slyszalam", "slyszalem", "mowia", "mowi", "mowili", "mowila", "mowil", "powiedzieli", "powiedziala", "powiedzial", "obiecali",
+    "obiecala", "obiecal", "twierdzi", "twierdzili", "nadzieje", "wiem",
 ];
 /// What the company's people will do, in the third person (folded).
 const PL_COMPANY_WILL: &[&str] = &[
     "zadzwoni", "oddzwoni", "skontaktuje", "przyjedzie", "odezwie", "wysle", "przesle", "umowi", "zajmie", "obejrzy", "oceni", "przygotuje",
     "rozpatrzy", "przyjdzie", "napisze", "odpowie", "polaczy",
 ];
+/// First-person future forms of Polish verbs of action (folded: no diacritics).
 pub(crate) const PL_PROMISE: &[&str] = &[
     "wysle", "wyslemy", "zadzwonie", "zadzwonimy", "oddzwonie", "oddzwonimy", "sprawdze", "sprawdzimy", "przygotuje", "przygotujemy", "przesle",
     "przeslemy", "skontaktuje", "skontaktujemy", "zwroce", "zwrocimy", "umowie", "umowimy", "zamowie", "zamowimy", "wystawie", "wystawimy",
@@ -253,11 +257,18 @@ pub fn merge_accepted(items: Vec<ActionDraft>, turns: &[SpokenTurn<'_>]) -> Vec<
 /// by the first one each item names, so "wyślę fakturę" and "wyślę korektę faktury" stay two.
 fn merge_restated(items: Vec<ActionDraft>) -> Vec<ActionDraft> {
     let mut out: Vec<ActionDraft> = Vec::new();
+    use crate::antecedents::{first_polish_document, sends_or_prepares};
     for item in items {
-        let document = crate::antecedents::first_polish_document(&item.description);
+        // Both must send or prepare it ("Umówię technika" is no "umowa"), and not by two
+        // different deadlines ("fakturę za luty dziś", "fakturę za marzec w przyszłym tygodniu").
+        let document = first_polish_document(&item.description).filter(|_| sends_or_prepares(&item.description));
         let earlier = document.and_then(|d| {
-            out.iter()
-                .position(|e| e.responsible_party == item.responsible_party && crate::antecedents::first_polish_document(&e.description) == Some(d))
+            out.iter().position(|e| {
+                e.responsible_party == item.responsible_party
+                    && first_polish_document(&e.description) == Some(d)
+                    && sends_or_prepares(&e.description)
+                    && !(said_own_deadline(e) && said_own_deadline(&item) && e.due_at != item.due_at)
+            })
         });
         match earlier {
             Some(at) => {
@@ -272,6 +283,11 @@ fn merge_restated(items: Vec<ActionDraft>) -> Vec<ActionDraft> {
         }
     }
     out
+}
+
+/// Whether an item's deadline was said in its own sentence (not found in the dialogue around it).
+fn said_own_deadline(item: &ActionDraft) -> bool {
+    item.deadline_mentioned.as_deref().is_some_and(|said| item.evidence.contains(said))
 }
 
 /// The request-and-acceptance half of [`merge_accepted`].
@@ -503,13 +519,19 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                             while ws.get(verb).is_some_and(|w| ADVERBS.contains(&w.2.as_str())) {
                                 verb += 1;
                             }
-                            // "I'll make sure the refund goes through."
-                            let makes_sure = ws.get(verb).is_some_and(|w| w.2 == "make") && ws.get(verb + 1).is_some_and(|w| w.2 == "sure");
+                            // "I'll make sure the refund goes through": a promise of the future
+                            // only ("Let me make sure I have your address" is done now).
+                            let future = p.iter().any(|w| matches!(*w, "ll" | "will"));
+                            let makes_sure = future && ws.get(verb).is_some_and(|w| w.2 == "make") && ws.get(verb + 1).is_some_and(|w| w.2 == "sure");
+                            // "I'll fill in the form", not "let me fill you in".
+                            let fills = ws.get(verb).is_some_and(|w| w.2 == "fill")
+                                && ws.get(verb + 1).is_some_and(|w| matches!(w.2.as_str(), "in" | "out" | "it" | "that" | "this" | "the" | "them"))
+                                && !ws.get(verb + 2).is_some_and(|w| matches!(w.2.as_str(), "you" | "me" | "him" | "her" | "us"));
                             // "I'll take it to the post office": carried, not "take a look".
                             let carries = ws.get(verb).is_some_and(|w| w.2 == "take")
                                 && ws.get(verb + 1).is_some_and(|w| matches!(w.2.as_str(), "it" | "them"))
                                 && ws.get(verb + 2).is_some_and(|w| matches!(w.2.as_str(), "to" | "in" | "into" | "back"));
-                            if makes_sure || carries || ws.get(verb).is_some_and(|w| is_action(w.2.as_str())) {
+                            if makes_sure || fills || carries || ws.get(verb).is_some_and(|w| is_action(w.2.as_str())) {
                                 found = Some((verb, turn.speaker));
                                 break;
                             }
@@ -533,7 +555,10 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                         // company's people are sure enough for the precise search too ("The
                         // engineer will come on the ninth", "Our complaints team will acknowledge
                         // it").
-                        let company = i > 0 && EN_COMPANY_ROLES.contains(&ws[i - 1].2.as_str());
+                        // Not what others said or one hopes ("They told me someone will call me
+                        // back").
+                        let hearsay = ws[..i].iter().any(|w| EN_HEARSAY.contains(&w.2.as_str()));
+                        let company = i > 0 && EN_COMPANY_ROLES.contains(&ws[i - 1].2.as_str()) && !hearsay;
                         if (wide || company)
                             && i > 0
                             && matches!(ws[i].2.as_str(), "will" | "ll")
@@ -562,10 +587,10 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                         // oddzwoni": the company's side will, a task of the agent's.
                         if PL_COMPANY_WILL.contains(&ws[i].2.as_str()) {
                             let subject = (i.saturating_sub(4)..i).find(|&j| PL_COMPANY_ROLES.contains(&ws[j].2.as_str()));
-                            // "Kierownik obiecał, że zadzwoni": said of the past; "Za każdym razem
-                            // słyszę: ktoś oddzwoni": what others said.
-                            let past = subject
-                                .is_some_and(|j| ws[j + 1..i].iter().any(|w| w.2.ends_with('l') || w.2.ends_with("la") || w.2.ends_with("li")));
+                            // "Kierownik obiecał, że zadzwoni": what was said ("że" between);
+                            // "Za każdym razem słyszę: ktoś oddzwoni", "mam nadzieję, że…": what
+                            // others said or one hopes; "Technik nie przyjedzie": no task.
+                            let past = subject.is_some_and(|j| ws[j + 1..i].iter().any(|w| matches!(w.2.as_str(), "ze" | "nie")));
                             let reported = ws[..i].iter().any(|w| PL_REPORTING.contains(&w.2.as_str()));
                             // The subject in the verb's own clause ("Skargą zajmie się kierownik,
                             // przesle panu odpowiedź" is no "kierownik prześle").
@@ -580,6 +605,8 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                         // "Odpowiedź na piśmie dostanie pan w ciągu czternastu dni": the company
                         // answers, the agent's side's task.
                         if ws[i].2 == "odpowiedz"
+                            && i == first_word
+                            && !ws.iter().any(|w| w.2 == "nie")
                             && ws
                                 .iter()
                                 .skip(i + 1)
@@ -594,6 +621,7 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                         if matches!(ws[i].2.as_str(), "dostanie" | "otrzyma")
                             && ws.get(i + 1).is_some_and(|w| matches!(w.2.as_str(), "pan" | "pani" | "panstwo"))
                             && i > first_word
+                            && ws[i - 1].2 != "nie"
                             // Not a suggestion's consequence ("Może pani zapisać się do
                             // powiadomień, wtedy dostanie pani wiadomość").
                             && !ws[..i].iter().any(|w| matches!(w.2.as_str(), "wtedy" | "moze" | "mozna"))
@@ -603,7 +631,9 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                         }
                         if PL_PROMISE.contains(&ws[i].2.as_str())
                             // After a preposition it is a noun's case ("jest w umowie").
-                            && (i == 0 || !matches!(ws[i - 1].2.as_str(), "nie" | "czy" | "w" | "we" | "na" | "o" | "po" | "przy"))
+                            // After a question word it asks ("Nie wiem, co zrobię").
+                            && (i == 0
+                                || !matches!(ws[i - 1].2.as_str(), "nie" | "czy" | "w" | "we" | "na" | "o" | "po" | "przy" | "co" | "jak" | "gdzie" | "kiedy"))
                             && !spelled_as_another_word(&sentence[ws[i].0..ws[i].1], sentence)
                             && (!modal || next_is_action)
                         {
@@ -804,7 +834,9 @@ fn asks_when(text: &str) -> bool {
     let words: Vec<String> = words(text).into_iter().map(|w| w.2).collect();
     let points_back = words.iter().any(|w| matches!(w.as_str(), "it" | "that" | "them" | "jej" | "ja" | "go" | "je" | "to"));
     // "And how long does that take?", "Jak długo to potrwa?"
-    let how_long = words.windows(2).any(|w| matches!((w[0].as_str(), w[1].as_str()), ("how", "long") | ("jak", "dlugo")));
+    // Not "How long has it been leaking?", which asks about the past.
+    let how_long = words.windows(2).any(|w| matches!((w[0].as_str(), w[1].as_str()), ("how", "long") | ("jak", "dlugo")))
+        && words.iter().any(|w| matches!(w.as_str(), "take" | "takes" | "potrwa" | "zajmie"));
     text.trim_end().ends_with('?')
         && words.len() <= 8
         && (how_long || words.iter().any(|w| matches!(w.as_str(), "kiedy" | "when")))
@@ -980,7 +1012,9 @@ mod tests {
                 t("customer", "Anna Nowak, dwunasty maja osiemdziesiątego."),
                 t("agent", "Ofertę razem z wzorem cesji przygotuję i wyślę pani mailem. Będzie ją pani miała dzisiaj przed siedemnastą."),
                 t("customer", "Dobrze, fakturę za luty opłacę jutro."),
-                t("agent", "Korektę faktury też wyślę."),
+                t("agent", "Korektę faktury też wyślę. Umówię technika na wtorek."),
+                t("customer", "A umowę?"),
+                t("agent", "Umowę wyślę pani mailem. Kopię polisy wyślę jutro, a kopię umowy w piątek."),
             ],
             call(),
         );
@@ -989,7 +1023,10 @@ mod tests {
             [
                 ("agent", "Ofertę razem z wzorem cesji przygotuję i wyślę pani mailem"),
                 ("customer", "Fakturę za luty opłacę jutro"),
-                ("agent", "Korektę faktury też wyślę")
+                ("agent", "Korektę faktury też wyślę"),
+                ("agent", "Umówię technika na wtorek"),
+                ("agent", "Umowę wyślę pani mailem"),
+                ("agent", "Kopię polisy wyślę jutro"),
             ]
         );
         assert_eq!(due(&items)[0], ("agent", Some("dzisiaj przed siedemnastą"), Some("2026-11-18".into())));
@@ -1337,5 +1374,24 @@ mod tests {
             outline(&items).iter().map(|i| (i.1, i.0)).collect::<Vec<_>>(),
             [("customer", "Take it to the post office next week"), ("customer", "Fill in the form on Tuesday")]
         );
+    }
+
+    /// What a review found the new rules took wrongly (stop 48): a negation, hearsay, "let me
+    /// make sure", "fill you in", a question word before a promise word, "how long has it been".
+    #[test]
+    fn negations_hearsay_and_checks_now_are_no_items() {
+        let items = extract_actions(
+            &[
+                t("agent", "Technik nie przyjedzie w piątek. Let me just make sure I have your address right. Let me fill you in."),
+                t("customer", "They told me someone will call me back within a day. Nie wiem, co zrobię."),
+            ],
+            call(),
+        );
+        assert_eq!(outline(&items), []);
+        let items = extract_actions(
+            &[t("customer", "I'll send photos of the leak."), t("agent", "How long has it been leaking?"), t("customer", "Since Monday.")],
+            call(),
+        );
+        assert_eq!(due(&items), [("customer", None, None)]);
     }
 }

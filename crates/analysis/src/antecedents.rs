@@ -294,8 +294,16 @@ fn pl_document(folded: &str) -> Option<&'static (&'static str, &'static str, &'s
 }
 
 /// The dictionary form of the first document of [`PL_DOCUMENTS`] that `text` names, if any.
+/// A container yields to what it holds: "kopię umowy" names "umowa", "kopię polisy" "polisa".
 pub(crate) fn first_polish_document(text: &str) -> Option<&'static str> {
-    words(text).iter().find_map(|w| pl_document(&w.folded)).map(|(_, name, ..)| *name)
+    let named: Vec<&'static str> = words(text).iter().filter_map(|w| pl_document(&w.folded)).map(|(_, name, ..)| *name).collect();
+    named.iter().find(|n| !PL_CONTAINERS.contains(n)).or(named.first()).copied()
+}
+
+/// Whether a Polish text has a verb of sending or preparing a thing ("wyślę", "przygotuję"), not
+/// of arranging a meeting ("umówię").
+pub(crate) fn sends_or_prepares(text: &str) -> bool {
+    words(text).iter().any(|w| PL_SENDING.iter().chain(&["przygot"]).any(|v| w.folded.starts_with(v)))
 }
 
 /// Verbs that read as a document's case form once folded ("wyceni": will value; "umówi").

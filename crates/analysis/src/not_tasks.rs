@@ -144,7 +144,7 @@ const ACCEPT: &[&str] =
 /// Thoughts and feelings that hold a promise-like clause ("I thought I'd…", "bałam się, że…").
 const THOUGHTS: &[&str] = &[
     "thought", "worried", "feared", "hoped", "felt", "assumed", "myslalam", "myslalem", "balam", "balem", "obawiam", "obawialam", "sadzilam",
-    "sadzilem", "spodziewalam", "spodziewalem", "liczylam", "liczylem", "nadzieje",
+    "sadzilem", "spodziewalam", "spodziewalem", "liczylam", "liczylem",
 ];
 
 /// Things no party does.
@@ -179,39 +179,51 @@ const EXCLAMATIONS: &[&[&str]] = &[
     &["take", "a", "deep", "breath"],
 ];
 
-/// Irregular past participles of what is done for a caller at once ("I've just sent it").
-const DONE_FORMS: &[&str] = &["sent", "done", "put", "set", "made", "got"];
+/// Past participles of sending or doing a thing for a caller ("I've just emailed it").
+const DONE_FORMS: &[&str] =
+    &["sent", "emailed", "posted", "texted", "forwarded", "uploaded", "issued", "raised", "generated", "attached", "done", "resent", "updated"];
+/// Polish past forms of the same, by their start (folded: "wysłałam", "przesłałem", "zrobiłam").
+const PL_DONE_FORMS: &[&str] = &["wyslal", "przeslal", "zrobil", "wystawil", "zalaczyl", "dolaczyl", "zaktualizowal", "wprowadzil"];
 
 /// Whether an answer says the thing asked for was done there and then: "I've just emailed it to
 /// the address on your account", "Właśnie wysłałam", "Już wysłałem". A promise ("I'll send it
 /// now") is not: it may still wait for after the call, nor an answer that promises beside it
-/// ("I've just checked, and I'll post it").
+/// ("I've just sent the form, and I'll post the card").
 fn done_at_once(answer: &[String]) -> bool {
     if has_any(answer, &["ll", "will", "wysle", "wyslemy", "przesle", "przeslemy"]) {
         return false;
     }
-    let past = |w: &String| (w.ends_with("ed") && !matches!(w.as_str(), "checked" | "looked" | "noticed")) || DONE_FORMS.contains(&w.as_str());
-    let english = answer.windows(2).any(|x| x[0] == "just" && past(&x[1])) && has_any(answer, &["ve", "have", "has"]);
-    let polish = answer
-        .windows(2)
-        .any(|x| matches!(x[0].as_str(), "wlasnie" | "juz") && ["lam", "lem", "lismy", "lysmy", "la", "lo"].iter().any(|e| x[1].ends_with(e)));
+    let english = answer.windows(3).any(|x| matches!(x[0].as_str(), "ve" | "have") && x[1] == "just" && DONE_FORMS.contains(&x[2].as_str()));
+    let polish = answer.windows(2).any(|x| matches!(x[0].as_str(), "wlasnie" | "juz") && PL_DONE_FORMS.iter().any(|f| x[1].starts_with(f)));
     english || polish
 }
 
 /// Why `sentence` (said by the speaker, with the other party's next turn `answer`) is no task.
 pub fn not_a_task(sentence: &str, answer: Option<&str>) -> Option<NotATask> {
-    if sentence.trim_start().starts_with(['\'', '"', '„', '“', '‘', '«']) {
+    // An opening quote hugs its first word; a closing quote left at the start of the next
+    // sentence by the split ("He said "fine." I'll send it") stands apart from it.
+    let quotes = ['\'', '"', '„', '“', '”', '‘', '’', '«', '»'];
+    let mut chars = sentence.trim_start().chars();
+    let opens = chars.next().is_some_and(|c| quotes.contains(&c)) && chars.next().is_some_and(char::is_alphanumeric);
+    if opens {
         return Some(NotATask::Quoted);
     }
     let w = words(sentence);
     if AUTOMATIC.iter().any(|p| has_seq(&w, p)) {
         return Some(NotATask::Automatic);
     }
-    if EXCLAMATIONS.iter().any(|p| has_seq(&w, p)) {
+    // The whole sentence, or its end: "Would you look at that invoice again" asks something.
+    // "Take a breath" opens its sentence.
+    let exclaims = |p: &&[&str]| {
+        let p: Vec<String> = p.iter().map(|x| (*x).to_owned()).collect();
+        w.ends_with(&p) || (p[0] == "take" && w.starts_with(&p))
+    };
+    if EXCLAMATIONS.iter().any(exclaims) {
         return Some(NotATask::StateOrFeeling);
     }
-    // "Yes please, let's do that": taking up the other party's offer, which holds the task.
-    if ["that", "it", "this"].iter().any(|o| has_seq(&w, &["let", "s", "do", o])) {
+    // "Yes please, let's do that": taking up the other party's offer, which holds the task
+    // (only when it ends the sentence: "Let's do that then — I'll email you the form" promises).
+    if ["that", "it", "this"].iter().any(|o| w.ends_with(&["let".to_owned(), "s".to_owned(), "do".to_owned(), (*o).to_owned()])) {
         return Some(NotATask::Offer);
     }
     if has_any(&w, &["already", "juz"])
@@ -230,7 +242,10 @@ pub fn not_a_task(sentence: &str, answer: Option<&str>) -> Option<NotATask> {
     }
     // "Can you send me that in writing?" answered "I've just emailed it to you": done while the
     // caller waits.
-    if asks && answer.map(words).is_some_and(|a| done_at_once(&a)) {
+    // Only a request to the other party: "please" alone also ends promises ("I'll post the card
+    // tomorrow, please check the address").
+    let asks_them = ASKING.iter().any(|p| has_seq(&w, p)) || has_seq(&w, &["prosze", "przeslac"]) || has_seq(&w, &["prosze", "wyslac"]);
+    if asks_them && answer.map(words).is_some_and(|a| done_at_once(&a)) {
         return Some(NotATask::DoneDuringTheCall);
     }
     // "Potrzebuję numer dokumentu", "I need your date of birth": the data itself, given in the
@@ -322,7 +337,6 @@ mod tests {
             ("'Someone will call you back.'", None, Some(NotATask::Quoted)),
             ("Yes please, let's do that.", None, Some(NotATask::Offer)),
             ("„Technik oddzwoni jutro”, tak mi powiedzieli.", None, Some(NotATask::Quoted)),
-            ("Mam nadzieję, że tym razem ktoś obejrzy te buty uważniej.", None, Some(NotATask::StateOrFeeling)),
         ];
         for (sentence, answer, want) in cases {
             assert_eq!(not_a_task(sentence, answer), want, "{sentence}");
@@ -355,7 +369,13 @@ mod tests {
             ("I need your account statements for the last three months.", None),
             // Answered with a promise, or with something done earlier: the request still stands.
             ("Can you send me that in writing?", Some("Sure, I'll email it over this afternoon.")),
-            ("Could you email me the policy wording?", Some("Yes, I've just checked and it's not on file, so I'll post it.")),
+            ("Could you email me the policy wording?", Some("Yes, I've just checked and it's not on file.")),
+            ("I'll post the new card tomorrow, please check the address.", Some("Oh, I've just moved, actually.")),
+            ("Czy może pani przesłać kopię polisy?", Some("Już mówiłam, że system nie działa.")),
+            ("Would you look at that invoice again and confirm the total?", None),
+            ("Let's do that then — I'll email you the form today.", None),
+            // What the sentence split leaves after `My husband said "fine."`.
+            ("\" I'll send the form tomorrow.", None),
             ("Would you look at the meter reading I sent?", None),
         ] {
             assert_eq!(not_a_task(sentence, answer), None, "{sentence}");
