@@ -192,7 +192,7 @@ async fn main() -> anyhow::Result<()> {
     let transcripts = spoken.transcripts.into_inner().expect("not poisoned");
     print_word_errors(corpus, &spoken.word_errors.into_inner().expect("not poisoned"))?;
     if spoken.mono {
-        print_roles(corpus, &spoken.roles.into_inner().expect("not poisoned"))?;
+        print_roles(corpus, &spoken.roles.into_inner().expect("not poisoned"), mistakes)?;
     }
     print_pii_scores(corpus, &found, &transcripts, mistakes)?;
     if command_line.flag("--transcripts") {
@@ -229,12 +229,18 @@ fn print_word_errors(corpus: &str, errors: &HashMap<String, (usize, usize)>) -> 
 
 /// On mono calls: how many kept both speakers apart, and how many had the agent told right (most
 /// of the words given the party that said them), per language and split, with 95 % intervals.
-fn print_roles(corpus: &str, scores: &HashMap<String, RoleScore>) -> anyhow::Result<()> {
+/// With `mistakes`, the tuning calls told wrong are listed first, never a held-out one.
+fn print_roles(corpus: &str, scores: &HashMap<String, RoleScore>, mistakes: bool) -> anyhow::Result<()> {
     let corpus: serde_json::Value = serde_json::from_str(corpus)?;
     let mut parts: std::collections::BTreeMap<PartKey, Vec<RoleScore>> = std::collections::BTreeMap::new();
     for call in corpus["calls"].as_array().into_iter().flatten() {
         let Some(score) = scores.get(call["turns"][0][1].as_str().unwrap_or_default()) else { continue };
-        let part = (call["language"].as_str().unwrap_or("en").to_string(), call["split"].as_str().unwrap_or(OWN).to_string());
+        let split = call["split"].as_str().unwrap_or(OWN);
+        if mistakes && !held_out(split) && score.words_right * 2 <= score.words {
+            let id = call["id"].as_str().unwrap_or("?");
+            println!("roles wrong: {id} ({split}): {} speakers, {} of {} words right", score.speakers, score.words_right, score.words);
+        }
+        let part = (call["language"].as_str().unwrap_or("en").to_string(), split.to_string());
         parts.entry(part).or_default().push(*score);
     }
     println!(
