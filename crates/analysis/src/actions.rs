@@ -256,8 +256,8 @@ pub fn merge_accepted(items: Vec<ActionDraft>, turns: &[SpokenTurn<'_>]) -> Vec<
 /// settled, so they are kept, with the earlier deadline when they say none. Documents are told
 /// by the first one each item names, so "wyślę fakturę" and "wyślę korektę faktury" stay two.
 fn merge_restated(items: Vec<ActionDraft>) -> Vec<ActionDraft> {
-    let mut out: Vec<ActionDraft> = Vec::new();
     use crate::antecedents::{first_polish_document, sends_or_prepares};
+    let mut out: Vec<ActionDraft> = Vec::new();
     for item in items {
         // Both must send or prepare it ("Umówię technika" is no "umowa"), and not by two
         // different deadlines ("fakturę za luty dziś", "fakturę za marzec w przyszłym tygodniu").
@@ -590,13 +590,13 @@ fn find_actions(turns: &[SpokenTurn<'_>], call: CallTime, reach: Reach) -> Vec<A
                             // "Kierownik obiecał, że zadzwoni": what was said ("że" between);
                             // "Za każdym razem słyszę: ktoś oddzwoni", "mam nadzieję, że…": what
                             // others said or one hopes; "Technik nie przyjedzie": no task.
-                            let past = subject.is_some_and(|j| ws[j + 1..i].iter().any(|w| matches!(w.2.as_str(), "ze" | "nie")));
+                            let said_or_denied = subject.is_some_and(|j| ws[j + 1..i].iter().any(|w| matches!(w.2.as_str(), "ze" | "nie")));
                             let reported = ws[..i].iter().any(|w| PL_REPORTING.contains(&w.2.as_str()));
                             // The subject in the verb's own clause ("Skargą zajmie się kierownik,
                             // przesle panu odpowiedź" is no "kierownik prześle").
                             let apart = subject.is_some_and(|j| sentence[ws[j].1..ws[i].0].contains([',', ':', ';']));
-                            let past = past || reported || apart;
-                            if let Some(j) = subject.filter(|_| !past) {
+                            let not_theirs = said_or_denied || reported || apart;
+                            if let Some(j) = subject.filter(|_| !not_theirs) {
                                 let from = if j > 0 && matches!(ws[j - 1].2.as_str(), "nasz" | "nasza") { j - 1 } else { j };
                                 found = Some((from, turn.speaker));
                                 break;
