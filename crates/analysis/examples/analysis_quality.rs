@@ -9,14 +9,14 @@
 //!
 //! ```text
 //! cargo run --release -p callscope-analysis --example analysis_quality -- LEXICON_DIR \
-//!     [--openai BASE_URL MODEL [--label NAME] [--context-chars N] [--max-tokens N] [--open]] [--split own|tune|tune2|tune3|heldout|heldout2] [--language en|pl] [--mistakes]
+//!     [--openai BASE_URL MODEL [--label NAME] [--context-chars N] [--max-tokens N] [--open] [--keep-wide-below P] [--drop-sure-from P]] [--split own|tune|tune2|tune3|heldout|heldout2] [--language en|pl] [--mistakes]
 //! ```
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use callscope_analysis::engine::{Analyzer, RulesEngine};
-use callscope_analysis::guided::GuidedEngine;
+use callscope_analysis::guided::{GuidedEngine, TaskThresholds};
 use callscope_analysis::llm_engine::LlmEngine;
 use callscope_analysis::quality::{evaluate_parts_where, in_order, report_lines, table_header, table_row, Part};
 use callscope_analysis::{OpenAiClient, OpenAiSettings};
@@ -62,7 +62,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // `RUST_LOG=callscope_analysis=debug` logs each call's closed choices with their probabilities.
     tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::from_default_env()).with_writer(std::io::stderr).init();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let dir = args.first().ok_or("usage: analysis_quality LEXICON_DIR [--openai BASE_URL MODEL [--label NAME] [--context-chars N] [--max-tokens N] [--open]] [--split own|tune|tune2|tune3|heldout|heldout2] [--language en|pl] [--mistakes]")?;
+    let dir = args.first().ok_or("usage: analysis_quality LEXICON_DIR [--openai BASE_URL MODEL [--label NAME] [--context-chars N] [--max-tokens N] [--open] [--keep-wide-below P] [--drop-sure-from P]] [--split own|tune|tune2|tune3|heldout|heldout2] [--language en|pl] [--mistakes]")?;
     let option = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
     let mistakes = args.iter().any(|a| a == "--mistakes");
     let only = Only { split: option("--split"), language: option("--language") };
@@ -86,7 +86,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         let engine: Arc<dyn Analyzer> = if args.iter().any(|a| a == "--open") {
             Arc::new(LlmEngine::new(client, rules, chars).named(label))
         } else {
-            Arc::new(GuidedEngine::new(client, rules, chars).named(label))
+            // `--keep-wide-below P` and `--drop-sure-from P` try other thresholds on the model's
+            // probability of "none" (see `TaskThresholds`).
+            let mut thresholds = TaskThresholds::default();
+            if let Some(p) = option("--keep-wide-below") {
+                thresholds.keep_wide_below = p.parse()?;
+            }
+            if let Some(p) = option("--drop-sure-from") {
+                thresholds.drop_sure_from = p.parse()?;
+            }
+            Arc::new(GuidedEngine::new(client, rules, chars).named(label).with_task_thresholds(thresholds))
         };
         report(engine.as_ref(), &engine.model_used(), mistakes, &only).await?;
     }

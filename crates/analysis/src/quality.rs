@@ -28,6 +28,7 @@ use std::time::Instant;
 use callscope_domain::CategoryId;
 use chrono::{NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Utc};
 use serde::Deserialize;
+use tracing::Instrument;
 
 use crate::classify::CategoryInfo;
 use crate::engine::{AnalysisInput, Analyzer, Lang};
@@ -372,7 +373,10 @@ pub async fn evaluate_parts_where(engine: &dyn Analyzer, corpus: &str, keep: imp
             template: None,
         };
         let started = Instant::now();
-        let analysis = engine.analyze(&input).await.map_err(|e| e.to_string())?.without_non_answers();
+        // The call's id on the engine's debug lines, so that its logged choices can be read beside
+        // the corpus's labels.
+        let analysis =
+            engine.analyze(&input).instrument(tracing::debug_span!("call", id = %call.id)).await.map_err(|e| e.to_string())?.without_non_answers();
         let report = parts.entry(part).or_default();
         report.seconds += started.elapsed().as_secs_f64();
         score(report, call, &analysis, &engine.model_used());
