@@ -105,7 +105,8 @@ impl WeighedAnswer {
             weights.push(weight);
         }
         let total: f64 = weights.iter().sum();
-        (total > 0.0).then(|| weights.iter().map(|w| w / total).collect())
+        // A log-probability out of range could overflow a weight: no reading rather than NaN.
+        (total > 0.0 && total.is_finite()).then(|| weights.iter().map(|w| w / total).collect())
     }
 }
 
@@ -169,6 +170,20 @@ mod tests {
         // An option missing from the alternatives had less than the least of them: none counted.
         assert!(close(&weighed.choice("02", &options).unwrap(), &[0.9 / 0.95, 0.0, 0.05 / 0.95]));
         assert_eq!(weighed.choice("03", &options), None, "no such field");
+    }
+
+    #[test]
+    fn a_log_probability_out_of_range_gives_no_reading() {
+        // A broken endpoint's log-probability of 800 overflows its weight: nothing to read,
+        // rather than NaN shares that every threshold compares false against.
+        let weighed = answer(vec![
+            token("{\"", -0.01, &[]),
+            token("01", -0.01, &[]),
+            token("\":\"", -0.01, &[]),
+            token("none", 800.0, &[("none", 800.0), ("agent", 0.3f64.ln())]),
+            token("\"}", -0.01, &[]),
+        ]);
+        assert_eq!(weighed.choice("01", &["agent", "customer", "none"]), None);
     }
 
     #[test]

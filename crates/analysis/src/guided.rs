@@ -5,7 +5,7 @@
 //! action item (high recall, [`propose_actions`]) and the model answers, per candidate, "none" or
 //! who will do it, the category among the project's, and the customer's sentiment from a closed
 //! list, each read from its probabilities where the endpoint gives them: task or not (by default
-//! only the precise rules' candidates stay: see [`NO_TASK_BELOW`]); the
+//! only the precise rules' candidates stay: see [`TaskThresholds`]); the
 //! category weighed with the keywords' scores once the model's leaning over the tree is known;
 //! the mood with the negative counted more, since the model under-calls it. Deadlines come from
 //! the candidate's own clause through our resolver; owners, descriptions, evidence, the summary
@@ -147,14 +147,16 @@ fn system_prompt(categories: &[CategoryInfo]) -> String {
     out
 }
 
-/// A candidate the precise rules did not find is kept only when the model gives "none" less
-/// than this probability: at 0, never. Chosen on the 228 tuning calls (`tune`, `tune2`, `tune3`,
+/// The default of [`TaskThresholds::keep_wide_below`]: where the endpoint gives probabilities, a
+/// candidate the precise rules did not find is kept only when the model gives "none" less than
+/// this: at 0, never. Chosen on the 228 tuning calls (`tune`, `tune2`, `tune3`,
 /// each answer the same through `scripts/llm-replay.py`), as items matched / kept / expected,
 /// pooled over both languages: 0 (the precise rules' items alone) 227 / 278 / 289, F1 0.80;
 /// 0.02 228 / 287, 0.79; 0.05 227 / 291, 0.78; 0.1 231 / 300, 0.78 (English 0.77 at 0 against
-/// 0.74 at 0.1; Polish 0.83 either way). At stop 44, on the 124 calls of `tune` and `tune2`
+/// 0.74 at 0.1; Polish 0.83 either way). At stop 46, on the 124 calls of `tune` and `tune2`
 /// with the rules of then, 0 and 0.1 tied at 0.68. Since then the precise rules reach further,
-/// and the model's "yes" to what they leave out is wrong three times in four. Dropping a sure
+/// and the model's "yes" to what they leave out is mostly wrong (0.1 against 0 keeps 22 more, 4
+/// of them right). Dropping a sure
 /// candidate the model calls "none" was worse at every bar tried (0.5 to 0.99).
 const NO_TASK_BELOW: f64 = 0.0;
 
@@ -386,8 +388,8 @@ impl GuidedEngine {
         let spoken: Vec<SpokenTurn<'_>> = input.turns.iter().map(|(speaker, text)| SpokenTurn { speaker, text }).collect();
         let call = crate::actions::CallTime::new(input.call_date, input.time_zone);
         let candidates = propose_actions(&spoken, call);
-        // What the precise rules find stays, whatever the model says (measured: a small model
-        // drops sure items as often as doubtful ones).
+        // What the precise rules find stays, whatever the model says, by default (measured: a
+        // small model drops sure items as often as doubtful ones).
         let sure: Vec<(usize, String)> = find_precise(&spoken, call);
         let tree = Tree::new(&input.categories);
         let mut choices = Vec::new();
@@ -486,8 +488,9 @@ fn weigh_categories(ranking: &[(CategoryId, f32)], keys: &CategoryKeys, calibrat
         .max_by(|a, b| a.1.total_cmp(&b.1))
 }
 
-/// The keywords' ranking and the model's probabilities of each category and sentiment, at
-/// debug level: what the closed questions' thresholds are chosen from.
+/// The keywords' ranking, the model's probabilities of each category and sentiment, and the
+/// lexicon's reading of the mood, at debug level: what the closed questions' thresholds are
+/// chosen from.
 fn log_weights(
     input: &AnalysisInput,
     tree: &Tree,
@@ -557,8 +560,9 @@ mod tests {
         assert!(thresholds.keeps(true, None, false));
         assert!(thresholds.keeps(false, None, true));
         assert!(!thresholds.keeps(false, None, false));
-        // The defaults never drop a sure candidate.
+        // The defaults never drop a sure candidate, nor keep another, even one the model is sure of.
         assert!(TaskThresholds::default().keeps(true, Some(1.0), false));
+        assert!(!TaskThresholds::default().keeps(false, Some(0.0), true));
     }
 
     #[test]
