@@ -149,15 +149,14 @@ fn system_prompt(categories: &[CategoryInfo]) -> String {
 
 /// The default of [`TaskThresholds::keep_wide_below`]: where the endpoint gives probabilities, a
 /// candidate the precise rules did not find is kept only when the model gives "none" less than
-/// this: at 0, never. Chosen on the 228 tuning calls (`tune`, `tune2`, `tune3`,
-/// each answer the same through `scripts/llm-replay.py`), as items matched / kept / expected,
-/// pooled over both languages: 0 (the precise rules' items alone) 227 / 278 / 289, F1 0.80;
-/// 0.02 228 / 287, 0.79; 0.05 227 / 291, 0.78; 0.1 231 / 300, 0.78 (English 0.77 at 0 against
-/// 0.74 at 0.1; Polish 0.83 either way). At stop 46, on the 124 calls of `tune` and `tune2`
-/// with the rules of then, 0 and 0.1 tied at 0.68. Since then the precise rules reach further,
-/// and the model's "yes" to what they leave out is mostly wrong (0.1 against 0 keeps 22 more, 4
-/// of them right). Dropping a sure
-/// candidate the model calls "none" was worse at every bar tried (0.5 to 0.99).
+/// this: at 0, never. Chosen on the 228 tuning calls (`tune`, `tune2`, `tune3`, each answer the
+/// same through `scripts/llm-replay.py`), as items matched / kept / expected, pooled over both
+/// languages: 0 (the precise rules' items alone) 227 / 278 / 289, F1 0.80; 0.02 228 / 287, 0.79;
+/// 0.05 227 / 291, 0.78; 0.1 231 / 300, 0.78 (English 0.77 at 0 against 0.74 at 0.1; Polish
+/// 0.83 either way). At stop 46, on the 124 calls of `tune` and `tune2` with the rules of then,
+/// 0 and 0.1 tied at 0.68. Since then the precise rules reach further, and the model's "yes" to
+/// what they leave out is mostly wrong (0.1 against 0 keeps 22 more, 4 of them right). Dropping
+/// a sure candidate the model calls "none" was worse at every bar tried (0.5 to 0.99).
 const NO_TASK_BELOW: f64 = 0.0;
 
 /// A candidate's key in the answer: two digits, so that keys sort in reading order (a schema's
