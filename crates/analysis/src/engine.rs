@@ -102,14 +102,17 @@ impl RulesEngine {
         })
     }
 
-    /// The lexicon's sentiment of the call: overall, per turn, and the customer's arc.
+    /// The lexicon's sentiment of the call: overall (tempered by the customer's closing: the
+    /// lexicon scores "great, thanks" as positive), per turn, and the customer's arc.
     pub fn sentiment(&self, input: &AnalysisInput) -> CallSentiment {
         let pairs: Vec<(&str, &str)> = input.turns.iter().map(|t| (t.0.as_str(), t.1.as_str())).collect();
         let lexicon = match input.language {
             Lang::En => &self.english,
             Lang::Pl => &self.polish,
         };
-        call_sentiment(lexicon, &pairs, input.language)
+        let mut sentiment = call_sentiment(lexicon, &pairs, input.language);
+        crate::warmth::read_closing(&mut sentiment, &pairs, false);
+        sentiment
     }
 
     /// The analysis, synchronously (it takes milliseconds).

@@ -19,5 +19,6 @@ pub mod sentiment;
 pub mod summary;
 pub mod template;
 pub mod text;
+pub mod warmth;
 
 pub use openai::{masked_url, LlmError, OpenAiClient, OpenAiSettings};

@@ -12,7 +12,7 @@ use callscope_text::number::{numbers, Number};
 use callscope_text::temporal::{deadlines, Expression};
 
 use crate::actions::ActionDraft;
-use crate::text::{capitalise, fold, sentences, stems};
+use crate::text::{capitalise, fold, phrase_text, sentences, stems};
 
 /// The `summary` object of a call.
 #[derive(Debug, Clone, PartialEq)]
@@ -290,12 +290,6 @@ const OPENERS: &[&str] = &[
 
 /// Speaker names that are the customer's side.
 const CUSTOMER_NAMES: &[&str] = &["customer", "caller", "client", "klient", "klientka", "dzwoniacy"];
-
-/// Folded words joined by single spaces, for phrase look-ups.
-fn phrase_text(text: &str) -> String {
-    let words: Vec<String> = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(fold).collect();
-    format!(" {} ", words.join(" "))
-}
 
 /// Whether one of `phrases` starts at a word of `folded` (a phrase may end inside a word, so
 /// "reklamac" finds "reklamacja").

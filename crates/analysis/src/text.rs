@@ -94,6 +94,13 @@ pub fn parties<'a>(speakers: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> 
     out
 }
 
+/// Folded words joined by single spaces, with a space at each end, for phrase look-ups: a
+/// phrase `p` starts at a word where the text contains `" {p}"`.
+pub(crate) fn phrase_text(text: &str) -> String {
+    let words: Vec<String> = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(fold).collect();
+    format!(" {} ", words.join(" "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

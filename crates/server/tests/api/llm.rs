@@ -92,11 +92,12 @@ async fn text_sent_to_an_external_llm_is_masked_and_its_analysis_stored(backend:
 }
 
 /// Answers a guided request the way its schema allows: the first category, every candidate
-/// owned by the last party listed, a positive customer.
+/// owned by the last party listed, a negative customer (a positive reading would be tempered to
+/// neutral by the call's closing, which holds no warmth, and would not show the model's choice).
 async fn choices(State(seen): State<Seen>, Json(body): Json<Value>) -> Json<Value> {
     seen.lock().unwrap().push(body.clone());
     let schema = &body["response_format"]["json_schema"]["schema"]["properties"];
-    let mut answer = json!({"sentiment": "positive"});
+    let mut answer = json!({"sentiment": "negative"});
     if let Some(ids) = schema["category"]["enum"].as_array() {
         answer["category"] = ids[0].clone();
     }
@@ -126,5 +127,5 @@ async fn the_guided_mode_asks_the_endpoint_for_closed_choices_only(backend: Back
 
     let analysis = app.store.get_call_analysis(project, call_id).await.unwrap();
     assert_eq!(analysis.summary.unwrap().model_used, "openai:test-model");
-    assert_eq!(analysis.sentiment_level.as_str(), "positive", "the model's choice");
+    assert_eq!(analysis.sentiment_level.as_str(), "negative", "the model's choice");
 }
