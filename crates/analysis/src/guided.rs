@@ -466,7 +466,8 @@ fn mean_weights<'a>(parts: impl Iterator<Item = Option<&'a Vec<f64>>>) -> Option
 /// warm closing if there was one.
 fn closing_mood(last: Option<&Choices>, fallback: Overall, turns: &[(&str, &str)]) -> (Overall, Option<crate::warmth::Warmth>) {
     let judged = last.map_or(fallback, |c| weigh_sentiment(c.sentiment, c.sentiment_weights.as_deref()));
-    let sure = last.and_then(|c| c.sentiment_weights.as_deref()).is_some_and(|w| positive_share(w) >= SURE_POSITIVE_FROM);
+    let weights = last.and_then(|c| c.sentiment_weights.as_deref()).filter(|w| w.len() == SENTIMENTS.len());
+    let sure = weights.is_some_and(|w| positive_share(w) >= SURE_POSITIVE_FROM);
     let warmth = crate::warmth::closing_warmth(turns);
     (crate::warmth::tempered(judged, warmth.is_some(), sure), warmth)
 }

@@ -19,50 +19,74 @@ use crate::text::{phrase_text, sentences};
 const CLOSING_TURNS: usize = 2;
 
 /// English phrases, folded as [`phrase_text`] folds them ("you've" → "you ve"), each matched
-/// at the start of a word of one sentence and allowed to end inside one ("grateful" finds
+/// at the start of a word of one clause and allowed to end inside one ("grateful" finds
 /// "gratefully").
+#[rustfmt::skip]
 const WARM_EN: &[&str] = &[
     // Thanks said with feeling.
-    "thank you so much", "thanks so much", "thank you ever so", "thanks ever so", "thanks a million", "thank you a million", "thanks loads",
-    "many thanks", "really appreciate", "so appreciate", "truly appreciate", "appreciate your help", "appreciate all your", "so grateful",
-    "really grateful", "very grateful", "truly grateful", // Praise of the agent or of the help.
-    "you ve been so helpful", "you ve been very helpful", "you ve been really helpful", "you ve been ever so helpful", "you ve been so kind",
-    "you ve been very kind", "you ve been really kind", "you ve been ever so kind", "you ve been such a help", "you ve been a great help",
-    "you ve been great", "you ve been brilliant", "you ve been amazing", "you ve been a star", "you ve been lovely", "you ve been fantastic",
-    "you ve been wonderful", "you re a star", "you re a lifesaver", "you re an angel", "you re a diamond", "great help", "big help", "huge help",
-    "real help", "so helpful", "really helpful", "saved my bacon", "saved my life", "saved my day", "made my day", "you ve sorted it",
+    "thank you so much", "thanks so much", "thank you ever so", "thanks ever so", "thanks a million",
+    "thank you a million", "thanks loads", "many thanks", "can t thank you enough",
+    "really appreciate", "so appreciate", "truly appreciate", "appreciate your help", "appreciate all your",
+    "so grateful", "really grateful", "very grateful", "truly grateful",
+    // Praise of the agent or of the help.
+    "you ve been very helpful", "you ve been so kind", "you ve been very kind", "you ve been really kind",
+    "you ve been ever so kind", "you ve been such a help", "you ve been great", "you ve been brilliant",
+    "you ve been amazing", "you ve been a star", "you ve been lovely", "you ve been fantastic",
+    "you ve been wonderful", "you re a star", "you re a lifesaver", "you re an angel", "you re a diamond",
+    "great help", "big help", "huge help", "real help", "so helpful", "really helpful",
+    "saved my bacon", "saved my life", "saved my day", "made my day", "you ve sorted it",
     // Relief, and ease beyond what was feared.
-    "what a relief", "relieved", "thank god", "thank goodness", "weight off", "mind at rest", "that was painless", "so painless", "that was easy",
-    "dead easy", "quicker than i", "better than i", "easier than i", // Satisfaction said outright.
-    "very happy", "so happy", "really happy", "very pleased", "so pleased", "really pleased", "so glad", "really glad", "delighted",
-    // Sorry for an earlier outburst: the anger is over.
-    "sorry for having a go", "sorry i had a go", "sorry for shouting", "sorry for snapping", "sorry i snapped", "sorry for being short",
-    "sorry i was short", "sorry i was a bit short", "sorry about earlier",
+    "what a relief", "relieved", "thank god", "thank goodness", "weight off", "mind at rest",
+    "that was painless", "so painless", "that was easy", "dead easy",
+    "quicker than i thought", "quicker than i expected", "better than i thought", "better than i expected",
+    "easier than i thought", "easier than i expected",
+    // Satisfaction said outright.
+    "very happy", "so happy", "really happy", "very pleased", "so pleased", "really pleased", "so glad",
+    "really glad", "delighted",
+    // Sorry for an earlier outburst ("Sorry, I snapped": the comma parts the clauses).
+    "sorry for having a go", "sorry for shouting", "sorry for snapping", "sorry for being short", "sorry about earlier",
+    "i had a go at you", "i snapped at you", "i was short with you", "i was a bit short with you",
 ];
 
 /// Polish phrases, folded ("dziękuję" → "dziekuje").
+#[rustfmt::skip]
 const WARM_PL: &[&str] = &[
     // Thanks said with feeling ("dziękuję bardzo" alone is the plain formula).
-    "serdecznie dziek", "naprawde dziek", "ogromnie dziek", "bardzo pani dziek", "bardzo panu dziek", "dziekuje pani bardzo", "dziekuje panu bardzo",
-    "dziekuje serdecznie", "dziekuje naprawde", "dziekuje ogromnie", "dziekuje pani naprawde", "dziekuje panu naprawde", "dzieki wielkie",
-    "wielkie dzieki", // Praise of the agent or of the help.
-    "pan mi pomogl", "pani mi pomogla", "mi pan pomogl", "mi pani pomogla", "pan mi bardzo pomogl", "pani mi bardzo pomogla", "mi pan bardzo pomogl",
-    "mi pani bardzo pomogla", "pan bardzo pomocn", "pani bardzo pomocn", "bardzo pan pomocn", "bardzo pani pomocn", "cierpliwy pan",
-    "cierpliwa pani", "bardzo pan mil", "bardzo pani mil", "szybko pan to zalatwil", "szybko pani to zalatwila", "szybko poszlo", "sprawnie poszlo",
-    "bardzo sprawnie", "tak sprawnie", "szybko i konkretnie", "szybko i porzadnie", "szybko i sprawnie", "super obslug", "poszla mi pani na reke",
-    "poszedl mi pan na reke", "poszla mi na reke", "poszedl mi na reke", "uratowal", "ulatwi mi zycie", "ulatwi zycie",
+    "serdecznie dziek", "naprawde dziek", "ogromnie dziek", "bardzo pani dziek", "bardzo panu dziek",
+    "dziekuje pani bardzo", "dziekuje panu bardzo", "dziekuje serdecznie", "dziekuje naprawde", "dziekuje ogromnie",
+    "dziekuje pani naprawde", "dziekuje panu naprawde", "dzieki wielkie", "wielkie dzieki",
+    // Praise of the agent or of the help.
+    "pan mi pomogl", "pani mi pomogla", "mi pan pomogl", "mi pani pomogla", "pan mi bardzo pomogl",
+    "pani mi bardzo pomogla", "mi pan bardzo pomogl", "mi pani bardzo pomogla", "pan bardzo pomocn",
+    "pani bardzo pomocn", "bardzo pan pomocn", "bardzo pani pomocn", "cierpliwy pan", "cierpliwa pani",
+    "bardzo pan mil", "bardzo pani mil", "szybko pan to zalatwil", "szybko pani to zalatwila", "szybko poszlo",
+    "sprawnie poszlo", "bardzo sprawnie", "tak sprawnie", "szybko i konkretnie", "szybko i porzadnie",
+    "szybko i sprawnie", "super obslug", "poszla mi pani na reke", "poszedl mi pan na reke", "poszla mi na reke",
+    "poszedl mi na reke", "uratowal", "ulatwi mi zycie", "ulatwi zycie",
     // Relief, and satisfaction said outright.
-    "kamien z serca", "co za ulga", "jaka ulga", "ulzylo", "uspokoil", "ciesze sie", "bardzo sie ciesze", "jestem zadowolon", "bardzo zadowolon",
-    // Sorry for an earlier outburst.
-    // ("przepraszam, że na pana naskoczyłam": the comma parts the clauses, and each clause is
-    // read on its own.)
+    "kamien z serca", "co za ulga", "ulzylo", "uspokoil", "ciesze sie", "bardzo sie ciesze", "jestem zadowolon",
+    "bardzo zadowolon",
+    // Sorry for an earlier outburst ("przepraszam, że na pana naskoczyłam": the comma parts the
+    // clauses).
     "na pana naskoczy", "na pania naskoczy", "przepraszam za nerwy", "przepraszam za wczesniej",
 ];
 
-/// Words that, among the four before a phrase in its clause, deny it ("not very happy", "nie
-/// jestem zadowolona"; "wouldn't" folds to "wouldn t"). "No, thank you so much" and "Nie,
-/// dziękuję pani bardzo" answer a question: the comma puts the "no" in a clause of its own.
-const DENIALS: &[&str] = &["not", "no", "never", "t", "hardly", "nie", "nigdy"];
+/// Words that, among the four before an English phrase in its clause, deny it ("not very
+/// happy"; "wouldn't" folds to "wouldn t") or make it a request ("I'd be so grateful if", "I
+/// would really appreciate"). "No, thank you so much" answers a question: the comma puts the
+/// "no" in a clause of its own.
+const DENIALS_EN: &[&str] = &["not", "no", "never", "t", "hardly", "d", "would"];
+
+/// The same for a Polish phrase ("nie jestem zadowolona"); "no" is Polish for "well".
+const DENIALS_PL: &[&str] = &["nie", "nigdy"];
+
+/// Words after which the words before them no longer deny what follows: an exclamation ("you
+/// don't know how relieved I am", "I couldn't be more pleased").
+const EXCLAIMS: &[&str] = &["how", "more"];
+
+/// Words that, opening a later clause of the sentence, take the warmth back ("I appreciate
+/// your help, but nothing has changed").
+const BUT: &[&str] = &["but", "however", "though", "ale", "jednak", "tylko", "natomiast"];
 
 /// A warm closing: the phrase found, and the customer's sentence that says it.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,26 +96,30 @@ pub struct Warmth {
 }
 
 /// The first sentence of the customer's last turns, in the order said, with a clause that
-/// holds a warm phrase not denied, and the phrase (both languages' phrases are looked for: a
-/// call's language setting is not always its speech's).
+/// holds a warm phrase not denied and not taken back by a "but" after it, and the phrase (both
+/// languages' phrases are looked for: a call's language setting is not always its speech's).
 pub fn closing_warmth(turns: &[(&str, &str)]) -> Option<Warmth> {
     let customer = Customer::of(turns);
     let mut closing: Vec<&str> = turns.iter().rev().filter(|t| customer.is(t.0)).take(CLOSING_TURNS).map(|t| t.1).collect();
     closing.reverse();
     closing.into_iter().flat_map(sentences).find_map(|sentence| {
-        let phrase = sentence.split([',', ';', ':', '–', '—']).find_map(|clause| {
-            let folded = phrase_text(clause);
-            WARM_EN.iter().chain(WARM_PL).find(|p| said(&folded, p)).copied()
+        let clauses: Vec<String> = sentence.split([',', ';', ':', '–', '—']).flat_map(|c| c.split(" - ")).map(phrase_text).collect();
+        let (at, phrase) = clauses.iter().enumerate().find_map(|(at, folded)| {
+            let english = WARM_EN.iter().find(|p| said(folded, p, DENIALS_EN));
+            english.or_else(|| WARM_PL.iter().find(|p| said(folded, p, DENIALS_PL))).map(|p| (at, *p))
         })?;
-        Some(Warmth { phrase, sentence: sentence.to_owned() })
+        let taken_back = clauses[at + 1..].iter().any(|c| c.split_whitespace().next().is_some_and(|w| BUT.contains(&w)));
+        (!taken_back).then(|| Warmth { phrase, sentence: sentence.to_owned() })
     })
 }
 
-/// Whether `phrase` starts at a word of `folded` (a [`phrase_text`]) with no denial among the
-/// four words before it.
-fn said(folded: &str, phrase: &str) -> bool {
+/// Whether `phrase` starts at a word of `folded` (a [`phrase_text`]) with none of `denials`
+/// among the four words before it, up to an exclamation's [`EXCLAIMS`].
+fn said(folded: &str, phrase: &str, denials: &[&str]) -> bool {
     let needle = format!(" {phrase}");
-    folded.match_indices(&needle).any(|(at, _)| !folded[..at].split_whitespace().rev().take(4).any(|w| DENIALS.contains(&w)))
+    folded
+        .match_indices(&needle)
+        .any(|(at, _)| !folded[..at].split_whitespace().rev().take(4).take_while(|w| !EXCLAIMS.contains(w)).any(|w| denials.contains(&w)))
 }
 
 /// The customer's mood once their closing is read: a positive reading without warmth is
@@ -151,12 +179,19 @@ mod tests {
             "Fantastic, thanks, bye.",
             "Świetnie, dziękuję bardzo, do widzenia.",
             "Czy przysługuje mi ulga?",
+            "Jaka ulga mi przysługuje?",
+            "I'd be so grateful if you could call me back.",
+            "I appreciate your help, but nothing has changed.",
+            "Well, it's better than it was.",
         ] {
             assert_eq!(closing(cold), None, "{cold}");
         }
         // "No" and "Nie" that answer "anything else?" stand in a clause of their own.
         assert_eq!(closing("No, thank you so much.").map(|w| w.phrase), Some("thank you so much"));
         assert_eq!(closing("Nie, dziękuję pani bardzo.").map(|w| w.phrase), Some("dziekuje pani bardzo"));
+        // Polish "no" is "well", and a denial before "how" is an exclamation.
+        assert_eq!(closing("No to bardzo pani dziękuję.").map(|w| w.phrase), Some("bardzo pani dziek"));
+        assert_eq!(closing("You don't know how relieved I am.").map(|w| w.phrase), Some("relieved"));
     }
 
     #[test]
@@ -185,6 +220,7 @@ mod tests {
             ("customer", "Fine."),
             ("agent", "Anything else?"),
             ("customer", "No. Bye."),
+            ("agent", "Thank you so much, you've been wonderful."),
         ];
         assert_eq!(closing_warmth(&turns), None);
     }
