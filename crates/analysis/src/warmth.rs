@@ -1,5 +1,5 @@
 //! Whether the customer ends the call warmly: praise for the help, thanks said with feeling,
-//! relief, satisfaction said outright, or an apology for an earlier outburst, in a sentence of
+//! relief, satisfaction said outright, or an apology for an earlier outburst, in a clause of
 //! their last two turns. A brief "great, thanks, bye" is courtesy, not satisfaction: the careful
 //! reader who labels a call marks a matter-of-fact call that ends so as neutral, and the small
 //! model (and the lexicon, which scores "great" and "thanks" as positive) call most such calls
