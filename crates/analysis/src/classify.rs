@@ -5,7 +5,8 @@
 //! the 124 tuning calls, right 78 → 94): a keyword counts less the more categories of the tree
 //! share it ("policy" names every child of "Policies"), the call's opening turns, where the
 //! caller says why they call, count twice, and a word inside a collocation that gives it
-//! another sense ("email address", "double-check") is no keyword.
+//! another sense ("email address", "double-check", "double oh") is no keyword. Nor are the words
+//! a description uses to say how ("the same amount was taken more than once").
 
 use std::collections::HashMap;
 
@@ -45,12 +46,37 @@ pub struct Classification {
     pub reasoning: String,
 }
 
+/// Words a description uses to say how or how much ("the same amount was taken more than
+/// once", "inny niż awaria"), which say nothing of what a call is about and occur in any call:
+/// quantifiers and comparatives, pronouns, auxiliaries and light verbs, prepositions,
+/// conjunctions and adverbs of time and degree, English and Polish (folded). They are no
+/// category's keywords. Words a category's subject can hang on ("twice", "new", "first") are not
+/// here. The wider [`crate::text`] stop list serves every matcher; this one only classification.
+#[rustfmt::skip]
+const GENERAL_WORDS: &[&str] = &[
+    // English
+    "more", "most", "less", "least", "than", "once", "same", "other", "another", "some", "such", "each", "every", "both",
+    "either", "neither", "nor", "only", "very", "too", "much", "many", "few", "own", "been", "being", "does", "did",
+    "done", "doing", "had", "having", "should", "could", "might", "must", "shall", "may", "here", "where", "while",
+    "after", "before", "over", "under", "between", "through", "during", "without", "within", "because", "since", "until",
+    "upon", "onto", "off", "these", "those", "then", "whether", "whose", "whom", "why", "again", "against", "still",
+    "even", "ever", "never", "always", "often", "already", "yet", "get", "gets", "got", "make", "makes", "made", "take",
+    "takes", "taken", "took", "give", "gives", "given", "gave", "want", "wants", "wanted", "need", "needs", "needed",
+    "something", "anything", "nothing", "thing", "things", "way", "ways", "kind", "sort", "someone", "anyone",
+    // Polish
+    "niz", "wiecej", "mniej", "najwiecej", "raz", "razy", "sam", "sama", "samo", "sami", "taki", "taka", "takie", "tacy",
+    "kazdy", "kazda", "kazde", "inny", "inna", "inni", "oba", "obie", "ani", "tez", "takze", "rowniez", "czyli", "gdy",
+    "kiedy", "gdzie", "ktory", "ktora", "ktore", "ktorych", "ktorego", "ktorej", "jako", "przed", "bez", "miedzy",
+    "podczas", "zanim", "potem", "zawsze", "nigdy", "czesto", "zostal", "zostala", "zostalo", "zostaly", "zostali",
+    "byc", "jakis", "jakas", "jakies", "cos", "cokolwiek", "nic", "rzecz", "rzeczy", "sposob", "chce", "chcial",
+    "chciala", "potrzebuje",
+];
+
 fn keywords(c: &CategoryInfo) -> HashMap<String, f32> {
     let mut k = HashMap::new();
-    for s in stems(&c.name) {
-        *k.entry(s).or_insert(0.0) += 1.0;
-    }
-    for s in stems(c.description.as_deref().unwrap_or("")) {
+    let text = format!("{} {}", c.name, c.description.as_deref().unwrap_or(""));
+    let words = text.split(|ch: char| !ch.is_alphanumeric()).filter(|w| !w.is_empty()).map(fold);
+    for s in words.filter(|w| !GENERAL_WORDS.contains(&w.as_str())).filter_map(|w| stem(&w)) {
         *k.entry(s).or_insert(0.0) += 1.0;
     }
     k
@@ -129,7 +155,7 @@ const OPENING_WEIGHT: f32 = 2.0;
 
 /// Collocations in which a keyword means something else: the stem of the word, the folded
 /// words that change its sense, and whether they stand before it ("email address") or after
-/// it ("adres mailowy", "adres e-mail", "double-check").
+/// it ("adres mailowy", "adres e-mail", "double-check", "double oh" in a number read out).
 const OTHER_SENSE: &[(&str, &[&str], Side)] = &[
     ("addres", &["email", "mail", "ip", "web", "website"], Side::Before),
     ("address", &["email", "mail", "ip", "web", "website"], Side::Before),
@@ -137,7 +163,13 @@ const OTHER_SENSE: &[(&str, &[&str], Side)] = &[
     ("adre", &["email", "e", "mail", "mailowy", "mailowego", "mailowym", "ip", "www"], Side::After),
     ("adres", &["email", "e", "mail", "mailowy", "mailowego", "mailowym", "ip", "www"], Side::After),
     ("doubl", &["check", "checked", "checking", "checks"], Side::After),
+    // A number read out: "seven seven double oh, nine one four".
+    ("doubl", DIGITS, Side::After),
 ];
+
+/// Digits as a number is read out, after "double".
+const DIGITS: &[&str] =
+    &["oh", "o", "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
 
 /// Where a collocation's other word stands.
 #[derive(Clone, Copy, PartialEq)]
@@ -357,6 +389,33 @@ mod tests {
         // Only the words next to it in its clause change its sense.
         assert_eq!(primary(&categories, &["Hello.", "Hello.", "I'm moving to a new address. Email me the form."]), MOVE);
         assert_eq!(primary(&categories, &["I'm moving house next week.", "What's the new address?"]), MOVE);
+    }
+
+    #[test]
+    fn a_number_read_out_with_double_oh_is_no_double_charge() {
+        const OUTAGE: CategoryId = CategoryId(uuid::Uuid::from_u128(6));
+        const DOUBLE: CategoryId = CategoryId(uuid::Uuid::from_u128(7));
+        let mut categories = tree();
+        categories.push(cat(OUTAGE, Some(T), "Outages", "no signal, mast down, no service"));
+        categories.push(cat(DOUBLE, Some(R), "Double charges", "charged twice, double debit"));
+        let call = ["Can I take the mobile number?", "It's oh seven seven double oh, nine one four, double two.", "There's no signal."];
+        assert_eq!(primary(&categories, &call), OUTAGE);
+        // Said of a payment, it still counts.
+        assert_eq!(primary(&categories, &["Hello.", "Hello.", "You've charged me double, the debit went out twice."]), DOUBLE);
+    }
+
+    #[test]
+    fn words_that_say_how_in_a_description_are_no_keywords() {
+        const DOUBLE: CategoryId = CategoryId(uuid::Uuid::from_u128(7));
+        const DATA: CategoryId = CategoryId(uuid::Uuid::from_u128(8));
+        let categories = vec![
+            cat(DOUBLE, None, "Double charges", "duplicate payment; the same amount was taken more than once"),
+            cat(DATA, None, "Upgrades", "unlimited data, faster plan"),
+        ];
+        // "more", "than", "once", "same" and "taken" are in any call; the data plan is the subject.
+        let call = ["Hi, I keep running out of data.", "Once more than I'd like, and the same again this month.", "Has any of it been taken off?"];
+        assert_eq!(primary(&categories, &call), DATA);
+        assert!(keywords(&categories[0]).keys().all(|k| !["more", "than", "once", "same", "taken"].contains(&k.as_str())));
     }
 
     #[test]
