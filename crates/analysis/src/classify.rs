@@ -179,15 +179,12 @@ const OTHER_SENSE: &[(&str, &[&str], Side)] = &[
     ("doubl", &["check", "checked", "checking", "checks"], Side::After),
 ];
 
-/// Digits as a number is read out.
-const DIGITS: &[&str] =
-    &["oh", "o", "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
-
 /// Whether the word at `at` is the "double" of a number read out ("seven seven double oh, nine
 /// one four"): a digit after it, and after that another digit or the end of the clause, so that
 /// "charged double two months running" still says double.
 fn reads_out_a_digit(words: &[String], at: usize) -> bool {
-    let digit = |i: usize| words.get(i).is_some_and(|w| DIGITS.contains(&w.as_str()));
+    // "o" is how speech recognition often writes the "oh" of a number.
+    let digit = |i: usize| words.get(i).is_some_and(|w| w == "o" || callscope_text::number::is_read_out_digit(w));
     words[at] == "double" && digit(at + 1) && (at + 2 == words.len() || digit(at + 2))
 }
 

@@ -289,6 +289,12 @@ fn word(folded: &str) -> Option<Word> {
     None
 }
 
+/// Whether a folded word is one digit as an English number is read out: "oh", "zero" to
+/// "nine", or a digit written as such.
+pub fn is_read_out_digit(folded: &str) -> bool {
+    EN_UNITS.contains(&folded) || folded == "oh" || (folded.len() == 1 && folded.as_bytes()[0].is_ascii_digit())
+}
+
 /// A Polish ordinal word (folded): its value and the form its ending says.
 pub fn polish_ordinal(folded: &str) -> Option<(u32, OrdinalForm)> {
     PL_ORDINALS.iter().find_map(|&(stem, value)| {
