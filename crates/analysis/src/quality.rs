@@ -567,21 +567,22 @@ pub fn table_header(first: &str) -> String {
 
 /// One compact row of figures (no intervals: [`report_lines`] has them).
 pub fn table_row(name: &str, part: &Part, r: &Report) -> String {
-    // A share with two decimals, or `-` when nothing was annotated for it.
-    let share = |s: Share| if s.of == 0 { format!("{:>6}", "-") } else { format!("{:>6.2}", s.value()) };
+    // A share with two decimals in `width` columns, or `-` when there was nothing to count: no
+    // item extracted, none matched, no title annotated (a share of nothing is no 1.00).
+    let share = |s: Share, width: usize| if s.of == 0 { format!("{:>width$}", "-") } else { format!("{:>width$.2}", s.value()) };
     format!(
-        "{name:<26} {:<4} {:<8} {:>5} {:>6.2} {:>7.2} {:>7.2} {:>8.2} {:>8.2} {:>9.2} {} {} {:>8.0}",
+        "{name:<26} {:<4} {:<8} {:>5} {:>6.2} {} {} {:>8.2} {} {:>9.2} {} {} {:>8.0}",
         part.language,
         part.split,
         r.calls,
         r.classification_accuracy(),
-        r.action_precision(),
-        r.action_recall(),
+        share(r.item_precision, 7),
+        share(r.item_recall, 7),
         r.action_f1(),
-        r.deadline_accuracy(),
+        share(r.deadlines_of_matched, 8),
         r.sentiment_agreement(),
-        share(r.titles),
-        share(r.facts),
+        share(r.titles, 6),
+        share(r.facts, 6),
         r.seconds_per_call() * 1000.0,
     )
 }
@@ -598,6 +599,24 @@ mod tests {
         let (lo, hi) = wilson(0, 10);
         assert!(lo == 0.0 && (hi - 0.2775).abs() < 1e-3, "{hi}");
         assert_eq!(wilson(0, 0), (0.0, 1.0));
+    }
+
+    /// The Polish end-to-end row of stop 52 read "deadline 1.00" with no item matched.
+    #[test]
+    fn a_row_shows_a_share_of_nothing_as_a_dash_not_a_perfect_score() {
+        let part = Part { language: "pl".into(), split: "heldout2".into() };
+        let r = Report {
+            calls: 2,
+            categories: Share { hits: 1, of: 2 },
+            item_recall: Share { hits: 0, of: 3 },
+            sentiment: Share { hits: 2, of: 2 },
+            ..Report::default()
+        };
+        let row = table_row("rules", &part, &r);
+        let figures: Vec<&str> = row.split_whitespace().skip(4).collect();
+        // class., items P, items R, items F1, deadline, sentiment, title, facts, ms/call
+        assert_eq!(figures, ["0.50", "-", "0.00", "0.00", "-", "1.00", "-", "-", "0"], "{row}");
+        assert_eq!(row.len(), table_header("rules").len(), "the columns line up:\n{}\n{row}", table_header("rules"));
     }
 
     #[test]
