@@ -145,14 +145,26 @@ fn next_step(action: &ActionDraft) -> String {
     }
 }
 
-/// The amounts of money and the decimals said in the call, in digits, each once, at most four.
+/// The most digits after the point of a decimal said as an amount ("86.40", "2.5"): a longer
+/// run is a number read out digit by digit that speech recognition wrote with a point (an
+/// account number "four four seven one nine two three" came out "4.471923").
+const AMOUNT_FRACTION_DIGITS: usize = 2;
+
+/// Currency signs written before a sum ("£1500", "$20").
+const CURRENCY_SIGNS: [char; 3] = ['£', '$', '€'];
+
+/// The amounts of money and the decimals said in the call (at most two digits after the point),
+/// in digits, each once, at most four.
 fn amounts(turns: &[(&str, &str)]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for (_, text) in turns {
         for mention in numbers(text) {
-            let amount = match &mention.value {
-                Number::Money { currency, .. } => format!("{} {currency}", mention.value.digits()),
-                Number::Decimal { .. } => mention.value.digits(),
+            let sign = text[..mention.start_byte].chars().next_back().filter(|c| CURRENCY_SIGNS.contains(c));
+            let amount = match (&mention.value, sign) {
+                (Number::Money { currency, .. }, _) => format!("{} {currency}", mention.value.digits()),
+                (Number::Decimal { fraction, .. }, _) if fraction.len() > AMOUNT_FRACTION_DIGITS => continue,
+                (Number::Decimal { .. } | Number::Cardinal(_), Some(sign)) => format!("{sign}{}", mention.value.digits()),
+                (Number::Decimal { .. }, None) => mention.value.digits(),
                 _ => continue,
             };
             if out.len() < 4 && !out.contains(&amount) {
@@ -444,6 +456,20 @@ mod tests {
         assert!(s.follow_up_required);
         let polish = summarise(&[("klient", "Zapłaciłam dwa razy po siedemdziesiąt cztery złote.")], &[], Language::Pl);
         assert_eq!(polish.executive_summary, "Klient: Zapłaciłam dwa razy po 74 złote. Kwoty: 74 złote.");
+    }
+
+    /// An account number read out, as whisper base wrote it on a call page (stop 52), was listed
+    /// among the amounts.
+    #[test]
+    fn digits_written_with_a_point_are_no_amount() {
+        let turns = [
+            ("Customer", "You've taken my direct debit twice this month, 92.50 both times."),
+            ("Agent", "Can I take your account number, please?"),
+            ("Customer", "It's 4.471923."),
+            ("Agent", "Your data allowance is 2.5 gigabytes, and the bill was £1,240."),
+        ];
+        let s = summarise(&turns, &[], Language::En);
+        assert!(s.executive_summary.ends_with("Amounts: 92.50, 2.5, £1240."), "{}", s.executive_summary);
     }
 
     #[test]

@@ -369,6 +369,15 @@ fn read_at(text: &str, words: &[Token<'_>], i: usize) -> Option<(usize, Number)>
     if first.is_digits() && words.get(i + 1).is_some_and(|w| matches!(w.folded.as_str(), "go" | "ego" | "tego") && &text[first.end..w.start] == "-") {
         return Some((i + 2, Number::Ordinal { value: first.text.parse().ok()?, form: OrdinalForm::Day }));
     }
+    // A sum with its thousands after a comma, as English text writes it ("1,240"): a whole
+    // number, money after it or not, never the decimal 1.240.
+    if let Some(whole) = thousands_after_a_comma(first.text) {
+        let (end, value) = match currency_after(words, i + 1) {
+            Some((end, currency, false)) => (end, Number::Money { major: whole, minor: None, currency }),
+            _ => (i + 1, Number::Cardinal(whole)),
+        };
+        return Some((end, value));
+    }
     // A written decimal ("86.40", "86,40"), money after it or not.
     if let Some((whole, fraction)) = written_decimal(first.text) {
         let (end, value) = match currency_after(words, i + 1) {
@@ -414,6 +423,18 @@ fn read_at(text: &str, words: &[Token<'_>], i: usize) -> Option<(usize, Number)>
         return Some((end, Number::Cardinal(values[0])));
     }
     Some((end, Number::Digits(groups.iter().map(Group::digits).collect())))
+}
+
+/// "1,240" (one to three digits, a comma, three digits) as 1240. A Polish decimal comma with
+/// three digits after it ("0,125") reads so too: spoken sums are far more common than
+/// thousandths.
+fn thousands_after_a_comma(text: &str) -> Option<u64> {
+    let (thousands, units) = text.split_once(',')?;
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if !(1..=3).contains(&thousands.len()) || units.len() != 3 || !digits(thousands) || !digits(units) {
+        return None;
+    }
+    format!("{thousands}{units}").parse().ok()
 }
 
 /// "86.40" or "86,40" as (whole, fraction digits); not "15.12.2026" nor "5:30".
@@ -682,6 +703,11 @@ mod tests {
         assert_eq!(digits("two point four gigahertz"), "2.4 gigahertz");
         assert_eq!(digits("the 2.4 band"), "the 2.4 band");
         assert_eq!(digits("I paid £86.40 twice"), "I paid £86.40 twice");
+        // Thousands after a comma are a whole sum, not a decimal (stop 52's review).
+        assert_eq!(read("1,240"), [Number::Cardinal(1240)]);
+        assert_eq!(digits("a bill of 1,240 pounds, or £1,500"), "a bill of 1240 pounds, or £1500");
+        assert_eq!(digits("rata 2,50 zł"), "rata 2.50 zł");
+        assert_eq!(read("1,2400"), [Number::Decimal { whole: 1, fraction: "2400".into() }]);
     }
 
     #[test]
