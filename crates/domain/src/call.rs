@@ -79,6 +79,8 @@ pub struct CallSummary {
     pub primary_category: Option<String>,
     pub action_items_count: i64,
     pub created_at: Timestamp,
+    /// When the call took place, as its upload said (`recorded_at`); `None` when not given.
+    pub recorded_at: Option<Timestamp>,
     pub updated_at: Timestamp,
     pub title: Option<String>,
     /// Object-store key of the audio.
@@ -166,6 +168,11 @@ pub struct CallListing {
     #[serde(serialize_with = "crate::rfc3339_millis")]
     #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: Timestamp,
+    /// When the call took place, as the upload's `recorded_at` said (decisions §4, beyond the
+    /// spec); null when the upload did not say. Spoken deadlines are counted from it.
+    #[serde(serialize_with = "crate::rfc3339_millis_opt")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = DateTime))]
+    pub recorded_at: Option<Timestamp>,
     /// A short generated title (the file name when none could be made).
     pub title: String,
     /// Non-talk time, interruptions and talk speed (beyond the spec); absent for calls
@@ -190,6 +197,7 @@ impl CallListing {
             primary_category: call.primary_category.clone(),
             action_items_count: call.action_items_count,
             created_at: call.created_at,
+            recorded_at: call.recorded_at,
             title: call.display_title(),
             figures: call.figures.clone(),
             rule_labels: call.rule_labels.clone(),

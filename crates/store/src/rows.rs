@@ -266,6 +266,7 @@ pub(crate) struct CallSummaryRow {
     pub primary_category: Option<String>,
     pub action_items_count: i64,
     pub created_at: Timestamp,
+    pub recorded_at: Option<Timestamp>,
     pub updated_at: Timestamp,
     pub title: Option<String>,
     pub storage_path: String,

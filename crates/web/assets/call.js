@@ -35,7 +35,10 @@ export async function callPage(main, project, callId, query, go, fresh = () => t
     h(
       "p",
       { class: "facts" },
-      h("span", {}, when(call.createdAt)),
+      // When the call took place, which its deadlines count from, where the upload said so.
+      call.recordedAt
+        ? h("span", { class: "recorded", title: `${t("uploaded")} ${when(call.createdAt)}` }, when(call.recordedAt))
+        : h("span", {}, when(call.createdAt)),
       " · ",
       h("span", {}, call.durationS == null ? "" : clock(call.durationS * 1000)),
       " · ",

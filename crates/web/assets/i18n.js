@@ -144,6 +144,7 @@ const ROWS = [
   ["dashboard", "Dashboard", "Pulpit"],
   ["hasOverdue", "with overdue items", "z zaległymi zadaniami"],
   ["created", "Created", "Utworzenie"],
+  ["uploaded", "Uploaded", "Przesłano"],
   ["callDate", "Call date", "Data rozmowy"],
   ["sortBy", "Sort by", "Sortuj wg"],
   ["descending", "newest/highest first", "malejąco"],

@@ -497,6 +497,7 @@ impl Worker {
                 primary_category: primary.and_then(|p| p.category_names.last()).cloned(),
                 action_items_count: i64::try_from(action_items.len()).unwrap_or(i64::MAX),
                 created_at: now,
+                recorded_at: call.recorded_at,
                 title: display_title(analysis.title.as_deref(), &call.filename),
                 figures: call.transcript.characteristics.as_ref().map(CallFigures::of),
                 // Filed by the rules once stored: each match raises its own call.rule_matched.

@@ -14,6 +14,7 @@ both_backends!(a_deleted_call_is_gone_with_its_audio_and_jobs);
 both_backends!(the_list_filters_by_sentiment_language_category_subtree_and_overdue_items);
 both_backends!(the_detail_serves_each_speakers_sentiment_by_quarter_from_the_turns_scores);
 both_backends!(speakers_are_renamed_and_swapped_at_once_and_their_items_follow);
+both_backends!(a_call_shows_when_it_was_recorded_null_when_the_upload_did_not_say);
 
 async fn speakers_are_renamed_and_swapped_at_once_and_their_items_follow(backend: Backend) {
     let app = spawn_app(backend).await;
@@ -83,6 +84,28 @@ async fn the_detail_serves_each_speakers_sentiment_by_quarter_from_the_turns_sco
     let detail: Value = app.get(&format!("/v1/projects/{project}/calls/{older}")).await.json().await.unwrap();
     assert_eq!(detail["sentimentByQuarter"], json!([]));
     assert!(detail["summary"]["sentiment"].get("turnScores").is_none(), "{}", detail["summary"]["sentiment"]);
+}
+
+/// Decisions §4: "The call shows it as `recordedAt` (null when not given)". The call page said
+/// only when the file was uploaded, while its deadlines were counted from the day of the call.
+async fn a_call_shows_when_it_was_recorded_null_when_the_upload_did_not_say(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let project = app.create_project("Dates").await["id"].as_str().unwrap().to_owned();
+    let in_project = ProjectId(project.parse().unwrap());
+    let mut call = text_call(Language::En, "Recorded", "Hello.", "");
+    call.recorded_at = Some("2026-11-20T08:30:00Z".parse().unwrap());
+    let recorded = store_call(app.store.as_ref(), in_project, &call).await.to_string();
+    let unknown = store_call(app.store.as_ref(), in_project, &text_call(Language::En, "Unknown", "Hi.", "")).await.to_string();
+
+    let page: Value = app.get(&format!("/v1/projects/{project}/calls")).await.json().await.unwrap();
+    let listed = |id: &str| page["data"].as_array().unwrap().iter().find(|c| c["id"] == id).unwrap().as_object().unwrap().clone();
+    assert_eq!(listed(&recorded)["recordedAt"], "2026-11-20T08:30:00.000Z");
+    assert_eq!(listed(&unknown).get("recordedAt"), Some(&Value::Null), "null, not absent, when not given");
+    for (id, want) in [(&recorded, json!("2026-11-20T08:30:00.000Z")), (&unknown, Value::Null)] {
+        let detail: Value = app.get(&format!("/v1/projects/{project}/calls/{id}")).await.json().await.unwrap();
+        assert_eq!(detail["recordedAt"], want, "{id}");
+        assert!(detail["createdAt"].as_str().is_some_and(|c| c.ends_with('Z')), "the upload's time stays beside it");
+    }
 }
 
 /// Uploads and processes `count` short silent calls; returns their ids, oldest first.

@@ -34,7 +34,12 @@ async fn a_stereo_upload_completes_into_a_call(backend: Backend) {
     let app = app_with_worker(backend, |_| {}).await;
     let project = app.create_project("Support").await;
     let project_id = project["id"].as_str().unwrap();
-    let accepted: Value = app.upload(project_id, "channel_roles=agent,customer", "call.wav", wav_bytes(8_000, 2, 3.0)).await.json().await.unwrap();
+    let accepted: Value = app
+        .upload(project_id, "channel_roles=agent,customer&recorded_at=2026-11-20T09:30:00Z", "call.wav", wav_bytes(8_000, 2, 3.0))
+        .await
+        .json()
+        .await
+        .unwrap();
     let job = app.wait_for_job(project_id, accepted["jobId"].as_str().unwrap()).await;
     assert_eq!(job["status"], "COMPLETED", "{job}");
     assert_eq!(job["stage"], "DONE");
@@ -54,6 +59,7 @@ async fn a_stereo_upload_completes_into_a_call(backend: Backend) {
     assert_eq!(data["jobId"], accepted["jobId"]);
     assert_eq!(data["durationS"], 3.0);
     assert_eq!(data["filename"], "call.wav");
+    assert_eq!(data["recordedAt"], "2026-11-20T09:30:00.000Z", "when the call took place, as the upload said");
     // A completed upload is a duplicate that names its call.
     let again: Value = app.upload(project_id, "", "again.wav", wav_bytes(8_000, 2, 3.0)).await.json().await.unwrap();
     assert_eq!(again["existingJobId"], accepted["jobId"]);

@@ -97,6 +97,7 @@ async fn search_finds_ranks_and_highlights(backend: Backend) {
         assert!(first.get(field).is_some(), "{field}: {first}");
     }
     assert!(first.get("sizeBytes").is_none(), "a search hit has no sizeBytes");
+    assert_eq!(first.get("recordedAt"), Some(&Value::Null), "null when the upload did not say when the call took place");
     assert_eq!(first["title"], "Refund for a broken kettle");
     assert_eq!(first["snippet"], "Hello, I bought a kettle and it broke after two days. I would like a <mark>refund</mark> to my credit card. I will process the <mark>refund</mark> today.");
 

@@ -329,7 +329,7 @@ fn call_summary_columns() -> String {
     format!(
         "c.id, c.project_id, c.filename, c.language, c.size_bytes, c.duration_s, c.sentiment_level, \
          k.name as primary_category, (select count(*) from action_items a where a.call_id = c.id) as action_items_count, \
-         c.created_at, c.updated_at, c.title, c.storage_path, c.non_talk_ms, c.longest_non_talk_ms, c.music_ms, c.interruption_count, \
+         c.created_at, c.recorded_at, c.updated_at, c.title, c.storage_path, c.non_talk_ms, c.longest_non_talk_ms, c.music_ms, c.interruption_count, \
          c.words_per_minute, {RULE_LABELS} as rule_labels \
          from calls c left join categories k on k.id = c.primary_category_id"
     )
@@ -405,6 +405,7 @@ fn call_summary(row: CallSummaryRow) -> StoreResult<CallSummary> {
         primary_category: row.primary_category,
         action_items_count: row.action_items_count,
         created_at: row.created_at,
+        recorded_at: row.recorded_at,
         updated_at: row.updated_at,
         title: row.title,
         storage_path: row.storage_path,
