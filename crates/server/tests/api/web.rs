@@ -456,11 +456,21 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
     }
 
     // A task the analysis missed, added on the page; then merged into the first item.
-    browser.type_into("#new-item", "Post the signed annex").await;
+    // Its description is long, as people write them: the other item's merge picker, as wide as
+    // its longest option, ran out of its card and the page scrolled sideways (stop 52).
+    let annex = "Post the signed annex to the head office in Kraków with a copy of the amended contract and the new direct debit mandate";
+    browser.type_into("#new-item", annex).await;
     browser.click("form.add-item button[type=submit]").await;
     browser.until("document.querySelectorAll('#items-title ~ ul .item').length", |v| v.as_u64() == Some(2)).await;
     let added: Value = app.get(&format!("/v1/projects/{project}/action-items?search=annex")).await.json().await.unwrap();
-    assert_eq!(added["items"][0]["description"], "Post the signed annex", "{added}");
+    assert_eq!(added["items"][0]["description"], annex, "{added}");
+    let past_the_card = browser
+        .script(
+            "return [...document.querySelectorAll('#items-title ~ ul .item select.merge')].map(s => s.getBoundingClientRect().right - s.closest('.card').getBoundingClientRect().right)",
+            json!([]),
+        )
+        .await;
+    assert!(past_the_card.as_array().is_some_and(|o| o.len() == 2 && o.iter().all(|x| x.as_f64().is_some_and(|x| x <= 0.0))), "{past_the_card}");
     browser
         .script(
             "const s = document.querySelectorAll('#items-title ~ ul .item select.merge')[1]; s.value = s.options[1].value; s.dispatchEvent(new Event('change'));",
@@ -1124,6 +1134,7 @@ async fn the_lists_page_filter_and_mark_what_people_look_for() {
     }
     call.transcript.quality = callscope_domain::TranscriptQuality::assess(&call.transcript.words, Some("whisper-base"));
     call.analysis.as_mut().unwrap().summary.as_mut().unwrap().sentiment.turn_scores = vec![Some(-0.5)];
+    call.recorded_at = Some("2026-11-20T08:30:00Z".parse().unwrap());
     let garbled = store_call(app.store.as_ref(), project_id, &call).await;
     browser.go(&app.url(&format!("/#/p/{project}/calls/{}", garbled.0))).await;
     let notice = browser.until("document.getElementById('transcript-quality')?.innerText ?? null", |v| !v.is_null()).await;
@@ -1132,6 +1143,9 @@ async fn the_lists_page_filter_and_mark_what_people_look_for() {
     assert!(notice.contains("callscope models pull deepdml/faster-whisper-large-v3-turbo-ct2"), "{notice}");
     let unsure = browser.script("return document.querySelectorAll('#transcript .w.unsure').length", json!([])).await;
     assert_eq!(unsure, 5);
+    // The day the call took place, which its deadlines count from, not the upload's (in a tooltip).
+    let recorded = browser.script("return document.querySelector('.facts .recorded')?.innerText ?? null", json!([])).await;
+    assert!(recorded.as_str().is_some_and(|r| r.contains("20 Nov 2026")), "{recorded}");
     // The sentiment of each speaker over the call, quarter by quarter.
     let quarters = browser.script("return document.getElementById('sentiment-quarters').innerText", json!([])).await;
     assert!(quarters.as_str().is_some_and(|q| q.contains("Quarter 4") && q.contains("negative -0.50")), "{quarters}");
