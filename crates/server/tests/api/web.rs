@@ -471,6 +471,13 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
         )
         .await;
     assert!(past_the_card.as_array().is_some_and(|o| o.len() == 2 && o.iter().all(|x| x.as_f64().is_some_and(|x| x <= 0.0))), "{past_the_card}");
+    // At phone width the one column holds them too: nothing runs off the side.
+    browser.command(reqwest::Method::POST, "/window/rect", Some(json!({"width": 390, "height": 844}))).await;
+    browser.until("window.innerWidth", |v| v.as_u64().is_some_and(|w| w <= 400)).await;
+    let widths = browser.script("return [document.documentElement.scrollWidth, window.innerWidth]", json!([])).await;
+    assert!(widths[0].as_u64() <= widths[1].as_u64(), "the call page with two items is wider than a phone: {widths}");
+    browser.command(reqwest::Method::POST, "/window/rect", Some(json!({"width": 1280, "height": 1000}))).await;
+    browser.until("window.innerWidth", |v| v.as_u64().is_some_and(|w| w > 1000)).await;
     browser
         .script(
             "const s = document.querySelectorAll('#items-title ~ ul .item select.merge')[1]; s.value = s.options[1].value; s.dispatchEvent(new Event('change'));",
