@@ -2,8 +2,8 @@
 //! reference (10 ms frames, no collar, best one-to-one speaker mapping; missed speech, false
 //! alarm and confusion), then the mean over all of them.
 //!
-//! `cargo run --release -p callscope-speech --example diarize_eval -- [--bic W] [--max N]
-//! [--show] [--vad energy|MODEL] [--threshold P] [--pad MS] [--min-silence MS] [--min-speech MS]
+//! `cargo run --release -p callscope-speech --example diarize_eval -- [--bic W] [--max N] [--min N]
+//! [--no-pitch-start] [--show] [--vad energy|MODEL] [--threshold P] [--pad MS] [--min-silence MS] [--min-speech MS]
 //! [--segment F] [--smooth F] [--rounds N] [--components N] [--change L] [--relevance R]
 //! [--supervector F] FILE.wav=REF.rttm …`
 //!
@@ -33,6 +33,8 @@ fn main() {
         match arg.as_str() {
             "--bic" => settings.bic_penalty = value().parse().expect("a number"),
             "--max" => settings.max_speakers = value().parse().expect("a count"),
+            "--min" => settings.min_speakers = value().parse().expect("a count"),
+            "--no-pitch-start" => settings.pitch_start = false,
             "--vad" => {
                 detector = match value().as_str() {
                     "energy" => Vad::Energy,
