@@ -6,18 +6,27 @@
 //! late: without its first turn, the customer speaking first and the greeting gone. Each figure
 //! comes with its 95 % (Wilson) interval.
 //!
+//! With `--heard FILE` it scores the guess instead on the turns the speech side heard on mono
+//! recordings of the tune calls, as `analysis_e2e --mono --heard-turns FILE` wrote them: the
+//! diarizer's speakers and the recogniser's words, mistakes and all, which is what the guess
+//! meets in use. Those files never hold a held-out call.
+//!
 //! ```text
-//! cargo run -p callscope-analysis --example roles_quality [-- --misses]
+//! cargo run -p callscope-analysis --example roles_quality [-- --misses] [--heard FILE]
 //! ```
 
 use std::collections::BTreeMap;
 
 use callscope_analysis::quality::{held_out, wilson};
-use callscope_analysis::roles::guess_roles;
+use callscope_analysis::roles::{guess_roles, SaidTurn};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // `--misses` lists the calls told wrong, of the splits that may be tuned on only.
     let show_misses = std::env::args().any(|a| a == "--misses");
+    let arguments: Vec<String> = std::env::args().collect();
+    if let Some(path) = arguments.iter().position(|a| a == "--heard").and_then(|i| arguments.get(i + 1)) {
+        return score_heard(&std::fs::read_to_string(path)?, show_misses);
+    }
     let mut misses: Vec<String> = Vec::new();
     // (split, language, variant) → (right, calls)
     let mut tally: BTreeMap<(String, String, &str), (usize, usize)> = BTreeMap::new();
@@ -33,7 +42,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let split = call["split"].as_str().unwrap_or(if name == "own" { "own" } else { name }).to_owned();
             let language = call["language"].as_str().unwrap_or("?").to_owned();
             // The roles become anonymous speakers, numbered as they first speak.
-            let mut turns: Vec<(String, String)> = Vec::new();
+            let mut turns: Vec<SaidTurn> = Vec::new();
             let mut agent_label = None;
             let mut order: Vec<String> = Vec::new();
             for turn in call["turns"].as_array().ok_or("no turns")? {
@@ -45,7 +54,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 if role == "agent" || role == "konsultant" {
                     agent_label = Some(label.clone());
                 }
-                turns.push((label, turn[1].as_str().unwrap_or_default().to_owned()));
+                turns.push(SaidTurn::written(label, turn[1].as_str().unwrap_or_default()));
             }
             let Some(agent) = agent_label else { continue };
             for (variant, heard) in [("whole", &turns[..]), ("late start", &turns[1.min(turns.len())..])] {
@@ -61,6 +70,49 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     if show_misses {
         misses.iter().for_each(|m| println!("{m}"));
+    }
+    println!("{:<10} {:<4} {:<11} {:>6} {:>8}  95 % interval", "split", "lang", "variant", "calls", "right");
+    for ((split, language, variant), (right, n)) in &tally {
+        let (low, high) = wilson(*right, *n);
+        println!("{split:<10} {language:<4} {variant:<11} {n:>6} {:>8.3}  [{low:.2}, {high:.2}]", *right as f64 / *n as f64);
+    }
+    Ok(())
+}
+
+/// The guess on turns as heard: a row per split, language and variant (whole, or without the
+/// first turn heard) of the file's calls.
+fn score_heard(text: &str, show_misses: bool) -> Result<(), Box<dyn std::error::Error>> {
+    let heard: serde_json::Value = serde_json::from_str(text)?;
+    let mut tally: BTreeMap<(String, String, &str), (usize, usize)> = BTreeMap::new();
+    for call in heard["calls"].as_array().ok_or("no calls")? {
+        let split = call["split"].as_str().unwrap_or("?").to_owned();
+        if held_out(&split) {
+            continue;
+        }
+        let Some(agent) = call["agent"].as_str() else { continue };
+        // Each turn is [speaker, its words joined by spaces, each word's confidence].
+        let mut turns: Vec<SaidTurn> = Vec::new();
+        for turn in call["turns"].as_array().ok_or("no turns")? {
+            let words: Vec<&str> = turn[1].as_str().unwrap_or_default().split(' ').collect();
+            let confidences: Vec<f32> =
+                turn[2].as_array().ok_or("a turn without confidences")?.iter().map(|c| c.as_f64().unwrap_or(1.0) as f32).collect();
+            if words.len() != confidences.len() {
+                return Err(format!("{}: {} words and {} confidences", call["id"], words.len(), confidences.len()).into());
+            }
+            let words = words.into_iter().map(str::to_owned).zip(confidences).collect();
+            turns.push(SaidTurn { speaker: turn[0].as_str().unwrap_or_default().to_owned(), words });
+        }
+        let language = call["language"].as_str().unwrap_or("?").to_owned();
+        for (variant, heard) in [("whole", &turns[..]), ("late start", &turns[1.min(turns.len())..])] {
+            let entry = tally.entry((split.clone(), language.clone(), variant)).or_default();
+            entry.1 += 1;
+            let guess = guess_roles(heard);
+            if guess.as_ref().is_some_and(|g| g.agent == agent) {
+                entry.0 += 1;
+            } else if show_misses {
+                println!("{split} {language} {variant}, heard: {} ({guess:?})", call["id"].as_str().unwrap_or("?"));
+            }
+        }
     }
     println!("{:<10} {:<4} {:<11} {:>6} {:>8}  95 % interval", "split", "lang", "variant", "calls", "right");
     for ((split, language, variant), (right, n)) in &tally {

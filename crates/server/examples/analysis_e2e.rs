@@ -18,10 +18,13 @@
 //!
 //! ```text
 //! cargo run --release -p callscope --example analysis_e2e -- [--config FILE] [--corpus own|new|second]
-//!     [--language en|pl] [--split own|tune|heldout] [--calls N] [--mono [--one-voice]] [--mistakes] [--transcripts]
+//!     [--language en|pl] [--split own|tune|heldout] [--calls N] [--mono [--one-voice] [--heard-turns FILE]]
+//!     [--mistakes] [--transcripts]
 //! ```
 //! `--calls N` takes the first N calls of each part; `--transcripts` prints what the speech model
-//! wrote for each call that is not held out. Needs `espeak-ng` and `sox` (`scripts/up`
+//! wrote for each call that is not held out; `--heard-turns FILE` writes the turns of each mono
+//! call that is not held out, as heard, with the speaker who really is the agent, for
+//! `roles_quality --heard FILE`. Needs `espeak-ng` and `sox` (`scripts/up`
 //! and `scripts/test` install both) and the models of the configuration.
 
 use std::collections::HashMap;
@@ -66,6 +69,9 @@ struct Spoken {
     agent_spans: Mutex<HashMap<String, Vec<(i64, i64)>>>,
     /// Each mono call's speakers found and its words whose party came out right, by the same key.
     roles: Mutex<HashMap<String, RoleScore>>,
+    /// Each mono call's turns as heard and the speaker who really is the agent, by the same key:
+    /// what `roles_quality --heard` reads to tune the guess without running speech again.
+    heard: Mutex<HashMap<String, serde_json::Value>>,
 }
 
 /// How a mono call's parties came out.
@@ -92,6 +98,7 @@ impl Spoken {
     }
 
     async fn process(&self, input: &AnalysisInput) -> anyhow::Result<CallAnalysis> {
+        let started = std::time::Instant::now();
         let path = self.speak(input)?;
         let language = if input.language == Lang::Pl { Language::Pl } else { Language::En };
         let roles = (!self.mono).then(|| vec!["agent".into(), "customer".into()]);
@@ -124,10 +131,34 @@ impl Spoken {
                 result.speakers.iter().any(|s| s.speaker_id == id && s.role == Some(callscope_domain::SpeakerRole::Agent))
             };
             let words_right = result.words.iter().filter(|w| agent_says(w) == told_agent(w)).count();
+            // The speaker most of whose words the agent said.
+            let mut agent_words: HashMap<String, i64> = HashMap::new();
+            for w in &result.words {
+                *agent_words.entry(callscope_domain::speaker_id(w.speaker)).or_default() += if agent_says(w) { 1 } else { -1 };
+            }
+            let agent = agent_words.into_iter().max_by_key(|(id, n)| (*n, std::cmp::Reverse(id.clone()))).map(|(id, _)| id);
+            // Each turn as [speaker, text, [each word's confidence]], its words as the transcript
+            // joins them (a run of one speaker's words).
+            let mut turns: Vec<(String, Vec<String>, Vec<f32>)> = Vec::new();
+            for w in &result.words {
+                let speaker = callscope_domain::speaker_id(w.speaker);
+                match turns.last_mut() {
+                    Some((last, texts, confidences)) if *last == speaker => {
+                        texts.push(w.text.clone());
+                        confidences.push(w.confidence.unwrap_or(1.0));
+                    }
+                    _ => turns.push((speaker, vec![w.text.clone()], vec![w.confidence.unwrap_or(1.0)])),
+                }
+            }
+            let turns: Vec<_> =
+                turns.into_iter().map(|(speaker, texts, confidences)| serde_json::json!([speaker, texts.join(" "), confidences])).collect();
+            self.heard.lock().expect("not poisoned").insert(key.clone(), serde_json::json!({ "agent": agent, "turns": turns }));
             let score = RoleScore { speakers: result.speakers.len(), words_right, words: result.words.len() };
             self.roles.lock().expect("not poisoned").insert(key.clone(), score);
         }
         self.pii_found.lock().expect("not poisoned").insert(key, spans);
+        // A long run shows it is moving; the figures come only at the end.
+        eprintln!("call {} analysed in {:.1} s", self.made.load(Ordering::Relaxed), started.elapsed().as_secs_f64());
         Ok(result.analysis)
     }
 }
@@ -172,6 +203,7 @@ async fn main() -> anyhow::Result<()> {
         one_voice: command_line.flag("--mono") && command_line.flag("--one-voice"),
         agent_spans: Mutex::new(HashMap::new()),
         roles: Mutex::new(HashMap::new()),
+        heard: Mutex::new(HashMap::new()),
     };
     let name = format!("{} + {}", config.speech_model, spoken.model_used());
     println!("{}", table_header("speech + engine"));
@@ -193,6 +225,9 @@ async fn main() -> anyhow::Result<()> {
     print_word_errors(corpus, &spoken.word_errors.into_inner().expect("not poisoned"))?;
     if spoken.mono {
         print_roles(corpus, &spoken.roles.into_inner().expect("not poisoned"), mistakes)?;
+        if let Some(path) = option("--heard-turns") {
+            write_heard_turns(corpus, &spoken.heard.into_inner().expect("not poisoned"), &path)?;
+        }
     }
     print_pii_scores(corpus, &found, &transcripts, mistakes)?;
     if command_line.flag("--transcripts") {
@@ -261,6 +296,27 @@ roles on mono calls (no channel roles; the diarizer splits the voices, the words
             words_right as f64 / words.max(1) as f64
         );
     }
+    Ok(())
+}
+
+/// Writes the mono calls' heard turns, each with its call's id, language and split and the
+/// speaker who really is the agent, as JSON to `path`; never a held-out call's.
+fn write_heard_turns(corpus: &str, heard: &HashMap<String, serde_json::Value>, path: &str) -> anyhow::Result<()> {
+    let corpus: serde_json::Value = serde_json::from_str(corpus)?;
+    let mut calls = Vec::new();
+    for call in corpus["calls"].as_array().into_iter().flatten() {
+        let split = call["split"].as_str().unwrap_or(OWN);
+        let Some(entry) = heard.get(call["turns"][0][1].as_str().unwrap_or_default()) else { continue };
+        if held_out(split) {
+            continue;
+        }
+        let mut entry = entry.clone();
+        entry["id"] = call["id"].clone();
+        entry["language"] = call["language"].clone();
+        entry["split"] = split.into();
+        calls.push(entry);
+    }
+    std::fs::write(path, serde_json::to_string_pretty(&serde_json::json!({ "calls": calls }))?)?;
     Ok(())
 }
 
