@@ -86,20 +86,21 @@ struct RoleScore {
 }
 
 impl Spoken {
-    /// The call as a WAV: each turn spoken on its party's channel, one after another.
-    fn speak(&self, input: &AnalysisInput) -> anyhow::Result<PathBuf> {
+    /// The call as a WAV: each turn spoken on its party's channel, one after another; with the
+    /// call's number in the run (from 0).
+    fn speak(&self, input: &AnalysisInput) -> anyhow::Result<(usize, PathBuf)> {
         let n = self.made.fetch_add(1, Ordering::Relaxed);
         let language = if input.language == Lang::Pl { Language::Pl } else { Language::En };
         let turns: Vec<(String, String)> = input.turns.iter().filter(|(speaker, _)| !self.one_voice || speaker == "agent").cloned().collect();
         let call = spoken::speak(self.dir.path(), n, language, &turns, self.mono)?;
         let key = input.turns.first().map(|(_, text)| text.clone()).unwrap_or_default();
         self.agent_spans.lock().expect("not poisoned").insert(key, call.agent_spans);
-        Ok(call.path)
+        Ok((n, call.path))
     }
 
     async fn process(&self, input: &AnalysisInput) -> anyhow::Result<CallAnalysis> {
         let started = std::time::Instant::now();
-        let path = self.speak(input)?;
+        let (n, path) = self.speak(input)?;
         let language = if input.language == Lang::Pl { Language::Pl } else { Language::En };
         let roles = (!self.mono).then(|| vec!["agent".into(), "customer".into()]);
         let job = callscope::analyze::local_job(&path, language, roles, Some(input.call_date));
@@ -137,8 +138,8 @@ impl Spoken {
                 *agent_words.entry(callscope_domain::speaker_id(w.speaker)).or_default() += if agent_says(w) { 1 } else { -1 };
             }
             let agent = agent_words.into_iter().max_by_key(|(id, n)| (*n, std::cmp::Reverse(id.clone()))).map(|(id, _)| id);
-            // Each turn as [speaker, text, [each word's confidence]], its words as the transcript
-            // joins them (a run of one speaker's words).
+            // Each turn as [speaker, [its words], [each word's confidence]], a run of one
+            // speaker's words as the transcript makes it.
             let mut turns: Vec<(String, Vec<String>, Vec<f32>)> = Vec::new();
             for w in &result.words {
                 let speaker = callscope_domain::speaker_id(w.speaker);
@@ -150,15 +151,14 @@ impl Spoken {
                     _ => turns.push((speaker, vec![w.text.clone()], vec![w.confidence.unwrap_or(1.0)])),
                 }
             }
-            let turns: Vec<_> =
-                turns.into_iter().map(|(speaker, texts, confidences)| serde_json::json!([speaker, texts.join(" "), confidences])).collect();
+            let turns: Vec<_> = turns.into_iter().map(|(speaker, texts, confidences)| serde_json::json!([speaker, texts, confidences])).collect();
             self.heard.lock().expect("not poisoned").insert(key.clone(), serde_json::json!({ "agent": agent, "turns": turns }));
             let score = RoleScore { speakers: result.speakers.len(), words_right, words: result.words.len() };
             self.roles.lock().expect("not poisoned").insert(key.clone(), score);
         }
         self.pii_found.lock().expect("not poisoned").insert(key, spans);
         // A long run shows it is moving; the figures come only at the end.
-        eprintln!("call {} analysed in {:.1} s", self.made.load(Ordering::Relaxed), started.elapsed().as_secs_f64());
+        eprintln!("call {} analysed in {:.1} s", n + 1, started.elapsed().as_secs_f64());
         Ok(result.analysis)
     }
 }
@@ -192,6 +192,7 @@ async fn main() -> anyhow::Result<()> {
         anyhow::ensure!(SPLITS.contains(&split.as_str()), "--split {}", SPLITS.join("|"));
     }
     let limit: usize = option("--calls").map(|n| n.parse()).transpose()?.unwrap_or(usize::MAX);
+    anyhow::ensure!(option("--heard-turns").is_none() || command_line.flag("--mono"), "--heard-turns goes with --mono");
     let spoken = Spoken {
         pipeline: callscope::startup::build_pipeline(&config).await?,
         dir: tempfile::tempdir()?,
@@ -305,7 +306,8 @@ fn write_heard_turns(corpus: &str, heard: &HashMap<String, serde_json::Value>, p
     let corpus: serde_json::Value = serde_json::from_str(corpus)?;
     let mut calls = Vec::new();
     for call in corpus["calls"].as_array().into_iter().flatten() {
-        let split = call["split"].as_str().unwrap_or(OWN);
+        // A call that says no split is taken as held out: never written.
+        let split = call["split"].as_str().unwrap_or(HELDOUT);
         let Some(entry) = heard.get(call["turns"][0][1].as_str().unwrap_or_default()) else { continue };
         if held_out(split) {
             continue;

@@ -16,4 +16,4 @@ pub mod token;
 
 pub use number::{normalise, numbers, Number, NumberMention, OrdinalForm};
 pub use temporal::{deadlines, Deadline, Expression};
-pub use token::{fold, tokens, within_edits, Token};
+pub use token::{fold, tokens, Token};

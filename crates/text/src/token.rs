@@ -78,49 +78,9 @@ pub fn fold(s: &str) -> String {
         .collect()
 }
 
-/// Whether `a` becomes `b` in at most `limit` edits (a character inserted, deleted or replaced):
-/// the Levenshtein distance, given up on as soon as every way through is past the limit, so
-/// that comparing a phrase with the many runs of a transcript that are nothing like it is cheap.
-pub fn within_edits(a: &str, b: &str, limit: usize) -> bool {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    if a.len().abs_diff(b.len()) > limit {
-        return false;
-    }
-    // The distances from a prefix of `a` to each prefix of `b`, a row per prefix of `a`.
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, &x) in a.iter().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        let mut best = row[0];
-        for (j, &y) in b.iter().enumerate() {
-            let replaced = diagonal + usize::from(x != y);
-            diagonal = row[j + 1];
-            row[j + 1] = replaced.min(row[j] + 1).min(diagonal + 1);
-            best = best.min(row[j + 1]);
-        }
-        if best > limit {
-            return false;
-        }
-    }
-    row[b.len()] <= limit
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn edits_are_counted_up_to_the_limit() {
-        assert!(within_edits("rozumiem", "romumiem", 1));
-        assert!(!within_edits("rozumiem", "romumiem", 0));
-        assert!(within_edits("wczymmogepomoc", "wtymmogepomoc", 2));
-        assert!(within_edits("dziendobry", "jejngobry", 5));
-        assert!(!within_edits("dziendobry", "jejngobry", 4));
-        // Letters are characters, not bytes; lengths apart by more than the limit are never close.
-        assert!(within_edits("łódź", "lodz", 3) && !within_edits("łódź", "lodz", 2));
-        assert!(!within_edits("abc", "abcdef", 2));
-        assert!(within_edits("", "ab", 2));
-    }
 
     #[test]
     fn words_keep_offsets_and_numbers_their_separators() {
