@@ -29,8 +29,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return score_heard(&std::fs::read_to_string(path)?, show_misses);
     }
     let mut misses: Vec<String> = Vec::new();
-    // (split, language, variant) → (right, calls)
-    let mut tally: BTreeMap<(String, String, &str), (usize, usize)> = BTreeMap::new();
+    let mut tally: Tally = BTreeMap::new();
     for (name, text) in [
         ("own", include_str!("../corpus/calls.json")),
         ("heldout", include_str!("../corpus/heldout.json")),
@@ -72,11 +71,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if show_misses {
         misses.iter().for_each(|m| println!("{m}"));
     }
-    println!("{:<10} {:<4} {:<11} {:>6} {:>8}  95 % interval", "split", "lang", "variant", "calls", "right");
-    for ((split, language, variant), (right, n)) in &tally {
-        let (low, high) = wilson(*right, *n);
-        println!("{split:<10} {language:<4} {variant:<11} {n:>6} {:>8.3}  [{low:.2}, {high:.2}]", *right as f64 / *n as f64);
-    }
+    print_tally(&tally);
     Ok(())
 }
 
@@ -84,7 +79,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// first turn heard) of the file's calls.
 fn score_heard(text: &str, show_misses: bool) -> Result<(), Box<dyn std::error::Error>> {
     let heard: serde_json::Value = serde_json::from_str(text)?;
-    let mut tally: BTreeMap<(String, String, &str), (usize, usize)> = BTreeMap::new();
+    let mut tally: Tally = BTreeMap::new();
     for call in heard["calls"].as_array().ok_or("no calls")? {
         // A call that says no split is taken as held out.
         let split = call["split"].as_str().unwrap_or(HELDOUT).to_owned();
@@ -111,10 +106,18 @@ fn score_heard(text: &str, show_misses: bool) -> Result<(), Box<dyn std::error::
             }
         }
     }
+    print_tally(&tally);
+    Ok(())
+}
+
+/// A row per split, language and variant: calls told right, with the 95 % interval.
+fn print_tally(tally: &Tally) {
     println!("{:<10} {:<4} {:<11} {:>6} {:>8}  95 % interval", "split", "lang", "variant", "calls", "right");
-    for ((split, language, variant), (right, n)) in &tally {
+    for ((split, language, variant), (right, n)) in tally {
         let (low, high) = wilson(*right, *n);
         println!("{split:<10} {language:<4} {variant:<11} {n:>6} {:>8.3}  [{low:.2}, {high:.2}]", *right as f64 / *n as f64);
     }
-    Ok(())
 }
+
+/// (split, language, variant) → (calls told right, calls).
+type Tally = BTreeMap<(String, String, &'static str), (usize, usize)>;

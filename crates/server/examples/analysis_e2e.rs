@@ -72,6 +72,8 @@ struct Spoken {
     /// Each mono call's turns as heard and the speaker who really is the agent, by the same key:
     /// what `roles_quality --heard` reads to tune the guess without running speech again.
     heard: Mutex<HashMap<String, serde_json::Value>>,
+    /// Whether to keep them (`--heard-turns`).
+    keep_heard: bool,
 }
 
 /// How a mono call's parties came out.
@@ -132,27 +134,26 @@ impl Spoken {
                 result.speakers.iter().any(|s| s.speaker_id == id && s.role == Some(callscope_domain::SpeakerRole::Agent))
             };
             let words_right = result.words.iter().filter(|w| agent_says(w) == told_agent(w)).count();
-            // The speaker most of whose words the agent said.
-            let mut agent_words: HashMap<String, i64> = HashMap::new();
-            for w in &result.words {
-                *agent_words.entry(callscope_domain::speaker_id(w.speaker)).or_default() += if agent_says(w) { 1 } else { -1 };
-            }
-            let agent = agent_words.into_iter().max_by_key(|(id, n)| (*n, std::cmp::Reverse(id.clone()))).map(|(id, _)| id);
-            // Each turn as [speaker, [its words], [each word's confidence]], a run of one
-            // speaker's words as the transcript makes it.
-            let mut turns: Vec<(String, Vec<String>, Vec<f32>)> = Vec::new();
-            for w in &result.words {
-                let speaker = callscope_domain::speaker_id(w.speaker);
-                match turns.last_mut() {
-                    Some((last, texts, confidences)) if *last == speaker => {
-                        texts.push(w.text.clone());
-                        confidences.push(w.confidence.unwrap_or(1.0));
-                    }
-                    _ => turns.push((speaker, vec![w.text.clone()], vec![w.confidence.unwrap_or(1.0)])),
+            if self.keep_heard {
+                // The speaker most of whose words the agent said.
+                let mut agent_words: HashMap<String, i64> = HashMap::new();
+                for w in &result.words {
+                    *agent_words.entry(callscope_domain::speaker_id(w.speaker)).or_default() += if agent_says(w) { 1 } else { -1 };
                 }
+                let agent = agent_words.into_iter().max_by_key(|(id, n)| (*n, std::cmp::Reverse(id.clone()))).map(|(id, _)| id);
+                // Each turn as [speaker, [its words], [each word's confidence]], a run of one
+                // speaker's words as the transcript makes it.
+                let turns: Vec<_> = result
+                    .words
+                    .chunk_by(|a, b| a.speaker == b.speaker)
+                    .map(|run| {
+                        let words: Vec<&str> = run.iter().map(|w| w.text.as_str()).collect();
+                        let confidences: Vec<f32> = run.iter().map(|w| w.confidence.unwrap_or(1.0)).collect();
+                        serde_json::json!([callscope_domain::speaker_id(run[0].speaker), words, confidences])
+                    })
+                    .collect();
+                self.heard.lock().expect("not poisoned").insert(key.clone(), serde_json::json!({ "agent": agent, "turns": turns }));
             }
-            let turns: Vec<_> = turns.into_iter().map(|(speaker, texts, confidences)| serde_json::json!([speaker, texts, confidences])).collect();
-            self.heard.lock().expect("not poisoned").insert(key.clone(), serde_json::json!({ "agent": agent, "turns": turns }));
             let score = RoleScore { speakers: result.speakers.len(), words_right, words: result.words.len() };
             self.roles.lock().expect("not poisoned").insert(key.clone(), score);
         }
@@ -205,6 +206,7 @@ async fn main() -> anyhow::Result<()> {
         agent_spans: Mutex::new(HashMap::new()),
         roles: Mutex::new(HashMap::new()),
         heard: Mutex::new(HashMap::new()),
+        keep_heard: option("--heard-turns").is_some(),
     };
     let name = format!("{} + {}", config.speech_model, spoken.model_used());
     println!("{}", table_header("speech + engine"));
