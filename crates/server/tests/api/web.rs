@@ -77,8 +77,20 @@ impl Browser {
         answer["value"].clone()
     }
 
+    /// Opens `url`. A move to another route of the page already open changes only the fragment:
+    /// the page stays, and the app draws the new route a moment later, so until then the last
+    /// route's elements would answer the next wait. Such a move returns once the app says it
+    /// shows the new address (`main[data-shows]`, set after a route is drawn).
     async fn go(&self, url: &str) {
+        let same_page = "const target = new URL(arguments[0], location.href);
+             const moves = target.hash !== '' && target.href !== location.href && target.href.split('#')[0] === location.href.split('#')[0];
+             if (moves) delete document.getElementById('main')?.dataset.shows;
+             return moves;";
+        let moves_route = self.script(same_page, json!([url])).await == json!(true);
         self.command(reqwest::Method::POST, "/url", Some(json!({"url": url}))).await;
+        if moves_route {
+            self.until("document.getElementById('main')?.dataset.shows === location.hash", |v| *v == json!(true)).await;
+        }
     }
 
     /// The first element matching `css`, once there is one (within 60 s).
