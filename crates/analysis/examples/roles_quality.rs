@@ -18,7 +18,7 @@
 use std::collections::BTreeMap;
 
 use callscope_analysis::quality::{held_out, wilson, HELDOUT};
-use callscope_analysis::roles::guess_roles;
+use callscope_analysis::roles::{guess_roles, SaidTurn};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // `--misses` lists the calls told wrong, of the splits that may be tuned on only.
@@ -42,7 +42,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let split = call["split"].as_str().unwrap_or(if name == "own" { "own" } else { name }).to_owned();
             let language = call["language"].as_str().unwrap_or("?").to_owned();
             // The roles become anonymous speakers, numbered as they first speak.
-            let mut turns: Vec<(String, String)> = Vec::new();
+            let mut turns: Vec<SaidTurn> = Vec::new();
             let mut agent_label = None;
             let mut order: Vec<String> = Vec::new();
             for turn in call["turns"].as_array().ok_or("no turns")? {
@@ -54,7 +54,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 if role == "agent" || role == "konsultant" {
                     agent_label = Some(label.clone());
                 }
-                turns.push((label, turn[1].as_str().unwrap_or_default().to_owned()));
+                turns.push(SaidTurn::written(label, turn[1].as_str().unwrap_or_default()));
             }
             let Some(agent) = agent_label else { continue };
             for (variant, heard) in [("whole", &turns[..]), ("late start", &turns[1.min(turns.len())..])] {
@@ -87,12 +87,16 @@ fn score_heard(text: &str, show_misses: bool) -> Result<(), Box<dyn std::error::
             continue;
         }
         let Some(agent) = call["agent"].as_str() else { continue };
-        // Each turn is [speaker, [its words], [each word's confidence]]; the guess reads the
-        // words.
-        let mut turns: Vec<(String, String)> = Vec::new();
+        // Each turn is [speaker, [its words], [each word's confidence]].
+        let mut turns: Vec<SaidTurn> = Vec::new();
         for turn in call["turns"].as_array().ok_or("no turns")? {
-            let words: Vec<&str> = turn[1].as_array().ok_or("a turn without words")?.iter().map(|w| w.as_str().unwrap_or_default()).collect();
-            turns.push((turn[0].as_str().unwrap_or_default().to_owned(), words.join(" ")));
+            let words = turn[1].as_array().ok_or("a turn without words")?.iter().map(|w| w.as_str().unwrap_or_default().to_owned());
+            let confidences: Vec<f32> =
+                turn[2].as_array().ok_or("a turn without confidences")?.iter().map(|c| c.as_f64().unwrap_or(1.0) as f32).collect();
+            if words.len() != confidences.len() {
+                return Err(format!("{}: {} words and {} confidences", call["id"], words.len(), confidences.len()).into());
+            }
+            turns.push(SaidTurn { speaker: turn[0].as_str().unwrap_or_default().to_owned(), words: words.zip(confidences).collect() });
         }
         let language = call["language"].as_str().unwrap_or("?").to_owned();
         for (variant, heard) in [("whole", &turns[..]), ("late start", &turns[1.min(turns.len())..])] {

@@ -11,6 +11,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use callscope_analysis::roles::SaidTurn;
 use callscope_audio::{AudioError, DecodedAudio};
 use callscope_domain::{
     CallCharacteristics, Job, JobStage, Language, PiiRedaction, PiiSpan, PiiStatistics, SpeakerRole, SpeakerStats, TimedWord, TranscriptQuality,
@@ -442,7 +443,7 @@ impl Pipeline {
             callscope_domain::build_transcript(&timed, |label| callscope_domain::speaker_name(label, roles, preset));
         // Speakers nobody named get their part from their words.
         if roles.is_none() && preset.is_none() {
-            name_by_role(&turns, &mut speakers, job.language);
+            name_by_role(&timed, &mut speakers, job.language);
         }
 
         let texts: Vec<&str> = turns.iter().map(|t| t.text.as_str()).collect();
@@ -534,8 +535,18 @@ async fn channels_identical(audio: &DecodedAudio) -> Result<bool, StageError> {
 
 /// Names two speakers Agent and Customer (in the call's language) by who talks like the
 /// company's side, with how sure that is; more or fewer speakers keep their names.
-fn name_by_role(turns: &[Turn], speakers: &mut [SpeakerStats], language: Language) {
-    let said: Vec<(String, String)> = turns.iter().map(|t| (t.speaker_id.clone(), t.text.clone())).collect();
+fn name_by_role(words: &[TimedWord], speakers: &mut [SpeakerStats], language: Language) {
+    // The turns as the transcript makes them (a run of one speaker's words), each word with
+    // how sure the recogniser was of it.
+    let mut said: Vec<SaidTurn> = Vec::new();
+    for word in words {
+        let speaker = callscope_domain::speaker_id(word.speaker);
+        let heard = (word.text.clone(), word.confidence.unwrap_or(1.0));
+        match said.last_mut() {
+            Some(turn) if turn.speaker == speaker => turn.words.push(heard),
+            _ => said.push(SaidTurn { speaker, words: vec![heard] }),
+        }
+    }
     let Some(guess) = callscope_analysis::roles::guess_roles(&said) else { return };
     for speaker in speakers.iter_mut() {
         let role = if speaker.speaker_id == guess.agent { SpeakerRole::Agent } else { SpeakerRole::Customer };

@@ -16,4 +16,4 @@ pub mod token;
 
 pub use number::{normalise, numbers, Number, NumberMention, OrdinalForm};
 pub use temporal::{deadlines, Deadline, Expression};
-pub use token::{fold, tokens, Token};
+pub use token::{edits_within, fold, tokens, Token};

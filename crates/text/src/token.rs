@@ -78,9 +78,52 @@ pub fn fold(s: &str) -> String {
         .collect()
 }
 
+/// The edits (a character inserted, dropped or replaced) that make `a` into `b`, if there are at
+/// most `limit`: the Levenshtein distance, given up on as soon as every way through is past the
+/// limit, so that comparing a phrase with the many runs of a transcript that are nothing like it
+/// is cheap.
+pub fn edits_within(a: &str, b: &str, limit: usize) -> Option<usize> {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.len().abs_diff(b.len()) > limit {
+        return None;
+    }
+    // The edits from a prefix of `a` to each prefix of `b`, a row per prefix of `a`.
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, &x) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        let mut best = row[0];
+        for (j, &y) in b.iter().enumerate() {
+            let replaced = diagonal + usize::from(x != y);
+            diagonal = row[j + 1];
+            row[j + 1] = replaced.min(row[j] + 1).min(diagonal + 1);
+            best = best.min(row[j + 1]);
+        }
+        if best > limit {
+            return None;
+        }
+    }
+    Some(row[b.len()]).filter(|&edits| edits <= limit)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn edits_are_counted_up_to_the_limit() {
+        assert_eq!(edits_within("rozumiem", "romumiem", 1), Some(1));
+        assert_eq!(edits_within("rozumiem", "romumiem", 0), None);
+        assert_eq!(edits_within("wczymmogepomoc", "wtymmogepomoc", 2), Some(2));
+        assert_eq!(edits_within("dziendobry", "jejngobry", 5), Some(5));
+        assert_eq!(edits_within("dziendobry", "jejngobry", 4), None);
+        // Letters are characters, not bytes; lengths apart by more than the limit are never close.
+        assert_eq!(edits_within("łódź", "lodz", 3), Some(3));
+        assert_eq!(edits_within("łódź", "lodz", 2), None);
+        assert_eq!(edits_within("abc", "abcdef", 2), None);
+        assert_eq!(edits_within("", "ab", 2), Some(2));
+        assert_eq!(edits_within("same", "same", 0), Some(0));
+    }
 
     #[test]
     fn words_keep_offsets_and_numbers_their_separators() {
