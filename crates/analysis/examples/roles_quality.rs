@@ -11,8 +11,12 @@
 //! diarizer's speakers and the recogniser's words, mistakes and all, which is what the guess
 //! meets in use. Those files never hold a held-out call.
 //!
+//! With `--speed MINUTES` it times the guess on one long Polish call instead: the tune3 calls'
+//! turns joined in order up to that length (at 150 spoken words a minute), every word heard
+//! unsure, which is the most work the slips can make.
+//!
 //! ```text
-//! cargo run -p callscope-analysis --example roles_quality [-- --misses] [--heard FILE]
+//! cargo run -p callscope-analysis --example roles_quality [-- --misses] [--heard FILE] [--speed MINUTES]
 //! ```
 
 use std::collections::BTreeMap;
@@ -27,6 +31,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if let Some(at) = arguments.iter().position(|a| a == "--heard") {
         let path = arguments.get(at + 1).ok_or("--heard FILE: which file?")?;
         return score_heard(&std::fs::read_to_string(path)?, show_misses);
+    }
+    if let Some(at) = arguments.iter().position(|a| a == "--speed") {
+        let minutes: f64 = arguments.get(at + 1).ok_or("--speed MINUTES: how long a call?")?.parse()?;
+        return time_long_call(minutes);
     }
     let mut misses: Vec<String> = Vec::new();
     let mut tally: Tally = BTreeMap::new();
@@ -111,6 +119,37 @@ fn score_heard(text: &str, show_misses: bool) -> Result<(), Box<dyn std::error::
         }
     }
     print_tally(&tally);
+    Ok(())
+}
+
+/// Spoken words per minute on a phone call.
+const WORDS_PER_MINUTE: f64 = 150.0;
+
+/// Times the guess on a Polish call of about `minutes` minutes, every word heard unsure.
+fn time_long_call(minutes: f64) -> Result<(), Box<dyn std::error::Error>> {
+    let corpus: serde_json::Value = serde_json::from_str(include_str!("../corpus/tune-3.json"))?;
+    let scripted: Vec<(String, Vec<String>)> = corpus["calls"]
+        .as_array()
+        .ok_or("no calls")?
+        .iter()
+        .filter(|call| call["language"] == "pl")
+        .flat_map(|call| call["turns"].as_array().cloned().unwrap_or_default())
+        .map(|turn| {
+            (turn[0].as_str().unwrap_or_default().to_owned(), turn[1].as_str().unwrap_or_default().split_whitespace().map(str::to_owned).collect())
+        })
+        .collect();
+    let wanted = (minutes * WORDS_PER_MINUTE).round() as usize;
+    let (mut turns, mut words) = (Vec::new(), 0);
+    for (role, text) in scripted.iter().cycle() {
+        if words >= wanted {
+            break;
+        }
+        words += text.len();
+        turns.push(SaidTurn { speaker: role.clone(), words: text.iter().map(|w| (w.clone(), 0.5)).collect() });
+    }
+    let started = std::time::Instant::now();
+    let guess = guess_roles(&turns);
+    println!("{minutes} min ({words} words, {} turns): {:.3} s ({guess:?})", turns.len(), started.elapsed().as_secs_f64());
     Ok(())
 }
 
