@@ -443,7 +443,7 @@ impl Pipeline {
             callscope_domain::build_transcript(&timed, |label| callscope_domain::speaker_name(label, roles, preset));
         // Speakers nobody named get their part from their words.
         if roles.is_none() && preset.is_none() {
-            name_by_role(&timed, &mut speakers, job.language);
+            name_by_role(&timed, &mut speakers, job.language).await?;
         }
 
         let texts: Vec<&str> = turns.iter().map(|t| t.text.as_str()).collect();
@@ -534,8 +534,9 @@ async fn channels_identical(audio: &DecodedAudio) -> Result<bool, StageError> {
 }
 
 /// Names two speakers Agent and Customer (in the call's language) by who talks like the
-/// company's side, with how sure that is; more or fewer speakers keep their names.
-fn name_by_role(words: &[TimedWord], speakers: &mut [SpeakerStats], language: Language) {
+/// company's side, with how sure that is; more or fewer speakers keep their names. The words are
+/// read on a blocking thread: on a long call that is millions of runs against the phrases.
+async fn name_by_role(words: &[TimedWord], speakers: &mut [SpeakerStats], language: Language) -> Result<(), StageError> {
     // The turns as the transcript makes them (a run of one speaker's words), each word with
     // how sure the recogniser was of it.
     let mut said: Vec<SaidTurn> = Vec::new();
@@ -547,13 +548,17 @@ fn name_by_role(words: &[TimedWord], speakers: &mut [SpeakerStats], language: La
             _ => said.push(SaidTurn { speaker, words: vec![heard] }),
         }
     }
-    let Some(guess) = callscope_analysis::roles::guess_roles(&said) else { return };
+    let guess = tokio::task::spawn_blocking(move || callscope_analysis::roles::guess_roles(&said))
+        .await
+        .map_err(|e| speech::stopped("telling the agent from the customer", &e))?;
+    let Some(guess) = guess else { return Ok(()) };
     for speaker in speakers.iter_mut() {
         let role = if speaker.speaker_id == guess.agent { SpeakerRole::Agent } else { SpeakerRole::Customer };
         speaker.name = role.name(language).to_owned();
         speaker.role = Some(role);
         speaker.role_confidence = Some(guess.confidence);
     }
+    Ok(())
 }
 
 /// The call's characteristics, measured on a blocking thread (the pauses are read from the
