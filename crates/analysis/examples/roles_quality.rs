@@ -1,7 +1,7 @@
 //! How often the agent is told from the customer by their words (`roles::guess_roles`), on the
 //! scripted calls' text with the speakers' roles hidden: `own` (`corpus/calls.json`), `tune`
-//! and `heldout` (`corpus/heldout.json`), `tune2` and `tune3` (`corpus/tune-2.json`,
-//! `corpus/tune-3.json`) and `heldout2` (`corpus/heldout-2.json`). Every
+//! and `heldout` (`corpus/heldout.json`), `tune2`, `tune3` and `tune4` (`corpus/tune-2.json`,
+//! `corpus/tune-3.json`, `corpus/tune-4.json`, Polish only) and `heldout2` (`corpus/heldout-2.json`). Every
 //! scripted call is answered by its agent, so each is also tried as a recording that starts
 //! late: without its first turn, the customer speaking first and the greeting gone. Each figure
 //! comes with its 95 % (Wilson) interval.
@@ -43,6 +43,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ("heldout", include_str!("../corpus/heldout.json")),
         ("tune2", include_str!("../corpus/tune-2.json")),
         ("tune3", include_str!("../corpus/tune-3.json")),
+        ("tune4", include_str!("../corpus/tune-4.json")),
         ("heldout2", include_str!("../corpus/heldout-2.json")),
     ] {
         let corpus: serde_json::Value = serde_json::from_str(text)?;

@@ -7,7 +7,8 @@
 //! code, each marked `tune` or `heldout` before any code ran on them; and
 //! `corpus/heldout-2.json`, 104 more (52 a language, two category trees, each call on its own
 //! date), all `heldout2`; and `corpus/tune-2.json` and `corpus/tune-3.json`, 104 each written
-//! the same way to tune on (`tune2`, `tune3`).
+//! the same way to tune on (`tune2`, `tune3`); and `corpus/tune-4.json`, 52 Polish calls to tune
+//! the roles on mono recordings (`tune4`).
 //! The mistakes on held-out calls are never shown, only counted: they measure, they are not
 //! worked on.
 //!
@@ -69,9 +70,13 @@ pub const TUNE2: &str = "tune2";
 /// The third tuning corpus, written like the second when the second had been tuned on for two
 /// stops: fresh calls to read mistakes from, so that rules are not fitted to one set.
 pub const TUNE3: &str = "tune3";
+/// The fourth tuning corpus, Polish only, written when the Polish `tune3` calls heard from mono
+/// were all told right: fresh calls (outbound ones and late starts among them) to read the
+/// roles' mistakes from.
+pub const TUNE4: &str = "tune4";
 
 /// Every split, in the order reports list them.
-pub const SPLITS: [&str; 6] = [OWN, TUNE, TUNE2, TUNE3, HELDOUT, HELDOUT2];
+pub const SPLITS: [&str; 7] = [OWN, TUNE, TUNE2, TUNE3, TUNE4, HELDOUT, HELDOUT2];
 
 /// Whether a split's mistakes are hidden.
 pub fn held_out(split: &str) -> bool {

@@ -17,7 +17,7 @@
 //! recordings of one voice that were split in two.
 //!
 //! ```text
-//! cargo run --release -p callscope --example analysis_e2e -- [--config FILE] [--corpus own|new|second]
+//! cargo run --release -p callscope --example analysis_e2e -- [--config FILE] [--corpus own|new|second|tune2|tune3|tune4]
 //!     [--language en|pl] [--split own|tune|heldout] [--calls N] [--mono [--one-voice] [--heard-turns FILE]]
 //!     [--mistakes] [--transcripts]
 //! ```
@@ -186,7 +186,8 @@ async fn main() -> anyhow::Result<()> {
         Some("second") => include_str!("../../analysis/corpus/heldout-2.json"),
         Some("tune2") => include_str!("../../analysis/corpus/tune-2.json"),
         Some("tune3") => include_str!("../../analysis/corpus/tune-3.json"),
-        Some(other) => anyhow::bail!("--corpus own|new|second|tune2|tune3, not {other}"),
+        Some("tune4") => include_str!("../../analysis/corpus/tune-4.json"),
+        Some(other) => anyhow::bail!("--corpus own|new|second|tune2|tune3|tune4, not {other}"),
     };
     let (language, split) = (option("--language"), option("--split"));
     if let Some(split) = &split {
