@@ -539,15 +539,13 @@ async fn channels_identical(audio: &DecodedAudio) -> Result<bool, StageError> {
 async fn name_by_role(words: &[TimedWord], speakers: &mut [SpeakerStats], language: Language) -> Result<(), StageError> {
     // The turns as the transcript makes them (a run of one speaker's words), each word with
     // how sure the recogniser was of it.
-    let mut said: Vec<SaidTurn> = Vec::new();
-    for word in words {
-        let speaker = callscope_domain::speaker_id(word.speaker);
-        let heard = (word.text.clone(), word.confidence.unwrap_or(1.0));
-        match said.last_mut() {
-            Some(turn) if turn.speaker == speaker => turn.words.push(heard),
-            _ => said.push(SaidTurn { speaker, words: vec![heard] }),
-        }
-    }
+    let said: Vec<SaidTurn> = words
+        .chunk_by(|a, b| a.speaker == b.speaker)
+        .map(|run| SaidTurn {
+            speaker: callscope_domain::speaker_id(run[0].speaker),
+            words: run.iter().map(|w| (w.text.clone(), w.confidence.unwrap_or(1.0))).collect(),
+        })
+        .collect();
     let guess = tokio::task::spawn_blocking(move || callscope_analysis::roles::guess_roles(&said))
         .await
         .map_err(|e| speech::stopped("telling the agent from the customer", &e))?;
