@@ -42,9 +42,9 @@ const SURE: f32 = 0.8;
 const AGENT_OPENINGS: &[&str] = &[
     "thank you for calling", "thanks for calling", "you re through to", "you are through to", "you re speaking to", "you re speaking with",
     "you are speaking with", "you are speaking to", "speaking how can i", "my name is", "my name s", "how can i help", "how may i help",
-    "how can i assist", "what can i do for you", "welcome to", "z tej strony", "w czym moge pomoc", "w czym moge panu pomoc",
-    "w czym moge pani pomoc", "czym moge sluzyc", "dziekuje za telefon", "dziekuje za kontakt", "witam w", "infolinia", "biuro obslugi",
-    "dzial obslugi",
+    "how can i assist", "what can i do for you", "welcome to", "w czym moge pomoc", "w czym moge panu pomoc", "w czym moge pani pomoc",
+    "czym moge sluzyc", "dziekuje za telefon", "dziekuje za kontakt", "witam w", "infolinia", "biuro obslugi", "dzial obslugi", "czy rozmawiam z",
+    "slucham pana", "slucham pania",
 ];
 
 /// What the company's side asks and says through the call.
@@ -58,10 +58,11 @@ const AGENT_PHRASES: &[&str] = &[
     "wysle panu", "wysle pani", "przekaze", "zglosze", "czy moge w czyms jeszcze pomoc", "czy moge jeszcze w czyms pomoc", "czy cos jeszcze",
     "przepraszam za", "zycze milego dnia", "milego dnia", "i understand", "i ll call you back", "i will call you back", "we ll send", "we will send",
     "we ll refund", "we will refund", "we ll credit", "we ll be in touch", "poprosze imie", "poprosze adres", "poprosze numer", "poprosze pesel",
-    "poprosze nazwisko", "poprosze dane", "dziekuje pani", "dziekuje panie", "widze", "zwrocimy", "wystawimy", "przeslemy", "wyslemy", "sprawdzimy",
-    "przekazemy", "oddzwonimy", "cala przyjemnosc", "milego weekendu", "milej soboty", "milego wieczoru", "duzo zdrowia", "przykro mi", "mam pania",
-    "mam pana", "cos jeszcze", "przyjme", "zrobimy to razem", "my pleasure", "you re welcome", "let s take a look", "let me look", "got you",
-    "zgloszenie przyjmuje", "prosze wejsc", "prosze kliknac", "rozumiem pana", "rozumiem pania",
+    "poprosze nazwisko", "poprosze dane", "dziekuje panie", "widze", "zwrocimy", "wystawimy", "przeslemy", "wyslemy", "sprawdzimy", "przekazemy",
+    "oddzwonimy", "cala przyjemnosc", "milego weekendu", "milej soboty", "milego wieczoru", "duzo zdrowia", "przykro mi", "mam pania", "mam pana",
+    "cos jeszcze", "przyjme", "zrobimy to razem", "my pleasure", "you re welcome", "let s take a look", "let me look", "got you",
+    "zgloszenie przyjmuje", "prosze wejsc", "prosze kliknac", "rozumiem pana", "rozumiem pania", "do weryfikacji", "date urodzenia", "przepraszamy",
+    "mi przykro",
 ];
 
 /// What the caller says.
@@ -73,10 +74,10 @@ const CUSTOMER_PHRASES: &[&str] = &[
     "still waiting", "dzwonie w sprawie", "dzwonie bo", "dzwonie poniewaz", "dzwonie z", "mam problem", "moje zamowienie", "moj rachunek",
     "moja faktura", "moja paczka", "moje konto", "chcialbym", "chcialabym", "ja w sprawie", "mam pytanie", "chcialem zapytac", "chcialam zapytac",
     "chce zapytac", "chce zlozyc", "chce zmienic", "chce rozwiazac", "chce zrezygnowac", "oczekuje", "nie dostalem", "nie dostalam",
-    "nie otrzymalem", "nie otrzymalam", "nadal czekam", "czy moze mi pan", "czy moze mi pani", "u was", "kupilem", "kupilam", "zamowilem",
-    "zamowilam", "ja sie na tym nie znam", "policy with you", "account with you", "quick question", "quick one", "i need to report",
-    "your contractors", "your people", "your app", "your website", "wasz", "wasza", "wasze", "waszej", "waszego", "waszym", "macie", "obiecaliscie",
-    "chcialam zglosic", "chcialem zglosic", "dzwonie drugi raz", "dzwonie zapytac",
+    "nie otrzymalem", "nie otrzymalam", "nadal czekam", "u was", "kupilem", "kupilam", "zamowilem", "zamowilam", "ja sie na tym nie znam",
+    "policy with you", "account with you", "quick question", "quick one", "i need to report", "your contractors", "your people", "your app",
+    "your website", "wasz", "wasza", "wasze", "waszej", "waszego", "waszym", "macie", "obiecaliscie", "chcialam zglosic", "chcialem zglosic",
+    "dzwonie drugi raz", "dzwonie zapytac", "u panstwa",
 ];
 
 /// A phrase of a list, split and measured once.
@@ -376,6 +377,37 @@ mod tests {
     }
 
     #[test]
+    fn an_outbound_call_answered_by_the_customer_is_told_by_who_checks_whom() {
+        // The customer picks up; the agent asks whether it is the right person and says why
+        // they call, with the caller's "dzwonię w sprawie".
+        let outbound = call(&[
+            ("speaker_1", "Halo, słucham?"),
+            ("speaker_2", "Dzień dobry, Dominika Walczak z firmy Volt Dom. Czy rozmawiam z panem Pawłem Jabłońskim?"),
+            ("speaker_1", "Tak, to ja."),
+            ("speaker_2", "Dzwonię w sprawie pana zgłoszenia. Do weryfikacji poproszę datę urodzenia."),
+            ("speaker_1", "Trzeci maja osiemdziesiątego drugiego. Mam u państwa umowę od lat."),
+        ]);
+        let guess = guess_roles(&outbound).unwrap();
+        assert_eq!(guess.agent, "speaker_2");
+        assert!(guess.confidence > 0.9, "{guess:?}");
+    }
+
+    #[test]
+    fn what_both_sides_say_weighs_for_neither() {
+        // "z tej strony" opens a caller's turn as often as an agent's, and the caller thanks the
+        // agent as the agent thanks the caller.
+        let both = [
+            SaidTurn::written("a", "Dzień dobry, z tej strony Henryk Sobczak."),
+            SaidTurn::written("a", "Dziękuję pani bardzo."),
+            SaidTurn::written("a", "Czy może mi pan podać numer?"),
+        ];
+        let lists = [(AGENT_OPENINGS, 2.0), (AGENT_PHRASES, 1.0), (CUSTOMER_PHRASES, -1.0)];
+        for turn in &both {
+            assert_eq!(lean_of_turn(turn, &lists), 0.0, "{turn:?}");
+        }
+    }
+
+    #[test]
     fn without_cues_the_first_speaker_is_a_weak_guess_and_one_speaker_none() {
         let bare = call(&[("a", "Hello."), ("b", "Hello."), ("a", "Yes."), ("b", "Okay.")]);
         let guess = guess_roles(&bare).unwrap();
@@ -422,7 +454,8 @@ mod tests {
     #[test]
     fn a_run_heard_counts_once_for_the_phrase_nearest_it() {
         // Two variants of one phrase in the same list: one run, one point.
-        assert_eq!(lean_of(&[("Dziękuję", 0.4), ("paniie.", 0.4)], &[(AGENT_PHRASES, 1.0)]), 1.0);
+        let thanks: &[(&[&'static str], f64)] = &[(&["dziekuje pani", "dziekuje panie"], 1.0)];
+        assert_eq!(lean_of(&[("Dziękuję", 0.4), ("paniie.", 0.4)], thanks), 1.0);
         // One side's phrase a letter off and the other's two: the nearer one takes the run.
         let sides: &[(&[&'static str], f64)] = &[(&["dziekuje pani"], 1.0), (&["dziekuje panu"], -1.0)];
         assert_eq!(lean_of(&[("Dziękuję", 0.4), ("panuu.", 0.4)], sides), -1.0);
