@@ -69,7 +69,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             for (variant, heard) in [("whole", &turns[..]), ("late start", &turns[1.min(turns.len())..])] {
                 let entry = tally.entry((split.clone(), language.clone(), variant)).or_default();
                 entry.1 += 1;
-                if guess_roles(heard).is_some_and(|g| g.agent == agent) {
+                if guess_roles(heard, &[]).is_some_and(|g| g.agent == agent) {
                     entry.0 += 1;
                 } else if !held_out(&split) {
                     misses.push(format!("{split} {language} {variant}: {}", call["id"].as_str().unwrap_or("?")));
@@ -111,7 +111,7 @@ fn score_heard(text: &str, show_misses: bool) -> Result<(), Box<dyn std::error::
         for (variant, heard) in [("whole", &turns[..]), ("late start", &turns[1.min(turns.len())..])] {
             let entry = tally.entry((split.clone(), language.clone(), variant)).or_default();
             entry.1 += 1;
-            let guess = guess_roles(heard);
+            let guess = guess_roles(heard, &[]);
             if guess.as_ref().is_some_and(|g| g.agent == agent) {
                 entry.0 += 1;
             } else if show_misses {
@@ -149,7 +149,7 @@ fn time_long_call(minutes: f64) -> Result<(), Box<dyn std::error::Error>> {
         turns.push(SaidTurn { speaker: role.clone(), words: text.iter().map(|w| (w.clone(), 0.5)).collect() });
     }
     let started = std::time::Instant::now();
-    let guess = guess_roles(&turns);
+    let guess = guess_roles(&turns, &[]);
     println!("{minutes} min ({words} words, {} turns): {:.3} s ({guess:?})", turns.len(), started.elapsed().as_secs_f64());
     Ok(())
 }

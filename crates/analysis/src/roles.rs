@@ -12,7 +12,8 @@
 //! word most phrases are never heard, while a word heard clearly is read as written ("dziękuję
 //! panu" said clearly is not "dziękuję pani"). Each run of heard words counts once, for the
 //! phrase nearest to it in the lists (at equal nearness the agent's phrases, then the
-//! customer's, then the openings), and each phrase once a turn.
+//! customer's, then the openings), and each phrase once a turn. The company's own names, where
+//! the project gives them, weigh once a turn as a greeting in a speaker's first turns.
 //!
 //! The phrases were written from how contact-centre calls go in English and Polish, then
 //! widened by the misses on the corpora's tune calls (never the held-out ones);
@@ -29,6 +30,9 @@ use callscope_text::{edits_within, fold};
 const FIRST_SPEAKER_WEIGHT: f64 = 0.5;
 /// Only the first turns carry the greeting.
 const OPENING_TURNS: usize = 2;
+/// The company's own name in a speaker's first turns weighs as a greeting: the agent answers
+/// with it, and a caller says it less often ("dzwonię do Volt Dom").
+const COMPANY_NAME_WEIGHT: f64 = 2.0;
 /// Letters of a phrase for each slip of the recogniser (a letter inserted, dropped or changed)
 /// its heard form may have.
 const LETTERS_PER_SLIP: usize = 6;
@@ -83,7 +87,7 @@ const CUSTOMER_PHRASES: &[&str] = &[
 /// A phrase of a list, split and measured once.
 struct Phrase {
     /// Its words.
-    words: Vec<&'static str>,
+    words: Vec<String>,
     /// Its letters without the spaces, as a run of heard words is compared with it.
     letters: String,
     /// How many letters it has.
@@ -91,8 +95,19 @@ struct Phrase {
 }
 
 impl Phrase {
-    fn new(text: &'static str) -> Self {
-        let words: Vec<&'static str> = text.split(' ').collect();
+    /// A phrase of the lists, written folded with single spaces.
+    fn new(text: &str) -> Self {
+        Self::of_words(text.split(' ').map(str::to_owned).collect())
+    }
+
+    /// A name as written (`Volt Dom`, `Brightwater-Energy`): folded and split as heard words
+    /// are; `None` without a letter or digit.
+    fn named(name: &str) -> Option<Self> {
+        let words: Vec<String> = fold(name).split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_owned).collect();
+        (!words.is_empty()).then(|| Self::of_words(words))
+    }
+
+    fn of_words(words: Vec<String>) -> Self {
         let letters: String = words.concat();
         Phrase { letter_count: letters.chars().count(), words, letters }
     }
@@ -104,7 +119,7 @@ impl Phrase {
 }
 
 /// A list of phrases, prepared once.
-fn prepared(texts: &[&'static str]) -> Vec<Phrase> {
+fn prepared(texts: &[&str]) -> Vec<Phrase> {
     texts.iter().map(|text| Phrase::new(text)).collect()
 }
 
@@ -255,9 +270,11 @@ fn lean(heard: &Heard, lists: &[(&[Phrase], f64)]) -> f64 {
 }
 
 /// Which of the two speakers of `turns` (in order) is the agent; `None` unless there are exactly
-/// two. Reads every run of every turn against every phrase: a long call takes a while, so call
-/// it off the async threads.
-pub fn guess_roles(turns: &[SaidTurn]) -> Option<RoleGuess> {
+/// two. `company_names` are the names the company's side answers with (the project's vocabulary
+/// terms marked as such, and their spoken forms): said in a speaker's opening turns, they weigh
+/// as a greeting. Reads every run of every turn against every phrase: a long call takes a while,
+/// so call it off the async threads.
+pub fn guess_roles(turns: &[SaidTurn], company_names: &[&str]) -> Option<RoleGuess> {
     let mut speakers: Vec<&str> = Vec::new();
     for turn in turns {
         if !speakers.contains(&turn.speaker.as_str()) {
@@ -268,14 +285,20 @@ pub fn guess_roles(turns: &[SaidTurn]) -> Option<RoleGuess> {
     // Each speaker's lean towards the agent's side: positive is agent-like.
     let mut leans = [FIRST_SPEAKER_WEIGHT, 0.0];
     let mut turns_seen = [0usize, 0];
+    let company: Vec<Phrase> = company_names.iter().filter_map(|name| Phrase::named(name)).collect();
     // The openings count only in a speaker's first turns, so they come last.
     let lists = [(PREPARED_AGENT.as_slice(), 1.0), (PREPARED_CUSTOMER.as_slice(), -1.0), (PREPARED_OPENINGS.as_slice(), 2.0)];
     for turn in turns {
         let who = usize::from(turn.speaker != first);
         let heard = Heard::new(turn);
-        let looked_for = if turns_seen[who] < OPENING_TURNS { &lists[..] } else { &lists[..2] };
+        let opening = turns_seen[who] < OPENING_TURNS;
         turns_seen[who] += 1;
-        leans[who] += lean(&heard, looked_for);
+        leans[who] += lean(&heard, if opening { &lists[..] } else { &lists[..2] });
+        // The company named once or in several forms ("Volt Dom", "Volt-Dom Energia") is one
+        // greeting.
+        if opening && lean(&heard, &[(company.as_slice(), 1.0)]) > 0.0 {
+            leans[who] += COMPANY_NAME_WEIGHT;
+        }
     }
     let difference = leans[0] - leans[1];
     let (agent, customer) = if difference >= 0.0 { (first, second) } else { (second, first) };
@@ -318,7 +341,7 @@ mod tests {
             ("speaker_1", "Sorry to hear that. Can I take your postcode, please?"),
             ("speaker_2", "It's LS6 2QT."),
         ]);
-        let guess = guess_roles(&inbound).unwrap();
+        let guess = guess_roles(&inbound, &[]).unwrap();
         assert_eq!((guess.agent.as_str(), guess.customer.as_str()), ("speaker_1", "speaker_2"));
         assert!(guess.confidence > 0.95, "{guess:?}");
     }
@@ -332,7 +355,7 @@ mod tests {
             ("speaker_1", "To jest 4471."),
             ("speaker_2", "Już sprawdzam. Czy mogę w czymś jeszcze pomóc?"),
         ]);
-        let guess = guess_roles(&late).unwrap();
+        let guess = guess_roles(&late, &[]).unwrap();
         assert_eq!(guess.agent, "speaker_2");
         assert!(guess.confidence > 0.9, "{guess:?}");
     }
@@ -348,7 +371,7 @@ mod tests {
             ("speaker_2", "To dobrze, dziękuję."),
             ("speaker_1", "Cała przyjemność po mojej stronie. Miłego weekendu!"),
         ]);
-        assert_eq!(guess_roles(&late).unwrap().agent, "speaker_1");
+        assert_eq!(guess_roles(&late, &[]).unwrap().agent, "speaker_1");
     }
 
     #[test]
@@ -359,21 +382,21 @@ mod tests {
             ("speaker_2", "It's daniel at okafor creative dot com."),
             ("speaker_1", "Got you. I can only see one payment on our side."),
         ]);
-        assert_eq!(guess_roles(&english).unwrap().agent, "speaker_1");
+        assert_eq!(guess_roles(&english, &[]).unwrap().agent, "speaker_1");
         let polish = call(&[
             ("speaker_2", "Dzień dobry pani, nazywam się Halina Bąk. Chciałam zgłosić kradzież roweru z piwnicy."),
             ("speaker_1", "Przykro mi. Czy zgłaszała pani kradzież na policję?"),
             ("speaker_2", "Tak, wczoraj. Obiecaliście, że to będzie w polisie."),
             ("speaker_1", "Dobrze, zgłoszenie przyjmuję."),
         ]);
-        assert_eq!(guess_roles(&polish).unwrap().agent, "speaker_1");
+        assert_eq!(guess_roles(&polish, &[]).unwrap().agent, "speaker_1");
         // The caller's commonest opening (a review's case), and phrases both sides say.
         let opening = call(&[
             ("speaker_2", "Dzień dobry, nazywam się Jan Kowalski, dzwonię w sprawie faktury."),
             ("speaker_1", "Rozumiem pana. Poproszę numer klienta."),
             ("speaker_2", "Tak, zgadza się, wpisałam go w formularzu."),
         ]);
-        assert_eq!(guess_roles(&opening).unwrap().agent, "speaker_1");
+        assert_eq!(guess_roles(&opening, &[]).unwrap().agent, "speaker_1");
     }
 
     #[test]
@@ -387,9 +410,35 @@ mod tests {
             ("speaker_2", "Dzwonię w sprawie pana zgłoszenia. Do weryfikacji poproszę datę urodzenia."),
             ("speaker_1", "Trzeci maja osiemdziesiątego drugiego. Mam u państwa umowę od lat."),
         ]);
-        let guess = guess_roles(&outbound).unwrap();
+        let guess = guess_roles(&outbound, &[]).unwrap();
         assert_eq!(guess.agent, "speaker_2");
         assert!(guess.confidence > 0.9, "{guess:?}");
+    }
+
+    #[test]
+    fn the_speaker_who_answers_with_the_company_s_name_is_the_agent() {
+        // A late start with no formula on either side: the caller speaks first, so without the
+        // name the first speaker is taken for the agent.
+        let late = call(&[
+            ("speaker_1", "No więc ten licznik stoi od wczoraj."),
+            ("speaker_2", "Volt-Dom, tak. Który to adres?"),
+            ("speaker_1", "Lipowa czternaście."),
+        ]);
+        assert_eq!(guess_roles(&late, &[]).unwrap().agent, "speaker_1");
+        let guess = guess_roles(&late, &["Volt Dom", "wolt dom"]).unwrap();
+        assert_eq!(guess.agent, "speaker_2");
+        assert!(guess.confidence > 0.8, "{guess:?}");
+        // Heard as a spoken form, and only in a speaker's opening turns.
+        assert_eq!(guess_roles(&late, &["Elektra", "volt dom"]).unwrap().agent, "speaker_2");
+        let said_late =
+            call(&[("a", "Dzień dobry."), ("b", "Dzień dobry."), ("a", "Tak?"), ("b", "Tak."), ("a", "Słucham."), ("b", "Mam umowę w Volt Dom.")]);
+        assert_eq!(guess_roles(&said_late, &["Volt Dom"]).unwrap().agent, "a");
+        // Named in several forms, or by several names, in one turn: one greeting.
+        let many = guess_roles(&late, &["Volt Dom", "volt-dom", "VOLT DOM", "Volt", "Dom"]).unwrap();
+        assert_eq!((many.agent.as_str(), many.confidence), ("speaker_2", guess.confidence));
+        // A name without a letter or digit is no name.
+        assert!(Phrase::named("?!").is_none() && Phrase::named(" ").is_none());
+        assert_eq!(Phrase::named("Volt-Dom Energia").unwrap().words, ["volt", "dom", "energia"]);
     }
 
     #[test]
@@ -410,11 +459,11 @@ mod tests {
     #[test]
     fn without_cues_the_first_speaker_is_a_weak_guess_and_one_speaker_none() {
         let bare = call(&[("a", "Hello."), ("b", "Hello."), ("a", "Yes."), ("b", "Okay.")]);
-        let guess = guess_roles(&bare).unwrap();
+        let guess = guess_roles(&bare, &[]).unwrap();
         assert_eq!(guess.agent, "a");
         assert!(guess.confidence < 0.65, "{guess:?}");
-        assert_eq!(guess_roles(&call(&[("a", "Hello."), ("a", "Anyone?")])), None);
-        assert_eq!(guess_roles(&call(&[("a", "Hi."), ("b", "Hi."), ("c", "Hi.")])), None);
+        assert_eq!(guess_roles(&call(&[("a", "Hello."), ("a", "Anyone?")]), &[]), None);
+        assert_eq!(guess_roles(&call(&[("a", "Hi."), ("b", "Hi."), ("c", "Hi.")]), &[]), None);
         // Whole words only: "army orders" is not "my order".
         assert_eq!(lean_of_turn(&SaidTurn::written("a", "The army orders it."), &[(CUSTOMER_PHRASES, -1.0)]), 0.0);
     }
@@ -430,7 +479,7 @@ mod tests {
             heard("speaker_1", "Sześć, jeden, cztery.", 0.4),
             heard("speaker_2", "Dziękuje, jusz sprawdzam.", 0.4),
         ];
-        let guess = guess_roles(&turns).unwrap();
+        let guess = guess_roles(&turns, &[]).unwrap();
         assert_eq!(guess.agent, "speaker_2");
         assert!(guess.confidence > 0.95, "{guess:?}");
         // A slip per six letters, and only from eight letters: "u wass" is not "u was".

@@ -25,6 +25,11 @@ pub struct VocabularyTerm {
     /// Up to 10 ways it is heard besides itself, 1–100 characters each: `bright water`.
     #[serde(default)]
     pub spoken_forms: Vec<String>,
+    /// Whether it is a name the company's side answers the phone with (`Brightwater Energy`):
+    /// on a call whose speakers have no roles, the speaker who says it in their opening turns
+    /// reads as the agent. False when left out.
+    #[serde(default)]
+    pub company: bool,
 }
 
 /// A project's vocabulary.
@@ -98,6 +103,16 @@ impl Vocabulary {
         patterns
     }
 
+    /// The company's names as they may be heard: each term marked `company`, and its spoken
+    /// forms.
+    pub fn company_names(&self) -> Vec<&str> {
+        self.terms
+            .iter()
+            .filter(|t| t.company)
+            .flat_map(|t| std::iter::once(t.term.as_str()).chain(t.spoken_forms.iter().map(String::as_str)))
+            .collect()
+    }
+
     /// Whether every word of `text` is a word of some term: a name the recogniser found there is
     /// the project's own word (a product, the company), not a person's.
     pub fn covers(&self, text: &str) -> bool {
@@ -159,7 +174,11 @@ mod tests {
     }
 
     fn vocabulary() -> Vocabulary {
-        let term = |term: &str, forms: &[&str]| VocabularyTerm { term: term.into(), spoken_forms: forms.iter().map(|f| (*f).to_owned()).collect() };
+        let term = |term: &str, forms: &[&str]| VocabularyTerm {
+            term: term.into(),
+            spoken_forms: forms.iter().map(|f| (*f).to_owned()).collect(),
+            company: false,
+        };
         Vocabulary {
             terms: vec![term("Brightwater", &["bright water"]), term("Hearthly Pro", &["hearth lee pro", "hartley pro"]), term("Łódź Kaliska", &[])],
         }
@@ -203,19 +222,30 @@ mod tests {
     }
 
     #[test]
+    fn the_company_s_names_are_its_marked_terms_and_their_spoken_forms() {
+        let mut vocabulary = vocabulary();
+        assert!(vocabulary.company_names().is_empty());
+        vocabulary.terms[0].company = true;
+        assert_eq!(vocabulary.company_names(), ["Brightwater", "bright water"]);
+        let json: Vocabulary = serde_json::from_value(serde_json::json!({"terms": [{"term": "Acme", "company": true}, {"term": "Flexa"}]})).unwrap();
+        assert_eq!(json.company_names(), ["Acme"]);
+        assert_eq!(serde_json::to_value(&json).unwrap()["terms"][1], serde_json::json!({"term": "Flexa", "spokenForms": [], "company": false}));
+    }
+
+    #[test]
     fn a_vocabulary_is_checked() {
         let bad = Vocabulary {
             terms: vec![
-                VocabularyTerm { term: " ".into(), spoken_forms: vec![] },
-                VocabularyTerm { term: "Acme".into(), spoken_forms: vec!["a".repeat(101)] },
-                VocabularyTerm { term: "ACME".into(), spoken_forms: vec![] },
-                VocabularyTerm { term: "?!".into(), spoken_forms: vec![] },
+                VocabularyTerm { term: " ".into(), spoken_forms: vec![], company: false },
+                VocabularyTerm { term: "Acme".into(), spoken_forms: vec!["a".repeat(101)], company: false },
+                VocabularyTerm { term: "ACME".into(), spoken_forms: vec![], company: false },
+                VocabularyTerm { term: "?!".into(), spoken_forms: vec![], company: false },
             ],
         };
         let fields: Vec<String> = bad.validate().unwrap_err().0.into_iter().map(|e| e.field).collect();
         assert_eq!(fields, ["terms[0].term", "terms[1].spokenForms", "terms[2].term", "terms[3].term"]);
         let json: Vocabulary = serde_json::from_value(serde_json::json!({"terms": [{"term": " Acme ", "spokenForms": [" ack me ", ""]}]})).unwrap();
         let checked = json.validate().unwrap();
-        assert_eq!(checked.terms[0], VocabularyTerm { term: "Acme".into(), spoken_forms: vec!["ack me".into()] });
+        assert_eq!(checked.terms[0], VocabularyTerm { term: "Acme".into(), spoken_forms: vec!["ack me".into()], company: false });
     }
 }

@@ -443,7 +443,7 @@ impl Pipeline {
             callscope_domain::build_transcript(&timed, |label| callscope_domain::speaker_name(label, roles, preset));
         // Speakers nobody named get their part from their words.
         if roles.is_none() && preset.is_none() {
-            name_by_role(&timed, &mut speakers, job.language).await?;
+            name_by_role(&timed, &mut speakers, job.language, &context.vocabulary).await?;
         }
 
         let texts: Vec<&str> = turns.iter().map(|t| t.text.as_str()).collect();
@@ -534,9 +534,10 @@ async fn channels_identical(audio: &DecodedAudio) -> Result<bool, StageError> {
 }
 
 /// Names two speakers Agent and Customer (in the call's language) by who talks like the
-/// company's side, with how sure that is; more or fewer speakers keep their names. The words are
-/// read on a blocking thread: on a long call that is millions of runs against the phrases.
-async fn name_by_role(words: &[TimedWord], speakers: &mut [SpeakerStats], language: Language) -> Result<(), StageError> {
+/// company's side, and answers with its names from the project's vocabulary, with how sure that
+/// is; more or fewer speakers keep their names. The words are read on a blocking thread: on a
+/// long call that is millions of runs against the phrases.
+async fn name_by_role(words: &[TimedWord], speakers: &mut [SpeakerStats], language: Language, vocabulary: &Vocabulary) -> Result<(), StageError> {
     // The turns as the transcript makes them (a run of one speaker's words), each word with
     // how sure the recogniser was of it.
     let said: Vec<SaidTurn> = words
@@ -546,9 +547,13 @@ async fn name_by_role(words: &[TimedWord], speakers: &mut [SpeakerStats], langua
             words: run.iter().map(|w| (w.text.clone(), w.confidence.unwrap_or(1.0))).collect(),
         })
         .collect();
-    let guess = tokio::task::spawn_blocking(move || callscope_analysis::roles::guess_roles(&said))
-        .await
-        .map_err(|e| speech::stopped("telling the agent from the customer", &e))?;
+    let company: Vec<String> = vocabulary.company_names().into_iter().map(str::to_owned).collect();
+    let guess = tokio::task::spawn_blocking(move || {
+        let company: Vec<&str> = company.iter().map(String::as_str).collect();
+        callscope_analysis::roles::guess_roles(&said, &company)
+    })
+    .await
+    .map_err(|e| speech::stopped("telling the agent from the customer", &e))?;
     let Some(guess) = guess else { return Ok(()) };
     for speaker in speakers.iter_mut() {
         let role = if speaker.speaker_id == guess.agent { SpeakerRole::Agent } else { SpeakerRole::Customer };
@@ -621,8 +626,8 @@ mod tests {
     fn the_vocabulary_is_told_after_the_topics_and_only_when_asked_for() {
         let vocabulary = Vocabulary {
             terms: vec![
-                callscope_domain::VocabularyTerm { term: "Brightwater".into(), spoken_forms: vec!["bright water".into()] },
-                callscope_domain::VocabularyTerm { term: "Flexa 300".into(), spoken_forms: Vec::new() },
+                callscope_domain::VocabularyTerm { term: "Brightwater".into(), spoken_forms: vec!["bright water".into()], company: false },
+                callscope_domain::VocabularyTerm { term: "Flexa 300".into(), spoken_forms: Vec::new(), company: false },
             ],
         };
         let context = CallContext { vocabulary, ..CallContext::default() };

@@ -172,7 +172,7 @@ mod vocabulary_tests {
             found("PHONE_NUMBER", 1, "0113 496 0000"),
             found("ADDRESS", 1, "Brightwater"),
         ];
-        let vocabulary = Vocabulary { terms: vec![VocabularyTerm { term: "Brightwater".into(), spoken_forms: vec![] }] };
+        let vocabulary = Vocabulary { terms: vec![VocabularyTerm { term: "Brightwater".into(), spoken_forms: vec![], company: false }] };
         let kept: Vec<(String, usize, usize)> =
             without_terms(all.clone(), &turns, &vocabulary).into_iter().map(|f| (f.kind, f.turn, f.start)).collect();
         assert_eq!(kept, [("PERSON_NAME".to_owned(), 0, all[1].start), ("PHONE_NUMBER".to_owned(), 1, all[2].start)]);

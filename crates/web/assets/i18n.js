@@ -310,6 +310,13 @@ const ROWS = [
   ],
   ["vocabularyTerms", "Terms", "Terminy"],
   ["vocabularyExample", "Brightwater: bright water, write water\nFlexa 300", "Medivo: mediwo\nPruszcz Gdański"],
+  ["vocabularyCompany", "The company's names", "Nazwy firmy"],
+  [
+    "vocabularyCompanyHelp",
+    "The names your agents answer the phone with, written the same way. On a call without channel roles or a default preset, the speaker who says one of them in their first turns leans towards being taken for the agent. A name already among the terms above moves here rather than being written twice.",
+    "Nazwy, którymi Wasi konsultanci przedstawiają firmę, odbierając telefon; zapis jak wyżej. W rozmowie bez ról kanałów i bez domyślnego zestawu osoba, która poda jedną z nich w pierwszych wypowiedziach, jest raczej uznawana za konsultanta. Nazwę, która jest już wśród terminów powyżej, przenieś tutaj zamiast wpisywać ją dwa razy.",
+  ],
+  ["vocabularyCompanyExample", "Brightwater Energy: bright water energy", "Volt Dom: wolt dom"],
   ["line", "line", "wiersz"],
   ["language.en", "English", "angielski"],
   ["language.pl", "Polish", "polski"],

@@ -20,7 +20,7 @@ pub async fn get_vocabulary(State(state): State<AppState>, scope: ProjectScope) 
 /// model is told the terms before every window (unless `vocabulary_hints` is off), and a run of
 /// words that is a term's spoken form, or the term in other case or in pieces, becomes the term.
 #[utoipa::path(put, path = "/v1/projects/{projectId}/vocabulary", tag = "Projects", params(ProjectPath),
-    request_body(content = Vocabulary, example = json!({"terms": [{"term": "Brightwater", "spokenForms": ["bright water"]},
+    request_body(content = Vocabulary, example = json!({"terms": [{"term": "Brightwater", "spokenForms": ["bright water"], "company": true},
         {"term": "Hearthly Pro", "spokenForms": ["hartley pro"]}, {"term": "Łódź Kaliska"}]})),
     responses((status = 200, description = "The vocabulary, as stored", body = Vocabulary),
         (status = 422, description = "Over 500 terms, a blank or repeated term, or a term or spoken form over 100 characters", body = Problem)))]

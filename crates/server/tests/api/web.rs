@@ -703,15 +703,29 @@ async fn a_person_works_through_the_web_application_in_a_real_browser() {
         browser.until("document.querySelector('#vocabulary .error')?.textContent ?? ''", |v| v.as_str().is_some_and(|s| !s.is_empty())).await;
     assert!(refused.as_str().unwrap().starts_with("line 4: "), "{refused}");
     browser.type_into("#vocabulary-terms", "Brightwater: bright water, write water\n\nAcme").await;
+    // The company's names in their own box: a refusal there names it.
+    browser.type_into("#vocabulary-company", "Acme").await;
+    browser.click("#vocabulary form button[type=submit]").await;
+    let refused = browser
+        .until("document.querySelector('#vocabulary .error')?.textContent ?? ''", |v| v.as_str().is_some_and(|s| s.starts_with("The company's")))
+        .await;
+    assert!(refused.as_str().unwrap().starts_with("The company's names, line 1: "), "{refused}");
+    browser.type_into("#vocabulary-company", "Volt Dom: wolt dom").await;
     browser.click("#vocabulary form button[type=submit]").await;
     browser.until("document.querySelector('#vocabulary label')?.textContent ?? ''", |v| v.as_str().is_some_and(|s| s.ends_with("(2 terms)"))).await;
     let vocabulary: Value = app.get(&format!("/v1/projects/{project}/vocabulary")).await.json().await.unwrap();
     assert_eq!(
         vocabulary,
-        json!({"terms": [{"term": "Brightwater", "spokenForms": ["bright water", "write water"]}, {"term": "Acme", "spokenForms": []}]})
+        json!({"terms": [
+            {"term": "Brightwater", "spokenForms": ["bright water", "write water"], "company": false},
+            {"term": "Acme", "spokenForms": [], "company": false},
+            {"term": "Volt Dom", "spokenForms": ["wolt dom"], "company": true}
+        ]})
     );
     let shown = browser.script("return document.getElementById('vocabulary-terms').value", json!([])).await;
     assert_eq!(shown, json!("Brightwater: bright water, write water\nAcme"));
+    let shown = browser.script("return document.getElementById('vocabulary-company').value", json!([])).await;
+    assert_eq!(shown, json!("Volt Dom: wolt dom"));
     browser.type_into("#webhook-url", "http://127.0.0.1:9/hook").await;
     browser.click("#webhooks form button[type=submit]").await;
     let secret = browser.until("document.getElementById('webhook-secret')?.textContent ?? ''", |v| v.as_str().is_some_and(|s| !s.is_empty())).await;
