@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use anyhow::Context;
-use callscope_domain::{parse_channel_roles, Job, JobId, JobStage, JobStatus, Language, PiiRedaction, ProjectId};
+use callscope_domain::{parse_channel_roles, Job, JobId, JobStage, JobStatus, Language, PiiRedaction, ProjectId, Vocabulary};
 use callscope_pipeline::{CallContext, Progress, SpeakerSource};
 use serde_json::json;
 
@@ -53,6 +53,19 @@ pub struct Options {
     pub json: bool,
     /// Mask personal data.
     pub redact: bool,
+    /// A JSON file holding a project's vocabulary, as `PUT /v1/projects/{id}/vocabulary` takes it.
+    pub vocabulary: Option<std::path::PathBuf>,
+}
+
+/// The vocabulary in `path`, checked as the API checks it.
+fn read_vocabulary(path: &Path) -> anyhow::Result<Vocabulary> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read the vocabulary {}", path.display()))?;
+    let vocabulary: Vocabulary =
+        serde_json::from_str(&text).with_context(|| format!("{}: not a vocabulary ({{\"terms\": [{{\"term\": …}}]}})", path.display()))?;
+    vocabulary.validate().map_err(|errors| {
+        let broken: Vec<String> = errors.0.iter().map(|e| format!("{} {}", e.field, e.message)).collect();
+        anyhow::anyhow!("{}: {}", path.display(), broken.join("; "))
+    })
 }
 
 /// A job for a file processed here, outside any project and queue (by `analyze` and the
@@ -97,6 +110,7 @@ pub async fn run(config: &Config, file: &Path, language: &str, options: &Options
         .map(parse_channel_roles)
         .transpose()
         .map_err(|e| anyhow::anyhow!("--channel-roles: {}", e.0.first().map_or("invalid", |f| f.message.as_str())))?;
+    let vocabulary = options.vocabulary.as_deref().map(read_vocabulary).transpose()?.unwrap_or_default();
     let bytes = std::fs::metadata(file).with_context(|| format!("cannot read {}", file.display()))?.len();
     let filename = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
     let pipeline = crate::startup::build_pipeline(config).await?;
@@ -104,7 +118,7 @@ pub async fn run(config: &Config, file: &Path, language: &str, options: &Options
     let bar = Arc::new(Bar { tty: std::io::stderr().is_terminal(), state: Mutex::new((None, -1)) });
     let started = Instant::now();
     let redaction = if options.redact { PiiRedaction::Mask } else { PiiRedaction::None };
-    let context = CallContext { pii_redaction: redaction, call_date: chrono::Utc::now(), ..CallContext::default() };
+    let context = CallContext { pii_redaction: redaction, call_date: chrono::Utc::now(), vocabulary, ..CallContext::default() };
     let result = pipeline.run(&job, file, &context, bar.clone()).await;
     if bar.tty {
         eprintln!();

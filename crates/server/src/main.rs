@@ -82,6 +82,11 @@ enum Command {
         /// `piiRedaction: mask` stores it.
         #[arg(long)]
         redact: bool,
+        /// A project's vocabulary as the API takes it (`{"terms": [{"term": "Volt Dom",
+        /// "company": true}]}`): the call is heard and respelled with it, and the company's
+        /// names help pick out the agent.
+        #[arg(long, value_name = "FILE")]
+        vocabulary: Option<PathBuf>,
     },
 }
 
@@ -296,8 +301,8 @@ async fn run(command: Command, config: Config) -> anyhow::Result<()> {
             store.close().await;
         }
         Command::Models { .. } | Command::DecodeAudio { .. } => unreachable!("handled before the runtime starts"),
-        Command::Analyze { file, language, channel_roles, json, redact } => {
-            let options = callscope::analyze::Options { channel_roles, json, redact };
+        Command::Analyze { file, language, channel_roles, json, redact, vocabulary } => {
+            let options = callscope::analyze::Options { channel_roles, json, redact, vocabulary };
             callscope::analyze::run(&config, &file, &language, &options).await?;
         }
     }

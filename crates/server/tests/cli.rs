@@ -163,3 +163,21 @@ fn serve_bootstraps_logs_no_key_and_stops_on_sigterm() {
     assert!(rebuilt.status.success(), "{}", String::from_utf8_lossy(&rebuilt.stderr));
     assert!(String::from_utf8_lossy(&rebuilt.stderr).contains("search index rebuilt"));
 }
+
+#[test]
+fn analyze_refuses_a_vocabulary_it_cannot_use_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let audio = dir.path().join("call.wav");
+    std::fs::write(&audio, b"RIFF").unwrap();
+    let refused = |vocabulary: &str, says: &str| {
+        let file = dir.path().join("vocabulary.json");
+        std::fs::write(&file, vocabulary).unwrap();
+        let output = callscope(dir.path(), &["analyze", "--language", "pl", "--vocabulary", file.to_str().unwrap(), audio.to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(!output.status.success() && stderr.contains(says), "{vocabulary}: {stderr}");
+    };
+    refused("{\"terms\": [{\"term\": \"Volt Dom\", \"company\": true}, {\"term\": \"VOLT DOM\"}]}", "terms[1].term is in the vocabulary already");
+    refused("[\"Volt Dom\"]", "not a vocabulary");
+    let missing = callscope(dir.path(), &["analyze", "--vocabulary", "nowhere.json", audio.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read the vocabulary nowhere.json"), "{missing:?}");
+}
