@@ -26,8 +26,8 @@ pub struct VocabularyTerm {
     #[serde(default)]
     pub spoken_forms: Vec<String>,
     /// Whether it is a name the company's side answers the phone with (`Brightwater Energy`):
-    /// on a call whose speakers have no roles, the speaker who says it in their opening turns
-    /// reads as the agent. False when left out.
+    /// on a call whose speakers have no roles, saying it in their first two turns weighs for a
+    /// speaker being the agent as a greeting does. False when left out.
     #[serde(default)]
     pub company: bool,
 }
