@@ -103,7 +103,7 @@ impl Phrase {
     /// A name as written (`Volt Dom`, `Brightwater-Energy`): folded and split as heard words
     /// are; `None` without a letter or digit.
     fn named(name: &str) -> Option<Self> {
-        let words: Vec<String> = fold(name).split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_owned).collect();
+        let words = folded_words(name);
         (!words.is_empty()).then(|| Self::of_words(words))
     }
 
@@ -116,6 +116,12 @@ impl Phrase {
     fn slips_allowed(&self) -> Option<usize> {
         (self.letter_count >= FEWEST_LETTERS_TO_SLIP).then_some(self.letter_count / LETTERS_PER_SLIP)
     }
+}
+
+/// The words of `text` as the phrases are looked for in them: folded and split at anything that
+/// is not a letter or digit.
+fn folded_words(text: &str) -> Vec<String> {
+    fold(text).split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_owned).collect()
 }
 
 /// A list of phrases, prepared once.
@@ -183,10 +189,10 @@ impl Heard {
     fn new(turn: &SaidTurn) -> Self {
         let (mut words, mut sure, mut letters_before, mut letters) = (Vec::new(), Vec::new(), vec![0], 0);
         for (word, confidence) in &turn.words {
-            for part in fold(word).split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+            for part in folded_words(word) {
                 letters += part.chars().count();
                 letters_before.push(letters);
-                words.push(part.to_owned());
+                words.push(part);
                 sure.push(*confidence >= SURE);
             }
         }
