@@ -10,9 +10,9 @@
 //! recordings of the tune calls, as `analysis_e2e --mono --heard-turns FILE` wrote them: the
 //! diarizer's speakers and the recogniser's words, mistakes and all, which is what the guess
 //! meets in use. Those files never hold a held-out call. The ones the guess was last chosen and
-//! checked on are kept in `corpus/heard/` (stop 58: whisper base int8, release build, confidences to three
-//! decimals), so a change to the guess is scored on them in seconds without hearing the calls
-//! again; when the speech side changes they are made again with that command.
+//! checked on are kept in `corpus/heard/` (stop 58: whisper base int8, release build,
+//! confidences to three decimals), so a change to the guess is scored on them in seconds without
+//! hearing the calls again; when the speech side changes they are made again with that command.
 //!
 //! With `--speed MINUTES` it times the guess on one long Polish call instead: the tune3 calls'
 //! turns joined in order up to that length (at 150 spoken words a minute), every word heard
